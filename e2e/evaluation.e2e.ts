@@ -8,6 +8,8 @@ import { chromiumAvailable, openBrowser, ROOT, serveStudio, watchPageErrors, typ
 
 const noChromium = chromiumAvailable() ? '' : ' — skipped: no Chromium at /usr/bin/chromium';
 const DATA = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'bench');
+/** A judged.jsonl in the public evaluation script's layout, and nothing else. */
+const PUBLIC_RUN = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'public-run');
 const TEST_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'tiny-decoder');
 
 describe.skipIf(noChromium !== '')(`reading an evaluation in the host UI${noChromium}`, () => {
@@ -34,15 +36,37 @@ describe.skipIf(noChromium !== '')(`reading an evaluation in the host UI${noChro
     await page.goto(studio.url);
     await page.getByRole('button', { name: 'Evaluation' }).click();
     await page.getByLabel('Run folder').fill(out);
-    await page.getByLabel('Benchmark folder').fill(DATA);
     await page.getByRole('button', { name: 'Read run' }).click();
     const table = page.getByRole('table', { name: 'Scores' });
     await expect.poll(() => table.getByRole('row').count()).toBe(4);
+    // No judge was given: the rule-based columns are filled, the judge's are not.
+    const terminal = table.getByRole('row').filter({ hasText: 'Terminal' });
+    expect(await terminal.getByRole('cell').nth(1).textContent()).toBe('3');
+    expect(await terminal.getByRole('cell').nth(9).textContent()).toBe('—');
+    expect(await terminal.getByRole('cell').nth(11).textContent()).toMatch(/^\d\.\d{3}$/);
     expect(await page.getByRole('img', { name: 'Scores per domain' }).count()).toBe(1);
     await page.getByRole('list', { name: 'Evaluated samples' }).getByRole('button', { name: 'terminal/t2/1' }).click();
     await expect.poll(() => page.getByTestId('node-origin').textContent()).toBe('simulated');
     const tree = page.getByRole('tree', { name: 'Trajectory tree' });
     await expect.poll(() => tree.getByRole('treeitem').filter({ hasText: 'cat nope' }).count()).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it("reads the public evaluation script's results and opens one of its samples", async () => {
+    const page = await browser.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(studio.url);
+    await page.getByRole('button', { name: 'Evaluation' }).click();
+    await page.getByLabel('Run folder').fill(PUBLIC_RUN);
+    await page.getByRole('button', { name: 'Read run' }).click();
+    const table = page.getByRole('table', { name: 'Scores' });
+    await expect.poll(() => table.getByRole('row').count()).toBe(5);
+    const terminal = table.getByRole('row').filter({ hasText: 'Terminal' });
+    expect(await terminal.getByRole('cell').nth(9).textContent()).toBe('77.5');
+    const overall = table.getByRole('row').filter({ hasText: 'Overall' });
+    expect(await overall.getByRole('cell').nth(9).textContent()).toBe('60.0');
+    await page.getByRole('list', { name: 'Evaluated samples' }).getByRole('button', { name: 'terminal/t1/2' }).click();
+    await expect.poll(() => page.getByTestId('node-origin').textContent()).toBe('simulated');
     expect(errors).toEqual([]);
   });
 });

@@ -1,29 +1,91 @@
-// The evaluation part of the contract: reading a `worldloom eval` run and opening samples.
+// The evaluation part of the contract: reading a `worldloom eval` run (or a run of the
+// public AgentWorldBench script) from its folder, and opening samples. Pure: the renderer
+// imports it too.
 import { z } from 'zod';
 import { method } from './method';
 
 const Path = z.string().min(1).max(4096);
+const Count = z.number().int().min(0);
+/** A score normalized as (mean − 1) / 4 × 100; null when nothing was there to average. */
+const Normalized = z.number().nullable();
+/** Rule-based metric means by metric name (exactMatch, editSimilarity, jsonStructure…), 0..1. */
+const RuleBasedMetrics = z.record(z.string(), z.number());
+
+/** One domain of the summary, in the public script's terms ("valid" = judged with failed 0). */
+export const DomainScore = z.object({
+  display: z.string(),
+  total: Count,
+  valid: Count,
+  failed: Count,
+  format: Normalized,
+  factuality: Normalized,
+  consistency: Normalized,
+  realism: Normalized,
+  quality: Normalized,
+  total_score: Normalized,
+});
+export type DomainScore = z.infer<typeof DomainScore>;
+
+export const EvaluationSampling = z.object({
+  temperature: z.number(),
+  top_p: z.number(),
+  top_k: z.number(),
+  max_tokens: z.number(),
+  seed: z.number(),
+});
+export type EvaluationSampling = z.infer<typeof EvaluationSampling>;
+
+/**
+ * scores.json. The top level is laid out after the summary the public evaluation script
+ * (QwenLM/Qwen-AgentWorld eval/eval.py, step `score`) prints; what only Worldloom reports
+ * sits under `worldloom`.
+ */
+export const ScoreSummary = z.object({
+  /** Keyed by subtask (the part of `task` after the last "/"), sorted. */
+  domains: z.record(z.string(), DomainScore),
+  /** Normalized mean total_score over every valid line of every domain (a micro average). */
+  overall: Normalized,
+  total_samples: Count,
+  /** Valid lines with a total_score (the public script's "Valid"). */
+  valid: Count,
+  /** total_samples − valid − not yet judged. */
+  failed: Count,
+  worldloom: z.object({
+    /** The mean of the domains' total_score (each domain weighs the same). */
+    macro_overall: Normalized,
+    /** Predicted samples without a judged line (no judge given, or the run was stopped). */
+    unjudged: Count,
+    /** Predictions that carry no Worldloom fields, e.g. written by the public script. */
+    external_predictions: Count,
+    models: z.array(z.string()),
+    judges: z.array(z.string()),
+    sampling: z.array(EvaluationSampling),
+    rule_based: RuleBasedMetrics,
+    domains: z.record(z.string(), z.object({ unjudged: Count, rule_based: RuleBasedMetrics })),
+  }),
+});
+export type ScoreSummary = z.infer<typeof ScoreSummary>;
 
 export const EvaluatedSample = z.object({
   key: z.string(),
-  domain: z.string(),
+  subtask: z.string(),
+  /** The judge's total_score, normalized; null when not judged, failed, or without scores. */
   score: z.number().nullable(),
-  failed: z.boolean(),
   judged: z.boolean(),
+  failed: z.boolean(),
+  /** The judge's error message, else its strengths and weaknesses in one line. */
+  note: z.string(),
   editSimilarity: z.number().nullable(),
   exactMatch: z.number().nullable(),
-  rationale: z.string(),
 });
+export type EvaluatedSample = z.infer<typeof EvaluatedSample>;
 
 export const evaluationApi = {
-  /** Reads a run's folder: the score summary (scores.json) and one row per sample. */
-  'eval.read': method(
-    z.object({ outDir: Path }),
-    z.object({ summary: z.record(z.string(), z.unknown()), samples: z.array(EvaluatedSample) }),
-  ),
+  /** Reads a run's folder (predictions.jsonl, judged.jsonl) and scores it: a summary and one row per sample. */
+  'eval.read': method(z.object({ outDir: Path }), z.object({ summary: ScoreSummary, samples: z.array(EvaluatedSample) })),
   /** Opens one sample as a trajectory: real turns, with the prediction beside the real observation. */
   'eval.openSample': method(
-    z.object({ dataDir: Path, outDir: Path, key: z.string().min(1).max(1000) }),
+    z.object({ outDir: Path, key: z.string().min(1).max(1000) }),
     z.object({ trajectoryId: z.string(), realNodeId: z.string(), predictedNodeId: z.string() }),
   ),
 } as const;

@@ -1,20 +1,28 @@
 // Judging one prediction with the rubric through any engine (an OpenAI-compatible judge
-// endpoint or the local model), retrying unreadable replies.
+// endpoint or the local model). Like the public script, a call that fails or a reply that
+// cannot be read is tried again, three times in all.
 import { readFileSync } from 'node:fs';
 import { DEFAULT_SAMPLING, type WorldModelEngine } from '../engine/engine';
 import { fillTemplate, stripLeadingComment } from '../prompt/template';
 import type { BenchmarkSample } from './benchmark-data';
 import { referenceObservation } from './benchmark-data';
-import { readJudgeReply, type RubricScores } from './judge-reply';
+import { readJudgeReply, type JudgeVerdict } from './judge-reply';
 
 export interface Judgement {
-  ok: boolean;
-  scores: RubricScores | null;
-  rationale: string;
+  /** Null when no attempt gave a readable reply. */
+  verdict: JudgeVerdict | null;
   attempts: number;
+  /** Why the last attempt failed. */
   error?: string;
+  /** The judge's last reply. */
   raw: string;
 }
+
+/**
+ * Room for the answer with its lists of strengths and weaknesses. A judge that reasons
+ * first needs more (`--judge-max-tokens`; the public script allows 32768).
+ */
+export const DEFAULT_JUDGE_MAX_TOKENS = 1024;
 
 export function loadJudgeTemplate(file: string): string {
   return stripLeadingComment(readFileSync(file, 'utf8'));
@@ -30,7 +38,7 @@ export function judgePrompt(template: string, sample: BenchmarkSample, predictio
     domain: sample.domain,
     system: line.system_str,
     history: history || '(this is the first turn)',
-    action: line.current_prompt ?? line.prompt[turnIdx - 1]!,
+    action: line.current_prompt || line.prompt[turnIdx - 1]!,
     reference: referenceObservation(sample),
     prediction,
   });
@@ -41,9 +49,10 @@ export async function judge(
   template: string,
   sample: BenchmarkSample,
   prediction: string,
-  options: { attempts?: number; signal?: AbortSignal } = {},
+  options: { attempts?: number; maxTokens?: number; signal?: AbortSignal } = {},
 ): Promise<Judgement> {
   const attempts = options.attempts ?? 3;
+  const maxTokens = options.maxTokens ?? DEFAULT_JUDGE_MAX_TOKENS;
   let raw = '';
   let error = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -54,7 +63,7 @@ export async function judge(
             id: sample.key,
             messages: [{ role: 'user', content: judgePrompt(template, sample, prediction) }],
             // Later attempts sample a little so a judge stuck on a malformed reply can recover.
-            sampling: { ...DEFAULT_SAMPLING, temperature: attempt === 1 ? 0 : 0.3, seed: attempt, maxTokens: 512 },
+            sampling: { ...DEFAULT_SAMPLING, temperature: attempt === 1 ? 0 : 0.3, seed: attempt, maxTokens },
           },
         ],
         () => {},
@@ -63,12 +72,12 @@ export async function judge(
       raw = result!.text;
       if (result!.finishReason === 'error') throw new Error(result!.error ?? 'the judge failed');
       const reading = readJudgeReply(raw);
-      if (reading.ok) return { ok: true, scores: reading.scores, rationale: reading.rationale, attempts: attempt, raw };
+      if (reading.ok) return { verdict: reading.verdict, attempts: attempt, raw };
       error = `unreadable judge reply: ${reading.reason}`;
     } catch (err) {
       if (options.signal?.aborted) throw err;
       error = (err as Error).message;
     }
   }
-  return { ok: false, scores: null, rationale: '', attempts, error, raw };
+  return { verdict: null, attempts, error, raw };
 }

@@ -10,6 +10,7 @@ import { openEvaluatedSample } from './open-sample';
 import { runEvaluation } from './run-evaluation';
 
 const DATA = fileURLToPath(new URL('./fixtures/bench', import.meta.url));
+const PUBLIC_RUN = fileURLToPath(new URL('./fixtures/public-run', import.meta.url));
 const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));
 const TEMPLATE = loadJudgeTemplate(fileURLToPath(new URL('../../resources/judge/rubric.md', import.meta.url)));
 
@@ -20,7 +21,7 @@ describe('opening an evaluated sample', () => {
     await runEvaluation({ dataDir: DATA, outDir: out, engine, judgeTemplate: TEMPLATE, maxTokens: 6 });
     await engine.dispose();
     const store = WorkspaceStore.create(join(out, 'w.worldloom'));
-    const opened = openEvaluatedSample(store, DATA, out, 'terminal/t1/2');
+    const opened = openEvaluatedSample(store, out, 'terminal/t1/2');
     const nodes = store.getNodes(opened.trajectoryId);
     expect(nodes.map((n) => [n.depth, n.origin, n.action])).toEqual([
       [0, 'imported', ''],
@@ -33,8 +34,23 @@ describe('opening an evaluated sample', () => {
     expect(real.observation).toBe('hello');
     expect(predicted.parentId).toBe(real.parentId);
     expect(predicted.metrics).toHaveProperty('editSimilarity');
-    expect(openEvaluatedSample(store, DATA, out, 'terminal/t1/2')).toEqual(opened);
-    expect(() => openEvaluatedSample(store, DATA, out, 'terminal/zzz/1')).toThrow(/not in/);
+    expect(predicted.provenance).toMatchObject({ modelId: engine.describe().modelId, evaluation: { key: 'terminal/t1/2', judge: null } });
+    expect(openEvaluatedSample(store, out, 'terminal/t1/2')).toEqual(opened);
+    expect(() => openEvaluatedSample(store, out, 'terminal/zzz/1')).toThrow(/no prediction for terminal\/zzz\/1/);
+    store.close();
+  });
+
+  it("opens a sample from the public script's judged.jsonl alone, with its judgement", () => {
+    const store = WorkspaceStore.create(join(mkdtempSync(join(tmpdir(), 'wl-open-public-')), 'w.worldloom'));
+    const opened = openEvaluatedSample(store, PUBLIC_RUN, 'terminal/t1/2');
+    const predicted = store.getNode(opened.predictedNodeId)!;
+    expect(predicted.observation).toBe('hi');
+    expect(store.getNode(opened.realNodeId)!.observation).toBe('hello');
+    expect(predicted.metrics).toMatchObject({ exactMatch: 0 });
+    expect(predicted.provenance.evaluation).toMatchObject({
+      judge: { valid: true, totalScore: 4, scores: { format: 5, factuality: 0 }, weaknesses: ['wrong file content'] },
+    });
+    expect(store.getTrajectory(opened.trajectoryId)).toMatchObject({ domain: 'terminal' });
     store.close();
   });
 });

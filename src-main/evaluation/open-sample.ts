@@ -1,17 +1,18 @@
 // Drill-down: an evaluated sample opens as a trajectory in the workspace — the real turns up
 // to the evaluated one, with the model's prediction as a simulated sibling of the real
-// observation, metrics attached, so the sim-vs-real view can put them side by side.
-import { join } from 'node:path';
+// observation, metrics attached, so the sim-vs-real view can put them side by side. The
+// result line carries the whole benchmark record, so the run's folder is all it needs,
+// whichever tool (Worldloom or the public script) wrote it.
+import { AwbLine, domainOf } from '../formats/agentworldbench';
+import { contentKey } from '../formats/content-key';
+import type { WorkspaceStore } from '../store/workspace-store';
 import { chainBundle } from '../trajectory/build';
 import { newId } from '../trajectory/ids';
-import { actionFromPrompt, observationFromResponse } from '../trajectory/turn-format';
 import type { NodeRecord } from '../trajectory/model';
-import type { WorkspaceStore } from '../store/workspace-store';
-import { contentKey } from '../formats/content-key';
-import { loadBenchmarkDir } from './benchmark-data';
-import { readResults } from './result-files';
-import { RESULT_FILES } from './run-evaluation';
-import type { JudgedRow, PredictionRow } from './scores';
+import { actionFromPrompt, observationFromResponse } from '../trajectory/turn-format';
+import { turnOf } from './benchmark-data';
+import { evaluatedLines, openRunFolder, RESULT_FILES } from './result-files';
+import { genOf, judgeOutcomeOf, predictionDetails, predictionProvenanceOf } from './result-lines';
 
 export interface OpenedSample {
   trajectoryId: string;
@@ -19,52 +20,60 @@ export interface OpenedSample {
   predictedNodeId: string;
 }
 
-export function openEvaluatedSample(store: WorkspaceStore, dataDir: string, outDir: string, key: string): OpenedSample {
-  const sample = loadBenchmarkDir(dataDir).samples.find((s) => s.key === key);
-  if (!sample) throw new Error(`Sample ${key} is not in ${dataDir}. Open the data folder this run evaluated.`);
-  const prediction = readResults<PredictionRow>(join(outDir, RESULT_FILES.predictions)).get(key);
-  if (!prediction) throw new Error(`${outDir} has no prediction for ${key} yet; run worldloom eval to finish it.`);
-  const judged = readResults<JudgedRow>(join(outDir, RESULT_FILES.judged)).get(key);
-  const sourceKey = contentKey(['eval-sample', outDir, key]);
+export function openEvaluatedSample(store: WorkspaceStore, outDir: string, key: string): OpenedSample {
+  const [evaluated] = evaluatedLines(openRunFolder(outDir, { repair: false }), [key]);
+  if (!evaluated) throw new Error(`${outDir} has no prediction for ${key} yet; run worldloom eval to finish it.`);
+  const { prediction, judged } = evaluated;
+  const parsed = AwbLine.safeParse(prediction);
+  const turnIdx = turnOf(prediction.turn_idx);
+  if (!parsed.success || turnIdx > parsed.data.prompt.length || turnIdx > parsed.data.response.length) {
+    throw new Error(`The line for ${key} in ${outDir} does not hold an AgentWorldBench record with turn ${turnIdx}, so it cannot be opened.`);
+  }
+  const line = parsed.data;
+  const domain = evaluated.domain ?? domainOf(line.task, '');
+  if (!domain) throw new Error(`${key}: the task "${line.task}" names no domain Worldloom knows, so it cannot be opened.`);
+  // A sample predicted again (a new `gen`) opens as a new trajectory.
+  const sourceKey = contentKey(['eval-sample', outDir, key, genOf(prediction) ?? '']);
   const existing = store.listTrajectories().find((t) => t.sourceKey === sourceKey);
   if (existing) {
-    const nodes = store.getNodes(existing.id);
-    const predicted = nodes.find((n) => n.origin === 'simulated')!;
+    const predicted = store.getNodes(existing.id).find((n) => n.origin === 'simulated')!;
     return { trajectoryId: existing.id, realNodeId: predicted.provenance.comparedWith as string, predictedNodeId: predicted.id };
   }
-  const now = new Date().toISOString();
-  const { line, turnIdx } = sample;
+  const source = { format: 'agentworldbench', file: RESULT_FILES.predictions, sampleId: String(line.id) };
   const bundle = chainBundle(
     {
       title: `eval · ${key}`,
-      domain: sample.domain,
+      domain,
       systemPrompt: line.system_str,
       sourceKey,
-      rootProvenance: { source: { format: 'agentworldbench', file: sample.file, line: sample.lineNo, sampleId: sample.id, task: sample.task } },
+      rootProvenance: { source: { ...source, task: line.task } },
       steps: line.prompt.slice(0, turnIdx).map((p, i) => ({
         action: actionFromPrompt(p),
         observation: observationFromResponse(line.response[i]!),
         origin: 'real' as const,
-        provenance: { source: { format: 'agentworldbench', file: sample.file, line: sample.lineNo, sampleId: sample.id } },
+        provenance: { source },
       })),
     },
     newId,
-    now,
+    new Date().toISOString(),
   );
   const real = bundle.nodes[bundle.nodes.length - 1]!;
+  const details = predictionDetails(prediction, domain);
+  const { model, sampling } = predictionProvenanceOf(prediction);
   const predicted: NodeRecord = {
     ...real,
     id: newId(),
-    observation: prediction.prediction,
-    reasoning: prediction.reasoning,
+    observation: details.prediction,
+    reasoning: details.reasoning,
     origin: 'simulated',
     provenance: {
-      modelId: prediction.key,
-      evaluation: { outDir, key, judge: judged ?? null, finishReason: prediction.finish_reason },
-      rawOutput: prediction.raw_output,
+      ...(model ? { modelId: model } : {}),
+      ...(sampling ? { sampling } : {}),
+      evaluation: { outDir, key, judge: judged ? judgeOutcomeOf(judged) : null },
+      rawOutput: genOf(prediction),
       comparedWith: real.id,
     },
-    metrics: prediction.metrics,
+    metrics: details.metrics,
   };
   store.transaction(() => store.insertBundle({ trajectory: bundle.trajectory, nodes: [...bundle.nodes, predicted] }));
   return { trajectoryId: bundle.trajectory.id, realNodeId: real.id, predictedNodeId: predicted.id };

@@ -1,14 +1,25 @@
 // `worldloom eval`: predict every sample's observation from its own system prompt and the
-// real history, judge it, and score the run. Finished samples are skipped on restart.
+// real history, judge it, and score the run — the three steps of the public evaluation
+// script (QwenLM/Qwen-AgentWorld eval/eval.py: infer, judge, score) in one resumable run
+// whose files that script can read, and which can resume from that script's files.
+// What a folder already holds is kept: a sample is predicted when it has no prediction
+// (or Worldloom's own attempt failed in the engine), judged when it has no judgement of its
+// current prediction.
+// Where Worldloom differs on purpose: predictions are greedy unless a temperature is given
+// (the public default is 0.6, every other sampling setting left to the server; here a
+// temperature means top-p 1 and no top-k); the judge prompt is Worldloom's own
+// (resources/judge/rubric.md) in one user message, asked greedily first (the public script
+// samples the judge at 0.6); `gen` keeps reasoning the server sends apart, as <think>
+// blocks. How scoring and reply reading differ: scores.ts, judge-reply.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SAMPLING, type WorldModelEngine } from '../engine/engine';
-import { compareObservations } from '../metrics/compare';
-import { parseModelOutput } from '../prompt/model-output';
-import { loadBenchmarkDir, referenceObservation, sampleMessages, type BenchmarkSample } from './benchmark-data';
+import type { EvaluationSampling, ScoreSummary } from '../contract/evaluation';
+import { DEFAULT_SAMPLING, type SamplingParams, type WorldModelEngine } from '../engine/engine';
+import { loadBenchmarkDir, sampleMessages } from './benchmark-data';
 import { judge } from './judge';
-import { appendResult, readResults } from './result-files';
-import { scoreRun, type JudgedRow, type PredictionRow, type ScoreSummary } from './scores';
+import { evaluatedLines, judgedOf, openRunFolder, predictionOf, RESULT_FILES } from './result-files';
+import { extractedOutput, failedInference, genOf, judgedLine, noGenerationLine, predictionLine, type ResultLine } from './result-lines';
+import { scoreRun } from './scores';
 
 export interface EvalProgress {
   phase: 'predict' | 'judge';
@@ -24,9 +35,13 @@ export interface EvalOptions {
   engine: WorldModelEngine;
   judgeEngine?: WorldModelEngine | null;
   judgeTemplate: string;
+  /** The longest judge reply in tokens. */
+  judgeMaxTokens?: number;
   /** Samples predicted (and judged) at once; the ONNX engine batches them. */
   concurrency?: number;
   maxTokens?: number;
+  /** 0 (the default) is greedy; above 0, plain temperature sampling (no top-k, top-p 1). */
+  temperature?: number;
   limit?: number;
   signal?: AbortSignal;
   onProgress?: (p: EvalProgress) => void;
@@ -39,8 +54,6 @@ export interface EvalResult {
   resumed: number;
   interrupted: boolean;
 }
-
-export const RESULT_FILES = { predictions: 'predictions.jsonl', judged: 'judged.jsonl', scores: 'scores.json' } as const;
 
 async function inChunks<T>(
   items: T[],
@@ -59,83 +72,74 @@ async function inChunks<T>(
   }
 }
 
-function predictionRow(sample: BenchmarkSample, text: string, finishReason: string): PredictionRow {
-  const { observation, reasoning } = parseModelOutput(text);
-  const reference = referenceObservation(sample);
-  return {
-    key: sample.key,
-    task: sample.task,
-    id: sample.id,
-    turn_idx: sample.turnIdx,
-    domain: sample.domain,
-    prediction: observation,
-    reasoning,
-    reference,
-    raw_output: text,
-    finish_reason: finishReason,
-    metrics: compareObservations(sample.domain, observation, reference),
-  };
+function predictionSampling(options: EvalOptions): SamplingParams {
+  const temperature = options.temperature ?? 0;
+  return { ...DEFAULT_SAMPLING, temperature, topK: 0, topP: 1, seed: 0, maxTokens: options.maxTokens ?? DEFAULT_SAMPLING.maxTokens };
+}
+
+function samplingRecord(s: SamplingParams): EvaluationSampling {
+  return { temperature: s.temperature, top_p: s.topP, top_k: s.topK, max_tokens: s.maxTokens, seed: s.seed };
 }
 
 export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const { samples: all, problems } = loadBenchmarkDir(options.dataDir);
   const samples = options.limit ? all.slice(0, options.limit) : all;
   mkdirSync(options.outDir, { recursive: true });
-  const predictionsFile = join(options.outDir, RESULT_FILES.predictions);
-  const judgedFile = join(options.outDir, RESULT_FILES.judged);
-  const predictions = readResults<PredictionRow>(predictionsFile);
-  const resumed = predictions.size;
+  const folder = openRunFolder(options.outDir, { repair: true });
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const model = options.engine.describe().modelId;
+  const sampling = predictionSampling(options);
 
-  const toPredict = samples.filter((s) => !predictions.has(s.key));
+  const toPredict = samples.filter((s) => {
+    const existing = predictionOf(folder, s.key);
+    return !existing || failedInference(existing);
+  });
+  const resumed = samples.length - toPredict.length;
   await inChunks(toPredict, concurrency, 'predict', options, async (chunk) => {
     const results = await options.engine.generate(
-      chunk.map((s) => ({
-        id: s.key,
-        messages: sampleMessages(s),
-        sampling: { ...DEFAULT_SAMPLING, temperature: 0, maxTokens: options.maxTokens ?? DEFAULT_SAMPLING.maxTokens },
-      })),
+      chunk.map((s) => ({ id: s.key, messages: sampleMessages(s), sampling })),
       () => {},
       options.signal,
     );
     for (const [i, r] of results.entries()) {
       if (r.finishReason === 'cancelled') continue;
-      const row = predictionRow(chunk[i]!, r.text, r.finishReason);
-      predictions.set(row.key, row);
-      appendResult(predictionsFile, row);
+      folder.predictions.append(predictionLine(chunk[i]!, r, model, samplingRecord(sampling)));
     }
   });
 
-  const judged = readResults<JudgedRow>(judgedFile);
   const judgeEngine = options.judgeEngine;
   if (judgeEngine && !options.signal?.aborted) {
-    const toJudge = samples.filter((s) => predictions.has(s.key) && !judged.has(s.key));
+    const judgeModel = judgeEngine.describe().modelId;
+    const toJudge = samples.flatMap((s) => {
+      const prediction = predictionOf(folder, s.key);
+      return prediction && !judgedOf(folder, s.key, prediction) ? [{ sample: s, prediction }] : [];
+    });
     await inChunks(toJudge, concurrency, 'judge', options, async (chunk) => {
-      const verdicts = await Promise.all(chunk.map((s) => judge(judgeEngine, options.judgeTemplate, s, predictions.get(s.key)!.prediction, { signal: options.signal })));
-      if (options.signal?.aborted) return;
-      for (const [i, v] of verdicts.entries()) {
-        const s = chunk[i]!;
-        const row: JudgedRow = {
-          key: s.key,
-          task: s.task,
-          id: s.id,
-          turn_idx: s.turnIdx,
-          domain: s.domain,
-          failed: !v.ok,
-          scores: v.scores,
-          rationale: v.rationale,
-          attempts: v.attempts,
-          ...(v.error ? { error: v.error } : {}),
-        };
-        judged.set(row.key, row);
-        appendResult(judgedFile, row);
+      let lines: ResultLine[];
+      try {
+        lines = await Promise.all(
+          chunk.map(async ({ sample, prediction }) => {
+            // As in the public script, an empty generation is failed without asking the judge.
+            if (genOf(prediction) === '') return noGenerationLine(prediction);
+            const extracted = extractedOutput(prediction);
+            const judgement = await judge(judgeEngine, options.judgeTemplate, sample, extracted, { maxTokens: options.judgeMaxTokens, signal: options.signal });
+            return judgedLine(prediction, extracted, judgement, judgeModel);
+          }),
+        );
+      } catch (err) {
+        // Stopped mid-chunk: the samples in flight are judged again on the next run.
+        if (options.signal?.aborted) return;
+        throw err;
       }
+      if (options.signal?.aborted) return;
+      for (const line of lines) folder.judged.append(line);
     });
   }
 
-  const finished = samples.map((s) => predictions.get(s.key)).filter((p): p is PredictionRow => p !== undefined);
-  const summary = scoreRun(model, judgeEngine ? judgeEngine.describe().modelId : null, finished, judged);
+  const order = samples.map((s) => s.key);
+  folder.predictions.putInOrder(order);
+  folder.judged.putInOrder(order);
+  const summary = scoreRun(evaluatedLines(folder, order));
   writeFileSync(join(options.outDir, RESULT_FILES.scores), JSON.stringify(summary, null, 2) + '\n');
   return {
     summary,

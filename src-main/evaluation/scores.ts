@@ -1,110 +1,108 @@
-// Scores as the public AgentWorldBench scoring reports them: the five rubric dimensions
-// averaged per domain and overall, normalized as (mean − 1) / 4 × 100; failed judgements
-// counted, never dropped. Rule-based metrics sit beside them and need no judge.
-import { aggregate, type MetricsRecord } from '../metrics/compare';
-import { RUBRIC, type RubricDimension } from './judge-reply';
-
-export interface PredictionRow {
-  key: string;
-  task: string;
-  id: string;
-  turn_idx: number;
-  domain: string;
-  prediction: string;
-  reasoning: string | null;
-  reference: string;
-  raw_output: string;
-  finish_reason: string;
-  metrics: MetricsRecord;
-}
-
-export interface JudgedRow {
-  key: string;
-  task: string;
-  id: string;
-  turn_idx: number;
-  domain: string;
-  failed: boolean;
-  scores: Record<RubricDimension, number> | null;
-  rationale: string;
-  attempts: number;
-  error?: string;
-}
-
-export interface GroupScore {
-  samples: number;
-  judged: number;
-  failed: number;
-  /** Mean 1–5 per dimension and of all five ("mean"), over successfully judged samples. */
-  raw: Partial<Record<RubricDimension | 'mean', number>>;
-  /** The same, normalized to 0–100. */
-  normalized: Partial<Record<RubricDimension | 'mean', number>>;
-  /** Normalized mean: the figure the public table shows. */
-  score: number | null;
-  ruleBased: MetricsRecord;
-}
-
-export interface ScoreSummary {
-  model: string;
-  judge: string | null;
-  domains: Record<string, GroupScore>;
-  overall: GroupScore;
-  /** Mean of the per-domain scores (each domain weighs the same). */
-  macroScore: number | null;
-}
+// Scores as the public evaluation script (QwenLM/Qwen-AgentWorld eval/eval.py, step
+// `score`) computes them, so a run scores the same with either tool:
+// - lines are grouped by subtask (`task` after its last "/"), groups sorted by name;
+// - a line is valid when its `failed` is 0; the others are failed, never dropped;
+// - per group and dimension (and total_score), the mean over valid lines of the values
+//   that are not 0 (0 means "no score"), normalized as (mean − 1) / 4 × 100;
+// - overall: the normalized mean of total_score over the valid lines of all groups pooled
+//   (a micro average; the mean of the groups' scores is reported beside it as macro).
+// Where Worldloom differs: a predicted sample that has no judged line yet (no judge given,
+// or a stopped run) is counted as not judged rather than failed, and a mean over nothing
+// is null rather than the public script's normalize(0) = −25. Rule-based metrics need no
+// judge and sit under `worldloom`.
+import type { DomainScore, EvaluationSampling, ScoreSummary } from '../contract/evaluation';
+import { aggregate } from '../metrics/compare';
+import { RUBRIC } from './judge-reply';
+import type { EvaluatedLine } from './result-files';
+import { judgeModelOf, judgeOutcomeOf, predictionProvenanceOf, subtaskOfLine, type JudgeOutcome } from './result-lines';
 
 export const normalize = (mean: number) => ((mean - 1) / 4) * 100;
 
-function group(predictions: PredictionRow[], judged: Map<string, JudgedRow>): GroupScore {
-  const rows = predictions.map((p) => judged.get(p.key)).filter((j): j is JudgedRow => j !== undefined);
-  const ok = rows.filter((r) => !r.failed && r.scores);
-  const raw: GroupScore['raw'] = {};
-  const normalized: GroupScore['normalized'] = {};
-  if (ok.length > 0) {
-    for (const dim of RUBRIC) raw[dim] = ok.reduce((s, r) => s + r.scores![dim], 0) / ok.length;
-    raw.mean = RUBRIC.reduce((s, d) => s + raw[d]!, 0) / RUBRIC.length;
-    for (const [k, v] of Object.entries(raw)) normalized[k as RubricDimension] = normalize(v);
+/** Subtask names as the public script displays them; others are capitalized as Python's str.capitalize does. */
+const DISPLAY_NAMES: Record<string, string> = { mcp: 'MCP', search: 'Search', terminal: 'Terminal', swe: 'SWE', android: 'Android', web: 'Web', os: 'OS' };
+
+export function displayName(subtask: string): string {
+  return DISPLAY_NAMES[subtask] ?? subtask.charAt(0).toUpperCase() + subtask.slice(1).toLowerCase();
+}
+
+const mean = (values: number[]) => (values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : null);
+const normalizedMean = (values: number[]) => {
+  const m = mean(values);
+  return m === null ? null : normalize(m);
+};
+
+/** The judge's normalized total for one sample; null when it is not judged, failed, or has no scores. */
+export function sampleScore(outcome: JudgeOutcome | null): number | null {
+  return outcome?.valid && outcome.totalScore !== 0 ? normalize(outcome.totalScore) : null;
+}
+
+function domainScore(subtask: string, lines: EvaluatedLine[]): { score: DomainScore; totals: number[]; unjudged: number } {
+  const outcomes = lines.filter((l) => l.judged !== null).map((l) => judgeOutcomeOf(l.judged!));
+  const valid = outcomes.filter((o) => o.valid);
+  const given = (pick: (o: JudgeOutcome) => number) => valid.map(pick).filter((v) => v !== 0);
+  const totals = given((o) => o.totalScore);
+  const dimensions = Object.fromEntries(RUBRIC.map((d) => [d, normalizedMean(given((o) => o.scores[d]))])) as Record<(typeof RUBRIC)[number], number | null>;
+  return {
+    score: {
+      display: displayName(subtask),
+      total: lines.length,
+      valid: valid.length,
+      failed: outcomes.length - valid.length,
+      ...dimensions,
+      total_score: normalizedMean(totals),
+    },
+    totals,
+    unjudged: lines.length - outcomes.length,
+  };
+}
+
+const distinct = <T>(values: (T | null)[], keyOf: (v: T) => string = String): T[] => {
+  const byKey = new Map<string, T>();
+  for (const v of values) if (v !== null) byKey.set(keyOf(v), v);
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+};
+
+export function scoreRun(lines: EvaluatedLine[]): ScoreSummary {
+  const bySubtask = new Map<string, EvaluatedLine[]>();
+  for (const line of lines) {
+    const subtask = subtaskOfLine(line.prediction);
+    const group = bySubtask.get(subtask);
+    if (group) group.push(line);
+    else bySubtask.set(subtask, [line]);
   }
+  // Plain code-point order, as Python's sorted() orders the subtasks.
+  const subtasks = [...bySubtask.keys()].sort();
+  const domains: ScoreSummary['domains'] = {};
+  const extras: ScoreSummary['worldloom']['domains'] = {};
+  const allTotals: number[] = [];
+  let unjudged = 0;
+  for (const subtask of subtasks) {
+    const group = bySubtask.get(subtask)!;
+    const scored = domainScore(subtask, group);
+    domains[subtask] = scored.score;
+    extras[subtask] = { unjudged: scored.unjudged, rule_based: aggregate(group.map((l) => l.metrics)) };
+    allTotals.push(...scored.totals);
+    unjudged += scored.unjudged;
+  }
+  const provenance = lines.map((l) => predictionProvenanceOf(l.prediction));
   return {
-    samples: predictions.length,
-    judged: ok.length,
-    failed: rows.filter((r) => r.failed).length,
-    raw,
-    normalized,
-    score: normalized.mean ?? null,
-    ruleBased: aggregate(predictions.map((p) => p.metrics)),
-  };
-}
-
-export function scoreRun(model: string, judge: string | null, predictions: PredictionRow[], judged: Map<string, JudgedRow>): ScoreSummary {
-  const byDomain = new Map<string, PredictionRow[]>();
-  for (const p of predictions) byDomain.set(p.domain, [...(byDomain.get(p.domain) ?? []), p]);
-  const domains = Object.fromEntries([...byDomain.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([d, rows]) => [d, group(rows, judged)]));
-  const scored = Object.values(domains).filter((g) => g.score !== null);
-  return {
-    model,
-    judge,
     domains,
-    overall: group(predictions, judged),
-    macroScore: scored.length ? scored.reduce((s, g) => s + g.score!, 0) / scored.length : null,
+    overall: normalizedMean(allTotals),
+    total_samples: lines.length,
+    valid: allTotals.length,
+    failed: lines.length - allTotals.length - unjudged,
+    worldloom: {
+      macro_overall: mean(Object.values(domains).flatMap((d) => (d.total_score === null ? [] : [d.total_score]))),
+      unjudged,
+      external_predictions: provenance.filter((p) => p.model === null).length,
+      models: distinct(provenance.map((p) => p.model)),
+      judges: distinct(lines.map((l) => (l.judged ? judgeModelOf(l.judged) : null))),
+      sampling: distinct<EvaluationSampling>(
+        provenance.map((p) => p.sampling),
+        (s) => JSON.stringify(s),
+      ),
+      rule_based: aggregate(lines.map((l) => l.metrics)),
+      domains: extras,
+    },
   };
-}
-
-/** A plain-text table of the summary, as the CLI prints it. */
-export function scoreTable(summary: ScoreSummary): string {
-  const f = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? '—' : n.toFixed(digits));
-  const head = ['domain', 'n', 'judged', 'failed', ...RUBRIC, 'score', 'exact', 'edit sim'];
-  const rows = [...Object.entries(summary.domains), ['overall', summary.overall] as const].map(([name, g]) => [
-    name,
-    String(g.samples),
-    String(g.judged),
-    String(g.failed),
-    ...RUBRIC.map((d) => f(g.normalized[d])),
-    f(g.score),
-    f(g.ruleBased.exactMatch, 3),
-    f(g.ruleBased.editSimilarity, 3),
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
-  return [line(head), ...rows.map(line)].join('\n');
 }

@@ -1,12 +1,10 @@
 // Handlers for the evaluation part of the contract (contract/evaluation.ts).
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { evaluationApi } from '../contract/evaluation';
 import { openEvaluatedSample } from '../evaluation/open-sample';
-import { readResults } from '../evaluation/result-files';
-import { RESULT_FILES } from '../evaluation/run-evaluation';
-import { normalize, type JudgedRow, type PredictionRow } from '../evaluation/scores';
-import { RUBRIC } from '../evaluation/judge-reply';
+import { evaluatedLines, openRunFolder, RESULT_FILES } from '../evaluation/result-files';
+import { judgeOutcomeOf, subtaskOfLine } from '../evaluation/result-lines';
+import { sampleScore, scoreRun } from '../evaluation/scores';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from './user-error';
 
@@ -14,30 +12,34 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
   return {
     'eval.read': ({ outDir }) => {
       const dir = resolve(outDir);
-      const scoresFile = join(dir, RESULT_FILES.scores);
-      if (!existsSync(scoresFile)) throw new UserError(`${dir} has no ${RESULT_FILES.scores}. Point at the --out folder of a worldloom eval run.`, 'not-found');
-      const summary = JSON.parse(readFileSync(scoresFile, 'utf8')) as Record<string, unknown>;
-      const predictions = readResults<PredictionRow>(join(dir, RESULT_FILES.predictions));
-      const judged = readResults<JudgedRow>(join(dir, RESULT_FILES.judged));
-      const samples = [...predictions.values()].map((p) => {
-        const j = judged.get(p.key);
-        const mean = j?.scores ? RUBRIC.reduce((s, d) => s + j.scores![d], 0) / RUBRIC.length : null;
+      // Scored from the result files themselves, so a run of the public script (which writes
+      // no scores.json) reads the same, and the figures always match the lines.
+      const lines = evaluatedLines(openRunFolder(dir, { repair: false }));
+      if (lines.length === 0) {
+        throw new UserError(
+          `${dir} holds no ${RESULT_FILES.predictions} or ${RESULT_FILES.judged} with predictions. Point at the --out folder of a worldloom eval run (or of the public evaluation script).`,
+          'not-found',
+        );
+      }
+      const samples = lines.map((l) => {
+        const outcome = l.judged ? judgeOutcomeOf(l.judged) : null;
+        const note = outcome?.error ?? [...(outcome?.strengths.map((s) => `+ ${s}`) ?? []), ...(outcome?.weaknesses.map((w) => `− ${w}`) ?? [])].join(' ');
         return {
-          key: p.key,
-          domain: p.domain,
-          score: mean === null ? null : normalize(mean),
-          failed: j?.failed ?? false,
-          judged: j !== undefined,
-          editSimilarity: p.metrics.editSimilarity ?? null,
-          exactMatch: p.metrics.exactMatch ?? null,
-          rationale: j?.rationale ?? j?.error ?? '',
+          key: l.key,
+          subtask: subtaskOfLine(l.prediction),
+          score: sampleScore(outcome),
+          judged: outcome !== null,
+          failed: outcome !== null && !outcome.valid,
+          note,
+          editSimilarity: l.metrics.editSimilarity ?? null,
+          exactMatch: l.metrics.exactMatch ?? null,
         };
       });
-      return { summary, samples };
+      return { summary: scoreRun(lines), samples };
     },
-    'eval.openSample': ({ dataDir, outDir, key }) => {
+    'eval.openSample': ({ outDir, key }) => {
       try {
-        const opened = openEvaluatedSample(studio.requireStore(), resolve(dataDir), resolve(outDir), key);
+        const opened = openEvaluatedSample(studio.requireStore(), resolve(outDir), key);
         studio.emit('workspace.changed', { reason: 'eval-sample', trajectoryId: opened.trajectoryId });
         return opened;
       } catch (err) {

@@ -1,10 +1,13 @@
-// `worldloom eval`: AgentWorldBench-compatible evaluation of a world model.
+// `worldloom eval`: AgentWorldBench-compatible evaluation of a world model. The files and
+// the printed summary follow the public evaluation script (QwenLM/Qwen-AgentWorld
+// eval/eval.py); see evaluation/run-evaluation.ts for where Worldloom differs.
 import { InvalidArgumentError, type Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { OpenAiCompatibleEngine } from '../../engine/openai/openai-engine';
-import { loadJudgeTemplate } from '../../evaluation/judge';
-import { RESULT_FILES, runEvaluation } from '../../evaluation/run-evaluation';
-import { scoreTable } from '../../evaluation/scores';
+import { DEFAULT_JUDGE_MAX_TOKENS, loadJudgeTemplate } from '../../evaluation/judge';
+import { RESULT_FILES } from '../../evaluation/result-files';
+import { runEvaluation } from '../../evaluation/run-evaluation';
+import { publicScoreBlock, worldloomReport } from '../../evaluation/score-report';
 import { openModelForCli } from '../model-argument';
 import { RESOURCES_DIR } from '../paths';
 
@@ -12,6 +15,12 @@ function positive(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
   return n;
+}
+
+function temperature(value: string): number {
+  const t = Number(value);
+  if (!Number.isFinite(t) || t < 0 || t > 5) throw new InvalidArgumentError('expected a number from 0 (greedy) to 5');
+  return t;
 }
 
 function eta(seconds: number | null): string {
@@ -22,17 +31,19 @@ function eta(seconds: number | null): string {
 export function registerEval(program: Command): void {
   program
     .command('eval')
-    .description('evaluate a world model on an AgentWorldBench directory (resumable)')
+    .description('evaluate a world model on an AgentWorldBench directory (resumable; files as the public eval.py writes them)')
     .requiredOption('-d, --data <dir>', 'folder with <domain>_test.jsonl files')
     .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--judge <url>', 'OpenAI-compatible judge endpoint (rubric scores); without it only rule-based metrics')
     .option('--judge-model <name>', 'judge model name on that endpoint')
     .option('--local-judge', 'judge with the loaded world model itself')
     .option('--judge-template <file>', 'judge prompt template', join(RESOURCES_DIR, 'judge', 'rubric.md'))
+    .option('--judge-max-tokens <n>', 'longest judge reply in tokens (raise it for judges that reason first)', positive, DEFAULT_JUDGE_MAX_TOKENS)
     .requiredOption('-o, --out <dir>', 'output folder (predictions.jsonl, judged.jsonl, scores.json)')
     .option('-c, --concurrency <n>', 'samples at once', positive, 4)
     .option('--limit <n>', 'evaluate only the first N samples', positive)
     .option('--max-tokens <n>', 'longest prediction in tokens', positive, 512)
+    .option('--temperature <t>', 'sampling temperature for predictions; 0 is greedy (the public script samples at 0.6)', temperature, 0)
     .action(
       async (opts: {
         data: string;
@@ -41,10 +52,12 @@ export function registerEval(program: Command): void {
         judgeModel?: string;
         localJudge?: boolean;
         judgeTemplate: string;
+        judgeMaxTokens: number;
         out: string;
         concurrency: number;
         limit?: number;
         maxTokens: number;
+        temperature: number;
       }) => {
         const { models, engine } = await openModelForCli(opts.model);
         let judgeEngine = opts.localJudge ? engine : null;
@@ -65,16 +78,20 @@ export function registerEval(program: Command): void {
             engine,
             judgeEngine,
             judgeTemplate: loadJudgeTemplate(opts.judgeTemplate),
+            judgeMaxTokens: opts.judgeMaxTokens,
             concurrency: opts.concurrency,
             limit: opts.limit,
             maxTokens: opts.maxTokens,
+            temperature: opts.temperature,
             signal: controller.signal,
             onProgress: (p) => process.stderr.write(`\r${p.phase} ${p.done}/${p.total}${eta(p.etaSeconds)}   `),
           });
           process.stderr.write('\n');
           for (const problem of result.problems) process.stderr.write(`skipped ${problem}\n`);
-          if (!judgeEngine) process.stderr.write('No judge given (--judge URL or --local-judge): rubric scores are empty; rule-based metrics only.\n');
-          process.stdout.write(scoreTable(result.summary) + '\n');
+          if (!judgeEngine && result.summary.worldloom.unjudged > 0) {
+            process.stderr.write(`No judge given (--judge URL or --local-judge): ${result.summary.worldloom.unjudged} samples are not judged; rule-based metrics need no judge.\n`);
+          }
+          process.stdout.write(`${publicScoreBlock(result.summary)}\n\n${worldloomReport(result.summary)}\n`);
           process.stdout.write(`\n${resolve(opts.out, RESULT_FILES.scores)}${result.interrupted ? ' (interrupted: run again to finish)' : ''}\n`);
         } finally {
           await models.unload();

@@ -1,48 +1,32 @@
-// The evaluation slice: one `worldloom eval` run read from its folder, and drill-down.
+// The evaluation slice: one evaluation run read from its folder (written by `worldloom
+// eval` or by the public AgentWorldBench script), and drill-down into its samples.
 import { create } from 'zustand';
-import type { z } from 'zod';
-import type { EvaluatedSample } from '../../../src-main/contract/evaluation';
+import type { EvaluatedSample, ScoreSummary } from '../../../src-main/contract/evaluation';
 import { call } from '../api/client';
 import { notify, selectTrajectory } from './store';
 
-export interface GroupScoreView {
-  samples: number;
-  judged: number;
-  failed: number;
-  score: number | null;
-  normalized: Record<string, number>;
-  ruleBased: Record<string, number>;
-}
-
 interface EvaluationState {
   outDir: string;
-  dataDir: string;
-  domains: Record<string, GroupScoreView>;
-  overall: GroupScoreView | null;
-  samples: z.infer<typeof EvaluatedSample>[];
+  /** Null until a run is read. */
+  summary: ScoreSummary | null;
+  samples: EvaluatedSample[];
 }
 
-export const useEvaluation = create<EvaluationState>(() => ({ outDir: '', dataDir: '', domains: {}, overall: null, samples: [] }));
+export const useEvaluation = create<EvaluationState>(() => ({ outDir: '', summary: null, samples: [] }));
 
-export async function readEvaluation(outDir: string, dataDir: string): Promise<void> {
+export async function readEvaluation(outDir: string): Promise<void> {
   try {
     const { summary, samples } = await call('eval.read', { outDir });
-    useEvaluation.setState({
-      outDir,
-      dataDir,
-      domains: (summary.domains ?? {}) as Record<string, GroupScoreView>,
-      overall: (summary.overall ?? null) as GroupScoreView | null,
-      samples,
-    });
+    useEvaluation.setState({ outDir, summary, samples });
   } catch (err) {
     notify('error', 'Could not read the evaluation', [(err as Error).message]);
   }
 }
 
 export async function openSample(key: string): Promise<void> {
-  const { outDir, dataDir } = useEvaluation.getState();
+  const { outDir } = useEvaluation.getState();
   try {
-    const opened = await call('eval.openSample', { outDir, dataDir, key });
+    const opened = await call('eval.openSample', { outDir, key });
     await selectTrajectory(opened.trajectoryId, opened.predictedNodeId);
   } catch (err) {
     notify('error', `Could not open ${key}`, [(err as Error).message]);
