@@ -26,7 +26,7 @@ function run(label: string, command: string, args: string[]): void {
 const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '1234' },
-    steps: { type: 'string', default: '3000' },
+    steps: { type: 'string', default: '4500' },
     fresh: { type: 'boolean', default: false },
   },
 });

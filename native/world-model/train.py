@@ -39,10 +39,13 @@ CHECKPOINT_EVERY = 100
 BALANCE_WEIGHT = 0.01
 
 
-def nano_config(vocab_size):
+LAYER_KINDS = {"L": "linear_attention", "A": "full_attention"}
+
+
+def nano_config(vocab_size, layers):
     return DecoderConfig(
         vocab_size=vocab_size, hidden=128,
-        layer_types=["linear_attention", "full_attention", "linear_attention", "full_attention"],
+        layer_types=[LAYER_KINDS[k] for k in layers],
         num_heads=4, num_kv_heads=2, head_size=32, linear_heads=2, linear_key_size=32, linear_value_size=32,
         conv_kernel=4, num_experts=4, experts_per_token=2, expert_hidden=256, context_length=4096)
 
@@ -135,11 +138,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("data_dir")
     parser.add_argument("model_dir")
-    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--steps", type=int, default=4500)
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--lr", type=float, default=3e-3)
-    # One thread: on a shared, loaded 2-core machine, two OpenMP threads spin-wait on each
-    # other and run 5-10x slower than one (measured); raise it on an idle machine.
+    parser.add_argument("--layers", default="LALA", help="layer kinds in order: L linear attention, A full attention")
+    # One thread: on a 2-core machine two OpenMP threads ran 2.4x slower per step than one
+    # even when idle, 5-10x when the other core was busy (measured); try more on bigger machines.
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--checkpoint", default=None, help="checkpoint file (default DATA_DIR/checkpoint.pt)")
     parser.add_argument("--export-only", action="store_true")
@@ -150,14 +154,14 @@ def main():
     with open(os.path.join(args.model_dir, "tokenizer.json"), encoding="utf-8") as f:
         vocab = json.load(f)["model"]["vocab"]
     pad_id = vocab["<|endoftext|>"]
-    config = nano_config(len(vocab))
+    config = nano_config(len(vocab), args.layers)
     model = HybridDecoder(config)
     init_weights(model)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.01)
     checkpoint_path = args.checkpoint or os.path.join(args.data_dir, "checkpoint.pt")
     # A checkpoint is resumed only by the run that wrote it: same seed, steps and samples.
     with open(os.path.join(args.data_dir, "samples.jsonl"), "rb") as f:
-        run_key = f"{args.seed}:{args.steps}:{args.lr}:{hashlib.sha256(f.read()).hexdigest()}"
+        run_key = f"{args.seed}:{args.steps}:{args.lr}:{args.layers}:{hashlib.sha256(f.read()).hexdigest()}"
     step = 0
     if os.path.exists(checkpoint_path):
         state = torch.load(checkpoint_path)
