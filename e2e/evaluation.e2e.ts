@@ -65,7 +65,10 @@ describe.skipIf(noChromium !== '')(`reading an evaluation in the host UI${noChro
     expect(await terminal.getByRole('cell').nth(9).textContent()).toBe('77.5');
     const overall = table.getByRole('row').filter({ hasText: 'Overall' });
     expect(await overall.getByRole('cell').nth(9).textContent()).toBe('60.0');
-    await page.getByRole('list', { name: 'Evaluated samples' }).getByRole('button', { name: 'terminal/t1/2' }).click();
+    const samples = page.getByRole('list', { name: 'Evaluated samples' });
+    // A judged line without "failed": 0 counts as failed, as in the public scoring, and says why.
+    expect(await samples.getByRole('listitem').filter({ hasText: 'search/s1/1' }).textContent()).toContain('counted as failed');
+    await samples.getByRole('button', { name: 'terminal/t1/2' }).click();
     await expect.poll(() => page.getByTestId('node-origin').textContent()).toBe('simulated');
     expect(errors).toEqual([]);
   });

@@ -23,7 +23,9 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
       }
       const samples = lines.map((l) => {
         const outcome = l.judged ? judgeOutcomeOf(l.judged) : null;
-        const note = outcome?.error ?? [...(outcome?.strengths.map((s) => `+ ${s}`) ?? []), ...(outcome?.weaknesses.map((w) => `− ${w}`) ?? [])].join(' ');
+        const remarks = [...(outcome?.strengths.map((s) => `+ ${s}`) ?? []), ...(outcome?.weaknesses.map((w) => `− ${w}`) ?? [])].join(' ');
+        // The public scoring counts a judged line without "failed": 0 as failed; say so.
+        const note = outcome?.error ?? (outcome && !outcome.valid ? 'counted as failed: the line has no "failed": 0' : remarks);
         return {
           key: l.key,
           subtask: subtaskOfLine(l.prediction),
