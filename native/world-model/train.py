@@ -148,6 +148,8 @@ def main():
     parser.add_argument("--checkpoint", default=None, help="checkpoint file (default DATA_DIR/checkpoint.pt)")
     parser.add_argument("--export-only", action="store_true")
     args = parser.parse_args()
+    if not args.layers or set(args.layers) - set(LAYER_KINDS):
+        parser.error(f"--layers {args.layers!r}: use only L (linear attention) and A (full attention), e.g. LALA")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
 

@@ -33,10 +33,10 @@ export interface JudgeVerdict {
 export type JudgeReading = { ok: true; verdict: JudgeVerdict } | { ok: false; reason: string };
 
 /** The tag the rubric asks the judge to put its answer in. */
-export const ANSWER_TAG = 'final_evaluation';
+const ANSWER_TAG = 'final_evaluation';
 
 /** Mean of the scores above 0, as the public parser computes `total_score`. */
-export function totalScoreOf(scores: RubricScores): number {
+function totalScoreOf(scores: RubricScores): number {
   const given = RUBRIC.map((d) => scores[d]).filter((s) => s > 0);
   return given.length > 0 ? given.reduce((a, b) => a + b, 0) / given.length : 0;
 }

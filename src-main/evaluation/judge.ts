@@ -28,7 +28,7 @@ export function loadJudgeTemplate(file: string): string {
   return stripLeadingComment(readFileSync(file, 'utf8'));
 }
 
-export function judgePrompt(template: string, sample: BenchmarkSample, prediction: string): string {
+function judgePrompt(template: string, sample: BenchmarkSample, prediction: string): string {
   const { line, turnIdx } = sample;
   const history = line.prompt
     .slice(0, turnIdx - 1)

@@ -21,7 +21,7 @@ export const normalize = (mean: number) => ((mean - 1) / 4) * 100;
 /** Subtask names as the public script displays them; others are capitalized as Python's str.capitalize does. */
 const DISPLAY_NAMES: Record<string, string> = { mcp: 'MCP', search: 'Search', terminal: 'Terminal', swe: 'SWE', android: 'Android', web: 'Web', os: 'OS' };
 
-export function displayName(subtask: string): string {
+function displayName(subtask: string): string {
   return DISPLAY_NAMES[subtask] ?? subtask.charAt(0).toUpperCase() + subtask.slice(1).toLowerCase();
 }
 
