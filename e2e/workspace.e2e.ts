@@ -1,20 +1,9 @@
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { NO_CHROMIUM, ROOT, useStudioInBrowser, watchPageErrors } from './support/host';
+import { openStartScreen } from './support/studio-page';
 
 const fixture = join(ROOT, 'e2e', 'fixtures', 'terminal_test.jsonl');
-
-/** The host keeps one workspace open for all its tabs; start each story from the start screen. */
-async function openStartScreen(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  const start = page.getByLabel('Workspace file');
-  const close = page.getByRole('button', { name: 'Close', exact: true });
-  await Promise.race([start.waitFor(), close.waitFor()]);
-  if (await close.isVisible()) await close.click();
-  await start.waitFor();
-}
-
 
 describe.skipIf(NO_CHROMIUM !== '')(`a user in the host UI${NO_CHROMIUM}`, () => {
   const session = useStudioInBrowser();
@@ -88,6 +77,20 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user in the host UI${NO_CHROMIUM}`, () =>
     const list = page.getByRole('list', { name: 'Trajectories' });
     await expect.poll(() => list.getByRole('button').count()).toBe(3);
     expect(await list.textContent()).toMatch(/MCP memory server/);
+  });
+
+  it('waits for the host before showing a start screen, and says so when the link is wrong', async () => {
+    const page = await session.browser.newPage();
+    const wrong = new URL(session.studio.url);
+    wrong.searchParams.set('token', 'not-the-token');
+    await page.goto(wrong.toString());
+    await page.getByText('could not reach its main process').waitFor();
+    expect(await page.getByLabel('Workspace file').count()).toBe(0);
+    const connecting = page.getByRole('alert').filter({ hasText: 'Connecting failed' });
+    await expect.poll(() => connecting.textContent()).toMatch(/Could not connect to `worldloom serve`/);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => connecting.count()).toBe(2);
+    expect(await page.getByLabel('Workspace file').count()).toBe(0);
   });
 
   it('refuses a file that is not a workspace with a message saying so', async () => {

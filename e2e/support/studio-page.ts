@@ -1,13 +1,22 @@
 // What a user does on the studio page again and again, in their words, for the e2e stories.
 import type { Page } from 'playwright-core';
 
-export async function createWorkspace(page: Page, url: string, path: string): Promise<void> {
+/**
+ * The host keeps one workspace open for all its tabs; a story starts from the start screen,
+ * closing whatever an earlier story left open. The page shows neither until the host has answered.
+ */
+export async function openStartScreen(page: Page, url: string): Promise<void> {
   await page.goto(url);
   const start = page.getByLabel('Workspace file');
   const close = page.getByRole('button', { name: 'Close', exact: true });
   await Promise.race([start.waitFor(), close.waitFor()]);
   if (await close.isVisible()) await close.click();
-  await start.fill(path);
+  await start.waitFor();
+}
+
+export async function createWorkspace(page: Page, url: string, path: string): Promise<void> {
+  await openStartScreen(page, url);
+  await page.getByLabel('Workspace file').fill(path);
   await page.getByRole('button', { name: 'Create workspace' }).click();
   await page.locator('.toolbar').waitFor();
 }

@@ -30,6 +30,8 @@ function webSocketDoor(): Door {
       socket.addEventListener('open', () => resolve(), { once: true });
       socket.addEventListener('error', () => reject(new Error('connection failed')), { once: true });
     });
+    // A refused connection is reported by the next invoke; nobody else needs to hear of it.
+    ready.catch(() => undefined);
     socket.addEventListener('message', (msg) => {
       lastArrival = performance.now();
       const data = JSON.parse(String(msg.data)) as
@@ -53,6 +55,8 @@ function webSocketDoor(): Door {
 
   return {
     async invoke(method, input) {
+      // A socket that closed or was refused is dialled again, so "Try again" works once the host is back.
+      if (socket.readyState === WebSocket.CLOSED || socket.readyState === WebSocket.CLOSING) connect();
       try {
         await ready;
       } catch {
@@ -66,8 +70,6 @@ function webSocketDoor(): Door {
           },
         };
       }
-      if (socket.readyState !== WebSocket.OPEN) connect();
-      await ready;
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, { resolve });

@@ -98,12 +98,15 @@ export async function attempt<T>(label: string, work: () => Promise<T>): Promise
   }
 }
 
-export async function loadApp(): Promise<void> {
-  await attempt('Connecting', async () => {
+/** Learns what the main process already has open; false when it could not be reached (a notice says why). */
+export async function loadApp(): Promise<boolean> {
+  const loaded = await attempt('Connecting', async () => {
     const app = await call('app.info', {});
     set({ app, workspace: app.workspace });
     if (app.workspace) await refreshTrajectories();
+    return true;
   });
+  return loaded === true;
 }
 
 export async function refreshTrajectories(): Promise<void> {

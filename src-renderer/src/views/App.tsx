@@ -17,13 +17,31 @@ import { Notices } from './Notices';
 import { StartScreen } from './StartScreen';
 import { StudioView } from './StudioView';
 
+function ConnectingScreen({ failed, retry }: { failed: boolean; retry: () => void }) {
+  return (
+    <main className="start" aria-busy={!failed}>
+      <h1>Worldloom</h1>
+      {failed ? (
+        <p>
+          Worldloom could not reach its main process (the notice says why).{' '}
+          <button onClick={retry}>Try again</button>
+        </p>
+      ) : (
+        <p className="muted">Connecting…</p>
+      )}
+    </main>
+  );
+}
+
 export function App() {
   const workspace = useStudio((s) => s.workspace);
+  const app = useStudio((s) => s.app);
+  const [connection, setConnection] = useState<'connecting' | 'failed'>('connecting');
   const busy = useStudio((s) => s.busy);
   const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
-    void loadApp();
+    void loadApp().then((ok) => !ok && setConnection('failed'));
     listenForSimulation();
     void refreshModel();
     const offChanged = onEvent('workspace.changed', (e) => {
@@ -74,7 +92,20 @@ export function App() {
       }}
       onDrop={onDrop}
     >
-      {workspace ? <StudioView /> : <StartScreen />}
+      {workspace ? (
+        <StudioView />
+      ) : app ? (
+        <StartScreen />
+      ) : (
+        // Until the main process answers, the start screen would be a guess: a workspace may already be open.
+        <ConnectingScreen
+          failed={connection === 'failed'}
+          retry={() => {
+            setConnection('connecting');
+            void loadApp().then((ok) => !ok && setConnection('failed'));
+          }}
+        />
+      )}
       {dragging && <div className="drop-overlay">Drop trajectory files to import them</div>}
       {busy && (
         <div className="busy" role="status">
