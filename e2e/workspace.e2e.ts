@@ -81,6 +81,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user in the host UI${NO_CHROMIUM}`, () =>
 
   it('waits for the host before showing a start screen, and says so when the link is wrong', async () => {
     const page = await session.browser.newPage();
+    let dialled = 0;
+    page.on('websocket', () => dialled++);
     const wrong = new URL(session.studio.url);
     wrong.searchParams.set('token', 'not-the-token');
     await page.goto(wrong.toString());
@@ -88,8 +90,11 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user in the host UI${NO_CHROMIUM}`, () =>
     expect(await page.getByLabel('Workspace file').count()).toBe(0);
     const connecting = page.getByRole('alert').filter({ hasText: 'Connecting failed' });
     await expect.poll(() => connecting.textContent()).toMatch(/Could not connect to `worldloom serve`/);
+    const before = dialled;
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => connecting.count()).toBe(2);
+    // Trying again dials the host again rather than repeating the first failure.
+    expect(dialled).toBeGreaterThan(before);
     expect(await page.getByLabel('Workspace file').count()).toBe(0);
   });
 
