@@ -39,8 +39,9 @@ def learn_merges(word_counts, num_merges):
     """BPE merges from {word text: count}. Each step merges the most frequent adjacent pair,
     ties broken by the pair itself, so the result never depends on dict order. Pair counts
     are updated incrementally (only words holding the merged pair are revisited)."""
-    words = [list(w) for w in byte_words(word_counts)]
-    counts = list(byte_words(word_counts).values())
+    by_bytes = byte_words(word_counts)
+    words = [list(w) for w in by_bytes]
+    counts = list(by_bytes.values())
     pairs = Counter()
     where = defaultdict(set)
     for i, word in enumerate(words):
@@ -75,9 +76,9 @@ def learn_merges(word_counts, num_merges):
     return merges
 
 
-def build_tokenizer(merges, added_tokens=()):
+def build_tokenizer(merges):
     """tokenizer.json content and its vocab: special tokens, then the 256 bytes, then one
-    token per merge. `added_tokens` become single non-special tokens (kept when decoding)."""
+    token per merge."""
     byte_map = bytes_to_unicode()
     vocab = {}
     for token in SPECIAL_TOKENS:
@@ -87,14 +88,10 @@ def build_tokenizer(merges, added_tokens=()):
     for a, b in merges:
         if a + b not in vocab:
             vocab[a + b] = len(vocab)
-    for token in added_tokens:
-        vocab[token] = len(vocab)
     # As in Qwen3, the reasoning tags are added tokens but not special ones, so decoding
     # with skip_special_tokens keeps them for the output parser.
     added = [{"id": vocab[t], "content": t, "single_word": False, "lstrip": False, "rstrip": False,
               "normalized": False, "special": t not in REASONING_TAGS} for t in SPECIAL_TOKENS]
-    added += [{"id": vocab[t], "content": t, "single_word": False, "lstrip": False, "rstrip": False,
-               "normalized": False, "special": False} for t in added_tokens]
     byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True}
     tokenizer = {
         "version": "1.0",

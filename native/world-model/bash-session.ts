@@ -9,13 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const SHOWN_HOME = '/home/user';
+const SHOWN_HOME = '/home/user';
 const COMMAND_TIMEOUT_MS = 10_000;
 
 export interface CommandResult {
   command: string;
   output: string;
-  exitCode: number;
 }
 
 export async function runBashSession(commands: readonly string[]): Promise<CommandResult[]> {
@@ -63,9 +62,9 @@ export async function runBashSession(commands: readonly string[]): Promise<Comma
       // variables carry over; stdin is /dev/null so nothing can read the script's own input.
       shell.stdin.write(`{ ${command}\n} </dev/null; printf '\\n__WL_DONE_${i}_%s__\\n' "$?"\n`);
       const raw = await until(`__WL_DONE_${i}_`);
-      const codeText = await until('__\n');
+      await until('__\n'); // past the exit status: an observation is what the agent sees, the output
       const output = raw.endsWith('\n') ? raw.slice(0, -1) : raw;
-      results.push({ command, output: output.split(home).join(SHOWN_HOME), exitCode: Number(codeText) });
+      results.push({ command, output: output.split(home).join(SHOWN_HOME) });
     }
   } finally {
     shell.stdin.end('exit\n');

@@ -18,7 +18,7 @@ function run(label: string, command: string, args: string[]): void {
   // One BLAS/OpenMP thread: see train.py on why two are slower on a shared machine.
   const env = { ...process.env, OMP_NUM_THREADS: process.env.OMP_NUM_THREADS ?? '1', OPENBLAS_NUM_THREADS: process.env.OPENBLAS_NUM_THREADS ?? '1' };
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: REPO_ROOT, env });
-  if (result.error) throw new Error(`${label} could not start (${result.error.message}). ${command === PYTHON ? 'Install Debian\'s PyTorch: apt-get install -y python3-torch python3-onnx' : ''}`);
+  if (result.error) throw new Error(`${label} could not start (${result.error.message}). ${command === PYTHON ? 'Install Debian\'s PyTorch: apt-get install -y python3-torch python3-onnx' : 'Run npm install first.'}`);
   if (result.status !== 0) throw new Error(`${label} failed with exit code ${result.status}; fix the error above and run npm run model:build again (training resumes from its checkpoint).`);
   console.log(`== ${label} done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }

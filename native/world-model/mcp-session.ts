@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SHOWN_ROOT, type McpCall, type McpServerName } from './mcp-actions';
+import type { RecordedStep } from './paths';
 
 const require = createRequire(import.meta.url);
 const SERVER_ENTRY: Record<McpServerName, string> = {
@@ -18,15 +19,9 @@ const SERVER_ENTRY: Record<McpServerName, string> = {
   memory: require.resolve('@modelcontextprotocol/server-memory/dist/index.js'),
 };
 
-export interface McpStep {
-  action: string;
-  observation: string;
-}
-
 /** One server process reused across trajectories; `reset` empties its world between them. */
 export class McpRecorder {
   private constructor(
-    readonly server: McpServerName,
     private readonly client: Client,
     private readonly root: string,
     readonly toolsList: string,
@@ -45,7 +40,7 @@ export class McpRecorder {
     const client = new Client({ name: 'worldloom-recorder', version: '0.1.0' });
     await client.connect(transport);
     const tools = await client.listTools();
-    const recorder = new McpRecorder(server, client, root, '');
+    const recorder = new McpRecorder(client, root, '');
     return Object.assign(recorder, { toolsList: recorder.shown(JSON.stringify(tools, null, 2)) });
   }
 
@@ -54,7 +49,7 @@ export class McpRecorder {
     for (const entry of readdirSync(this.root)) rmSync(join(this.root, entry), { recursive: true, force: true });
   }
 
-  async run(call: McpCall): Promise<McpStep> {
+  async run(call: McpCall): Promise<RecordedStep> {
     const action = JSON.stringify('name' in call ? { name: call.name, arguments: call.arguments } : { method: call.method, params: call.params });
     const real = JSON.parse(JSON.stringify(call).split(SHOWN_ROOT).join(this.root)) as McpCall;
     let value: unknown;

@@ -28,14 +28,6 @@ export class Rng {
     return this.next() < p;
   }
 
-  /** `n` distinct items in random order. */
-  sample<T>(items: readonly T[], n: number): T[] {
-    const pool = [...items];
-    const out: T[] = [];
-    while (out.length < n && pool.length > 0) out.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]!);
-    return out;
-  }
-
   /** Picks a key with probability proportional to its weight. */
   weighted<K extends string>(weights: Readonly<Record<K, number>>): K {
     const entries = Object.entries(weights) as [K, number][];

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChatMessage } from '../../src-main/engine/engine';
 import { ChatTokenizer } from '../../src-main/engine/onnx/chat-tokenizer';
+import { commonPrefixLength } from '../../src-main/engine/onnx/prefix-cache';
 import { buildWorldModelMessages } from '../../src-main/prompt/world-model-messages';
 import { responseForObservation } from '../../src-main/trajectory/turn-format';
 import { DATA_DIR, MODEL_DIR, type RecordedTrajectory } from './paths';
@@ -31,7 +32,7 @@ export function promptMessages(systemPrompt: string, trajectory: RecordedTraject
   return buildWorldModelMessages({ systemPrompt, history: trajectory.steps.slice(0, index), action: trajectory.steps[index]!.action });
 }
 
-const startsWith = (a: readonly number[], prefix: readonly number[]): boolean => prefix.length <= a.length && prefix.every((t, i) => a[i] === t);
+const startsWith = (a: readonly number[], prefix: readonly number[]): boolean => commonPrefixLength(a, prefix) === prefix.length;
 
 function main(): void {
   const { values } = parseArgs({
@@ -55,8 +56,9 @@ function main(): void {
     const spans: [number, number][] = [];
     let ids: number[] = systemIds[trajectory.domain]!;
     for (let i = 0; i < trajectory.steps.length; i++) {
-      const prompt = tokenizer.encode(tokenizer.renderChat(promptMessages(system, trajectory, i), true));
-      const messages: ChatMessage[] = [...promptMessages(system, trajectory, i), { role: 'assistant', content: responseForObservation(trajectory.steps[i]!.observation) }];
+      const asked = promptMessages(system, trajectory, i);
+      const prompt = tokenizer.encode(tokenizer.renderChat(asked, true));
+      const messages: ChatMessage[] = [...asked, { role: 'assistant', content: responseForObservation(trajectory.steps[i]!.observation) }];
       const full = tokenizer.encode(tokenizer.renderChat(messages, false));
       // Inference tokenizes the prompt alone; the sample must extend exactly those tokens.
       if (!startsWith(prompt, ids) || !startsWith(full, prompt)) {

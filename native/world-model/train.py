@@ -150,6 +150,13 @@ def main():
     args = parser.parse_args()
     if not args.layers or set(args.layers) - set(LAYER_KINDS):
         parser.error(f"--layers {args.layers!r}: use only L (linear attention) and A (full attention), e.g. LALA")
+    if args.steps < 1:
+        parser.error("--steps must be at least 1")
+    for folder, name, made_by in ((args.model_dir, "tokenizer.json", "train_tokenizer.py"),
+                                  (args.data_dir, "samples.jsonl", "samples.ts")):
+        if not os.path.exists(os.path.join(folder, name)):
+            parser.error(f"{os.path.join(folder, name)} is missing: run native/world-model/{made_by} first, "
+                         "or the whole pipeline with npm run model:build")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
 
@@ -167,13 +174,18 @@ def main():
     step = 0
     if os.path.exists(checkpoint_path):
         state = torch.load(checkpoint_path)
-        if state.get("run") == run_key or args.export_only:
+        if state.get("run") == run_key:
             model.load_state_dict(state["model"])
             optimizer.load_state_dict(state["optimizer"])
             step = state["step"]
             print(f"resumed from {checkpoint_path} at step {step}")
-        else:
-            print(f"ignoring {checkpoint_path}: written by another run")
+        elif not args.export_only:
+            print(f"starting afresh over {checkpoint_path}: it was written by another run "
+                  "(other seed, steps, lr, layers or samples); pass --checkpoint FILE to keep it")
+    if args.export_only and step == 0:
+        # Exporting untrained weights would overwrite the shipped model with noise.
+        parser.error(f"--export-only: no checkpoint of this run at {checkpoint_path}; train first, or pass the "
+                     "--seed, --steps, --lr and --layers it was trained with")
     params = sum(p.numel() for p in model.parameters())
     print(f"model: {params / 1e6:.2f}M parameters, vocab {len(vocab)}")
 
@@ -186,7 +198,7 @@ def main():
         while len(schedule) < args.steps:
             schedule += make_batches(samples, random.Random(args.seed * 1000 + epoch))
             epoch += 1
-        warmup = min(100, args.steps // 10)
+        warmup = max(1, min(100, args.steps // 10))
         model.train()
         model.set_sparse_experts(True)
         started = time.time()

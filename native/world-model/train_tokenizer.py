@@ -5,6 +5,7 @@ tokenizer_config.json into the model folder.
 
 Usage: /usr/bin/python3 native/world-model/train_tokenizer.py DATA_DIR MODEL_DIR [NUM_MERGES]
 """
+import argparse
 import json
 import os
 import sys
@@ -26,8 +27,12 @@ def count_words(counter, text, weight=1):
 
 
 def main():
-    data_dir, model_dir = sys.argv[1], sys.argv[2]
-    num_merges = int(sys.argv[3]) if len(sys.argv) > 3 else NUM_MERGES
+    parser = argparse.ArgumentParser(description="Learns the nano world model's BPE from recorded trajectories.")
+    parser.add_argument("data_dir", help="holds system-prompts.json and trajectories.jsonl (written by record.ts)")
+    parser.add_argument("model_dir", help="where tokenizer.json and tokenizer_config.json go")
+    parser.add_argument("num_merges", nargs="?", type=int, default=NUM_MERGES)
+    args = parser.parse_args()
+    data_dir, model_dir, num_merges = args.data_dir, args.model_dir, args.num_merges
     words = Counter()
     with open(os.path.join(data_dir, "system-prompts.json"), encoding="utf-8") as f:
         for prompt in json.load(f).values():
