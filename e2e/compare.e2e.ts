@@ -2,21 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, openBrowser, ROOT, serveStudio, watchPageErrors, type ServedStudio } from './support/host';
+import { describe, expect, it } from 'vitest';
+import { CLI, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 
-const CLI = join(ROOT, 'src-main', 'cli', 'worldloom.mjs');
-const TEST_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'tiny-decoder');
 const CAST = join(ROOT, 'src-main', 'formats', 'fixtures', 'build-session.cast');
-const noChromium = chromiumAvailable() ? '' : ' — skipped: no Chromium at /usr/bin/chromium';
 const sandboxed = existsSync('/usr/bin/bwrap');
 
-describe.skipIf(noChromium !== '')(`sim vs real in the host UI${noChromium}`, () => {
-  let studio: ServedStudio;
-  let browser: Browser;
+describe.skipIf(NO_CHROMIUM !== '')(`sim vs real in the host UI${NO_CHROMIUM}`, () => {
   let title = '';
-  beforeAll(async () => {
+  const session = useStudioInBrowser(() => {
     const dir = mkdtempSync(join(tmpdir(), 'wl-compare-e2e-'));
     const workspace = join(dir, 'compare.worldloom');
     if (sandboxed) {
@@ -30,18 +24,13 @@ describe.skipIf(noChromium !== '')(`sim vs real in the host UI${noChromium}`, ()
       execFileSync(process.execPath, [CLI, 'import', CAST, '--workspace', workspace], { stdio: 'pipe' });
       title = 'build-session';
     }
-    studio = await serveStudio(['--workspace', workspace, '--model', TEST_MODEL]);
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.stop();
+    return ['--workspace', workspace, '--model', TEST_MODEL];
   });
 
   it('replays a recorded terminal session and walks its divergences side by side', async () => {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    const page = await session.browser.newPage({ viewport: { width: 1600, height: 1000 } });
     const errors = watchPageErrors(page);
-    await page.goto(studio.url);
+    await page.goto(session.studio.url);
     await expect.poll(() => page.locator('.model-button').textContent()).toMatch(/Model: .* · cpu/);
     await page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name: new RegExp(title) }).click();
 

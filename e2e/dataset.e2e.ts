@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createWorkspace } from './support/studio-page';
+import { createWorkspace, importFile } from './support/studio-page';
 import { NO_CHROMIUM, ROOT, useStudioInBrowser, watchPageErrors } from './support/host';
 
 const fixture = join(ROOT, 'e2e', 'fixtures', 'terminal_test.jsonl');
@@ -13,8 +13,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user exporting a dataset${NO_CHROMIUM}`, 
     const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
     await createWorkspace(page, session.studio.url, join(session.studio.dir, 'dataset.worldloom'));
-    await page.getByTestId('import-input').setInputFiles(fixture);
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'terminal_test.jsonl: 2 imported' }).count()).toBe(1);
+    await importFile(page, fixture, 'terminal_test.jsonl: 2 imported');
 
     await page.getByRole('button', { name: 'Export…' }).click();
     const dialog = page.getByRole('form', { name: 'Export dataset' });

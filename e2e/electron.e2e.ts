@@ -22,7 +22,7 @@ const skipped = binary
   : ' — skipped: no Electron binary here (Electron fetches it on first launch and this machine cannot reach its download host)';
 
 describe.skipIf(!binary)(`the desktop app${skipped}`, () => {
-  it('opens the start screen in a sandboxed window with only the contract exposed', async () => {
+  it('opens the demo workspace on first start, in a sandboxed window with only the contract exposed', async () => {
     const prepared = spawnSync(process.execPath, [join(ROOT, 'native', 'electron-native.mjs')], { cwd: ROOT, stdio: 'inherit' });
     expect(prepared.status).toBe(0);
     const app = await electron.launch({
@@ -32,6 +32,10 @@ describe.skipIf(!binary)(`the desktop app${skipped}`, () => {
     });
     try {
       const page = await app.firstWindow();
+      // A fresh config folder is a first start: the demo workspace opens, with something to simulate.
+      await expect.poll(() => page.locator('.workspace-path').textContent()).toMatch(/demo\.worldloom$/);
+      await page.getByRole('button', { name: 'Close', exact: true }).click();
+      // Desktop users pick workspaces with the system's dialogs, not a typed path.
       await page.getByRole('button', { name: 'New workspace…' }).waitFor();
       const exposed = await page.evaluate(() => ({
         require: typeof (globalThis as { require?: unknown }).require,

@@ -2,38 +2,26 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, openBrowser, ROOT, serveStudio, watchPageErrors, type ServedStudio } from './support/host';
+import { describe, expect, it } from 'vitest';
+import { CLI, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 
-const noChromium = chromiumAvailable() ? '' : ' — skipped: no Chromium at /usr/bin/chromium';
 const DATA = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'bench');
 /** A judged.jsonl in the public evaluation script's layout, and nothing else. */
 const PUBLIC_RUN = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'public-run');
-const TEST_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'tiny-decoder');
 
-describe.skipIf(noChromium !== '')(`reading an evaluation in the host UI${noChromium}`, () => {
-  let studio: ServedStudio;
-  let browser: Browser;
-  let out: string;
-  beforeAll(async () => {
+describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CHROMIUM}`, () => {
+  let out = '';
+  const session = useStudioInBrowser(() => {
     const dir = mkdtempSync(join(tmpdir(), 'wl-eval-e2e-'));
     out = join(dir, 'run');
-    execFileSync(process.execPath, [join(ROOT, 'src-main', 'cli', 'worldloom.mjs'), 'eval', '--data', DATA, '--model', TEST_MODEL, '--out', out, '--max-tokens', '6'], {
-      stdio: 'ignore',
-    });
-    studio = await serveStudio(['--workspace', join(dir, 'e.worldloom')]);
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.stop();
+    execFileSync(process.execPath, [CLI, 'eval', '--data', DATA, '--model', TEST_MODEL, '--out', out, '--max-tokens', '6'], { stdio: 'ignore' });
+    return ['--workspace', join(dir, 'e.worldloom')];
   });
 
   it('shows scores per domain with a chart and opens a sample beside its ground truth', async () => {
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
-    await page.goto(studio.url);
+    await page.goto(session.studio.url);
     await page.getByRole('button', { name: 'Evaluation' }).click();
     await page.getByLabel('Run folder').fill(out);
     await page.getByRole('button', { name: 'Read run' }).click();
@@ -53,9 +41,9 @@ describe.skipIf(noChromium !== '')(`reading an evaluation in the host UI${noChro
   });
 
   it("reads the public evaluation script's results and opens one of its samples", async () => {
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
-    await page.goto(studio.url);
+    await page.goto(session.studio.url);
     await page.getByRole('button', { name: 'Evaluation' }).click();
     await page.getByLabel('Run folder').fill(PUBLIC_RUN);
     await page.getByRole('button', { name: 'Read run' }).click();

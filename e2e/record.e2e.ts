@@ -1,32 +1,20 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, openBrowser, serveStudio, watchPageErrors, type ServedStudio } from './support/host';
+import { describe, expect, it } from 'vitest';
+import { NO_CHROMIUM, useStudioInBrowser, watchPageErrors } from './support/host';
 
-const skipped = !chromiumAvailable()
-  ? ' — skipped: no Chromium at /usr/bin/chromium'
-  : !existsSync('/usr/bin/bwrap')
-    ? ' — skipped: no bubblewrap (apt-get install bubblewrap); the terminal is never run unsandboxed'
-    : '';
+const skipped =
+  NO_CHROMIUM ||
+  (existsSync('/usr/bin/bwrap') ? '' : ' — skipped: no bubblewrap (apt-get install bubblewrap); the terminal is never run unsandboxed');
 
 describe.skipIf(skipped !== '')(`recording a real terminal session in the host UI${skipped}`, () => {
-  let studio: ServedStudio;
-  let browser: Browser;
-  beforeAll(async () => {
-    studio = await serveStudio(['--workspace', join(mkdtempSync(join(tmpdir(), 'wl-record-e2e-')), 'r.worldloom')]);
-    browser = await openBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await studio?.stop();
-  });
+  const session = useStudioInBrowser(() => ['--workspace', join(mkdtempSync(join(tmpdir(), 'wl-record-e2e-')), 'r.worldloom')]);
 
   it('records commands in the sandbox as a real trajectory, real errors included', async () => {
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
-    await page.goto(studio.url);
+    await page.goto(session.studio.url);
     await page.getByRole('button', { name: 'Record…' }).click();
     const form = page.getByRole('form', { name: 'Record a real session' });
     await form.getByLabel('Title').fill('from the ui');

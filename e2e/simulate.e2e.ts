@@ -1,8 +1,5 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importedWorkspace, NO_CHROMIUM, ROOT, useStudioInBrowser, watchPageErrors } from './support/host';
-
-const TEST_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'tiny-decoder');
+import { importedWorkspace, NO_CHROMIUM, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 
 describe.skipIf(NO_CHROMIUM !== '')(`simulating in the host UI${NO_CHROMIUM}`, () => {
   const session = useStudioInBrowser(() => ['--workspace', importedWorkspace('simulate'), '--model', TEST_MODEL]);

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_CHROMIUM, ROOT, useStudioInBrowser, watchPageErrors } from './support/host';
-import { openStartScreen } from './support/studio-page';
+import { createWorkspace, openStartScreen } from './support/studio-page';
 
 const fixture = join(ROOT, 'e2e', 'fixtures', 'terminal_test.jsonl');
 
@@ -54,11 +55,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user in the host UI${NO_CHROMIUM}`, () =>
 
   it('reports a malformed line by number and still imports the good lines, from a dropped file', async () => {
     const page = await session.browser.newPage();
-    await openStartScreen(page, session.studio.url);
-    await page.getByLabel('Workspace file').fill(join(session.studio.dir, 'drop.worldloom'));
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    await page.locator('.toolbar').waitFor();
-    const text = (await import('node:fs')).readFileSync(fixture, 'utf8').replace(/\n$/, '') + '\n{"task": broken}\n';
+    await createWorkspace(page, session.studio.url, join(session.studio.dir, 'drop.worldloom'));
+    const text = readFileSync(fixture, 'utf8').replace(/\n$/, '') + '\n{"task": broken}\n';
     const dataTransfer = await page.evaluateHandle((content) => {
       const dt = new DataTransfer();
       dt.items.add(new File([content], 'web_test.jsonl', { type: 'application/json' }));

@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = join(ROOT, 'src-main', 'cli', 'worldloom.mjs');
+export const CLI = join(ROOT, 'src-main', 'cli', 'worldloom.mjs');
+/** The committed test decoder: tiny, fast, deterministic; what the stories simulate with. */
+export const TEST_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'tiny-decoder');
 
 export const CHROMIUM_PATH = process.env.WORLDLOOM_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -71,7 +73,8 @@ export const NO_CHROMIUM = chromiumAvailable()
 
 /**
  * Starts `worldloom serve` (with `args`, computed when the suite starts) and a Chromium for
- * the enclosing describe block, and stops both after it.
+ * the enclosing describe block, and stops both after it. Each story's pages are closed after
+ * it, so an earlier tab never reacts to the shared host's events during a later story.
  */
 export function useStudioInBrowser(args: () => string[] | Promise<string[]> = () => []): { readonly studio: ServedStudio; readonly browser: Browser } {
   let studio: ServedStudio | undefined;
@@ -79,6 +82,9 @@ export function useStudioInBrowser(args: () => string[] | Promise<string[]> = ()
   beforeAll(async () => {
     studio = await serveStudio(await args());
     browser = await openBrowser();
+  });
+  afterEach(async () => {
+    for (const context of browser?.contexts() ?? []) await context.close();
   });
   afterAll(async () => {
     await browser?.close();

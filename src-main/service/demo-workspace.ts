@@ -9,18 +9,21 @@ import { importTrajectories } from './import-trajectories';
 import { configDir } from './recent-workspaces';
 import type { Studio } from './studio';
 
-export function demoWorkspacePath(): string {
+function demoWorkspacePath(): string {
   return join(configDir(), 'demo.worldloom');
 }
 
 export function openDemoWorkspace(studio: Studio): WorkspaceInfo {
-  const path = demoWorkspacePath();
-  const fresh = !existsSync(path);
   mkdirSync(configDir(), { recursive: true });
-  const info = studio.openWorkspace(path, 'open-or-create');
-  if (!fresh) return info;
+  const info = studio.openWorkspace(demoWorkspacePath(), 'open-or-create');
+  // Filled whenever it is empty, not only when first created, so a first open whose import
+  // failed (or was closed before it began) does not leave an empty demo for good.
+  if (info.trajectories > 0) return info;
   const dir = join(studio.extras.resourcesDir, 'demo');
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort() : [];
+  if (files.length === 0) {
+    throw new Error(`The demo trajectories are missing (expected *.jsonl in ${dir}). Reinstall Worldloom, or create a workspace of your own and import trajectories into it.`);
+  }
   for (const file of files) importTrajectories(studio.requireStore(), fileSource(join(dir, file)), { head: fileHead(join(dir, file)) });
   studio.emit('workspace.changed', { reason: 'imported' });
   return studio.requireStore().info();

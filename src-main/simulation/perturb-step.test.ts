@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
-import { instructionFor, planPerturbation } from '../perturbations/apply';
+import { instructionFor, type PerturbationRecord } from '../perturbations/apply';
+import { promptHash } from '../prompt/prompt-hash';
 import type { NodeRecord } from '../trajectory/model';
 import { messagesForStep } from './simulate-step';
 
@@ -71,7 +72,14 @@ describe('perturbing a step', () => {
   });
 
   it('gives the model exactly the control instruction of the kind, in its system prompt, after the same history', async () => {
-    const record = planPerturbation({ kindId: 'terminal.disk-full', mode: 'instruction', seed: 1 });
+    const { nodes } = await call<{ nodes: NodeRecord[] }>('perturb.run', {
+      jobId: 'p4',
+      nodeId: stepId,
+      mode: 'instruction',
+      kinds: [{ kindId: 'terminal.disk-full' }],
+      sampling: { maxTokens: 4 },
+    });
+    const record = (nodes[0]!.provenance.perturbations as PerturbationRecord[])[0]!;
     const instruction = instructionFor(record, { domain: 'terminal', action: 'cp big.iso /mnt/usb/' });
     const templates = { builtinDir: join(RESOURCES, 'prompts') };
     const plain = await messagesForStep(studio.workspace!, templates, rootId, 'cp big.iso /mnt/usb/');
@@ -80,6 +88,8 @@ describe('perturbing a step', () => {
     expect(perturbed[0]!.content).toContain(instruction);
     expect(plain[0]!.content).not.toContain('Simulation control');
     expect(perturbed.slice(1)).toEqual(plain.slice(1));
+    // What the job sent the model is exactly these messages, recorded by their hash.
+    expect(nodes[0]!.provenance.promptHash).toBe(await promptHash(perturbed));
   });
 
   it('lists the catalog with defaults and refuses a malformed workspace perturbation file', async () => {

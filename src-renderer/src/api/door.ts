@@ -10,6 +10,9 @@ declare global {
 
 type Pending = { resolve: (e: Envelope<unknown>) => void };
 
+const LOST =
+  'Lost the connection to `worldloom serve` before it answered. Check that it is still running; the next action reconnects (if you restarted it, open the new link it printed).';
+
 let lastArrival = 0;
 /** When the latest reply reached this page (performance.now()), before it was parsed: for timings. */
 export function lastMessageArrivedAt(): number {
@@ -19,36 +22,47 @@ export function lastMessageArrivedAt(): number {
 function webSocketDoor(): Door {
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const listeners = new Set<(event: string, payload: unknown) => void>();
-  const pending = new Map<number, Pending>();
   let nextId = 1;
   let socket: WebSocket;
   let ready: Promise<void>;
+  // Calls wait on the socket they were sent on: when a socket closes, only its own calls fail,
+  // never those already sent on the one dialled after it.
+  let pending: Map<number, Pending>;
 
   const connect = () => {
-    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api?token=${encodeURIComponent(token)}`);
+    const mine = new Map<number, Pending>();
+    const dialled = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api?token=${encodeURIComponent(token)}`);
+    socket = dialled;
+    pending = mine;
     ready = new Promise((resolve, reject) => {
-      socket.addEventListener('open', () => resolve(), { once: true });
-      socket.addEventListener('error', () => reject(new Error('connection failed')), { once: true });
+      dialled.addEventListener('open', () => resolve(), { once: true });
+      dialled.addEventListener('error', () => reject(new Error('connection failed')), { once: true });
     });
     // A refused connection is reported by the next invoke; nobody else needs to hear of it.
     ready.catch(() => undefined);
-    socket.addEventListener('message', (msg) => {
+    dialled.addEventListener('message', (msg) => {
       lastArrival = performance.now();
       const data = JSON.parse(String(msg.data)) as
         | { type: 'result'; id: number; envelope: Envelope<unknown> }
         | { type: 'event'; event: string; payload: unknown };
       if (data.type === 'result') {
-        pending.get(data.id)?.resolve(data.envelope);
-        pending.delete(data.id);
+        mine.get(data.id)?.resolve(data.envelope);
+        mine.delete(data.id);
       } else {
         for (const l of listeners) l(data.event, data.payload);
       }
     });
-    socket.addEventListener('close', () => {
-      for (const p of pending.values()) {
-        p.resolve({ ok: false, error: { code: 'disconnected', message: 'Lost the connection to `worldloom serve`. Check that it is still running, then reload the page.' } });
+    dialled.addEventListener('close', () => {
+      for (const p of mine.values()) {
+        p.resolve({
+          ok: false,
+          error: {
+            code: 'disconnected',
+            message: LOST,
+          },
+        });
       }
-      pending.clear();
+      mine.clear();
     });
   };
   connect();
@@ -57,8 +71,11 @@ function webSocketDoor(): Door {
     async invoke(method, input) {
       // A socket that closed or was refused is dialled again, so "Try again" works once the host is back.
       if (socket.readyState === WebSocket.CLOSED || socket.readyState === WebSocket.CLOSING) connect();
+      const sending = socket;
+      const waiting = pending;
+      const opened = ready;
       try {
-        await ready;
+        await opened;
       } catch {
         return {
           ok: false,
@@ -70,10 +87,12 @@ function webSocketDoor(): Door {
           },
         };
       }
+      // It may have closed while this call waited for it to open.
+      if (sending.readyState !== WebSocket.OPEN) return { ok: false, error: { code: 'disconnected', message: LOST } };
       const id = nextId++;
       return new Promise((resolve) => {
-        pending.set(id, { resolve });
-        socket.send(JSON.stringify({ id, method, input }));
+        waiting.set(id, { resolve });
+        sending.send(JSON.stringify({ id, method, input }));
       });
     },
     subscribe(listener) {

@@ -17,6 +17,15 @@ import { Notices } from './Notices';
 import { StartScreen } from './StartScreen';
 import { StudioView } from './StudioView';
 
+/**
+ * Asks the main process what is open, then the model state: only once it answered, so a
+ * refused connection is one notice and Try again brings the model panel back too.
+ */
+async function connectToMain(onFailed: () => void): Promise<void> {
+  if (await loadApp()) await refreshModel();
+  else onFailed();
+}
+
 function ConnectingScreen({ failed, retry }: { failed: boolean; retry: () => void }) {
   return (
     <main className="start" aria-busy={!failed}>
@@ -41,9 +50,8 @@ export function App() {
   const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
-    void loadApp().then((ok) => !ok && setConnection('failed'));
+    void connectToMain(() => setConnection('failed'));
     listenForSimulation();
-    void refreshModel();
     const offChanged = onEvent('workspace.changed', (e) => {
       if (e.reason === 'model-loaded') void refreshModel();
       if (e.reason === 'closed' || !useStudio.getState().workspace) return;
@@ -95,14 +103,14 @@ export function App() {
       {workspace ? (
         <StudioView />
       ) : app ? (
-        <StartScreen />
+        <StartScreen app={app} />
       ) : (
         // Until the main process answers, the start screen would be a guess: a workspace may already be open.
         <ConnectingScreen
           failed={connection === 'failed'}
           retry={() => {
             setConnection('connecting');
-            void loadApp().then((ok) => !ok && setConnection('failed'));
+            void connectToMain(() => setConnection('failed'));
           }}
         />
       )}

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { call } from '../api/client';
-import { openDemoWorkspace, openWorkspace, useStudio } from '../state/store';
+import type { AppInfo } from '../../../src-main/contract/api';
+import { openDemoWorkspace, openWorkspace } from '../state/store';
 
-export function StartScreen() {
-  const app = useStudio((s) => s.app);
+/** Shown once the main process has said that no workspace is open. */
+export function StartScreen({ app }: { app: AppInfo }) {
   const [path, setPath] = useState('');
-  const suggested = app ? `${app.defaultWorkspaceDir}/my-world.worldloom` : '';
+  const suggested = `${app.defaultWorkspaceDir}/my-world.worldloom`;
 
   const pickNative = async (mode: 'open' | 'create') => {
     const picked = await call('dialog.pickWorkspace', { mode });
@@ -16,7 +17,7 @@ export function StartScreen() {
     <main className="start">
       <h1>Worldloom</h1>
       <p className="muted">Explore, curate and debug what a language world model predicts, branch by branch.</p>
-      {app?.nativeDialogs ? (
+      {app.nativeDialogs ? (
         <div className="row">
           <button onClick={() => void pickNative('create')}>New workspace…</button>
           <button onClick={() => void pickNative('open')}>Open workspace…</button>
@@ -52,7 +53,7 @@ export function StartScreen() {
         </button>{' '}
         <span className="muted">— real recorded terminal and MCP sessions to simulate from.</span>
       </p>
-      {app && app.recent.length > 0 && (
+      {app.recent.length > 0 && (
         <section>
           <h2>Recent</h2>
           <ul className="recent">
