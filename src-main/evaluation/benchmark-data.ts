@@ -4,31 +4,27 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '../engine/engine';
 import { AwbLine, domainOf } from '../formats/agentworldbench';
-import { fileLines } from '../formats/sources';
+import { jsonLines } from '../formats/json-lines';
+import { fileSource } from '../formats/sources';
 import type { Domain } from '../trajectory/model';
 import { observationFromResponse } from '../trajectory/turn-format';
 
 /** A benchmark line exactly as read, every field kept: result lines repeat it unchanged. */
-export type BenchmarkRecord = Record<string, unknown>;
+type BenchmarkRecord = Record<string, unknown>;
 
 export interface BenchmarkSample {
   /** Unique within a run: `<domain>/<id>/<turn>`; what resume matches on (see `sampleKey`). */
   key: string;
   domain: Domain;
-  /** The public script's grouping: the part of `task` after the last "/". */
-  subtask: string;
-  task: string;
-  id: string;
   turnIdx: number;
   record: BenchmarkRecord;
   line: AwbLine;
-  file: string;
-  lineNo: number;
 }
 
 export interface BenchmarkProblem {
   file: string;
-  line: number;
+  /** 1-based; null where the reader names no line. */
+  line: number | null;
   reason: string;
 }
 
@@ -63,65 +59,59 @@ export function loadBenchmarkDir(dir: string): { samples: BenchmarkSample[]; pro
   const problems: BenchmarkProblem[] = [];
   const keys = new Set<string>();
   for (const name of names) {
-    const file = join(dir, name);
-    for (const line of fileLines(file)) {
-      if (line.error) {
-        problems.push({ file: name, line: line.lineNo, reason: line.error });
+    for (const item of jsonLines(fileSource(join(dir, name)))) {
+      if (item.kind === 'problem') {
+        problems.push({ file: name, line: item.line, reason: item.reason });
         continue;
       }
-      if (!line.text.trim()) continue;
-      let record: unknown;
-      try {
-        record = JSON.parse(line.text);
-      } catch (err) {
-        problems.push({ file: name, line: line.lineNo, reason: `not valid JSON (${(err as Error).message})` });
-        continue;
-      }
-      const parsed = AwbLine.safeParse(record);
+      const parsed = AwbLine.safeParse(item.value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        problems.push({ file: name, line: line.lineNo, reason: `${issue.path.join('.')}: ${issue.message}` });
+        problems.push({ file: name, line: item.lineNo, reason: `${issue.path.join('.')}: ${issue.message}` });
         continue;
       }
       const rec = parsed.data;
       const domain = domainOf(rec.task, name);
       const turnIdx = turnOf(rec.turn_idx);
       if (!domain || turnIdx > rec.prompt.length || turnIdx > rec.response.length) {
-        problems.push({ file: name, line: line.lineNo, reason: !domain ? `unknown domain "${rec.task}"` : `turn_idx ${turnIdx} is past the turn lists` });
+        problems.push({ file: name, line: item.lineNo, reason: !domain ? `unknown domain "${rec.task}"` : `turn_idx ${turnIdx} is past the turn lists` });
         continue;
       }
       const key = sampleKey(domain, rec.id, turnIdx);
       if (keys.has(key)) continue;
       keys.add(key);
-      samples.push({
-        key,
-        domain,
-        subtask: subtaskOf(rec.task),
-        task: rec.task,
-        id: String(rec.id),
-        turnIdx,
-        record: record as BenchmarkRecord,
-        line: rec,
-        file: name,
-        lineNo: line.lineNo,
-      });
+      samples.push({ key, domain, turnIdx, record: item.value as BenchmarkRecord, line: rec });
     }
   }
   return { samples, problems };
 }
 
+/** The real turns before the evaluated one, as (prompt, response) pairs. */
+export function earlierTurns(sample: BenchmarkSample): { prompt: string; response: string }[] {
+  const { line, turnIdx } = sample;
+  return line.prompt.slice(0, turnIdx - 1).map((prompt, i) => ({ prompt, response: line.response[i]! }));
+}
+
 /**
- * What the world model sees, as the public script's inference step builds it: the
- * sample's own system prompt, the real turns before, then the turn's prompt (the action).
+ * The evaluated turn's prompt (its action): what the model predicts from and what the
+ * judge is shown, so both steps see the same text. It is the turn's entry in `prompt`, the
+ * list the history comes from; `current_prompt`, where a line has one, is the same text.
+ */
+export function actionPrompt(sample: BenchmarkSample): string {
+  return sample.line.prompt[sample.turnIdx - 1]!;
+}
+
+/**
+ * What the world model sees: the sample's own system prompt, the real turns before as
+ * user/assistant messages, then the turn's prompt. The public script's inference step
+ * builds the same messages (since July 2026; its first release sent the system prompt and
+ * the current prompt alone).
  */
 export function sampleMessages(sample: BenchmarkSample): ChatMessage[] {
-  const { line, turnIdx } = sample;
-  const messages: ChatMessage[] = line.system_str ? [{ role: 'system', content: line.system_str }] : [];
-  for (let i = 0; i < turnIdx - 1; i++) {
-    messages.push({ role: 'user', content: line.prompt[i]! });
-    messages.push({ role: 'assistant', content: line.response[i]! });
-  }
-  messages.push({ role: 'user', content: line.prompt[turnIdx - 1]! });
+  const system = sample.line.system_str;
+  const messages: ChatMessage[] = system ? [{ role: 'system', content: system }] : [];
+  for (const { prompt, response } of earlierTurns(sample)) messages.push({ role: 'user', content: prompt }, { role: 'assistant', content: response });
+  messages.push({ role: 'user', content: actionPrompt(sample) });
   return messages;
 }
 

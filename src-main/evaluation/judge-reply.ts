@@ -17,6 +17,8 @@
 // parser would keep a negative number and let it into the means.
 // Flat replies ({"format": 4, …} or "Format: 4" lines), what this rubric asked for before,
 // are still read, but only when they give all five as whole numbers from 1 to 5.
+import { isObject, textList } from './json-values';
+
 export const RUBRIC = ['format', 'factuality', 'consistency', 'realism', 'quality'] as const;
 export type RubricDimension = (typeof RUBRIC)[number];
 /** 1..5 per dimension; 0 where the judge gave no usable score. */
@@ -63,13 +65,7 @@ function strictScore(value: unknown): number | null {
   return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 5 ? n : null;
 }
 
-function textList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
-  return typeof value === 'string' && value !== '' ? [value] : [];
-}
-
 const lowerKeys = (obj: Record<string, unknown>) => Object.fromEntries(Object.entries(obj).map(([k, v]) => [k.toLowerCase().trim(), v]));
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A read reply: the scores with their total, and the lists as strings. */
 function accepted(scores: RubricScores, strengths: unknown, weaknesses: unknown): JudgeReading {

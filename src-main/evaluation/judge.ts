@@ -4,8 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { DEFAULT_SAMPLING, type WorldModelEngine } from '../engine/engine';
 import { fillTemplate, stripLeadingComment } from '../prompt/template';
-import type { BenchmarkSample } from './benchmark-data';
-import { referenceObservation } from './benchmark-data';
+import { actionPrompt, earlierTurns, referenceObservation, type BenchmarkSample } from './benchmark-data';
 import { readJudgeReply, type JudgeVerdict } from './judge-reply';
 
 export interface Judgement {
@@ -29,16 +28,14 @@ export function loadJudgeTemplate(file: string): string {
 }
 
 function judgePrompt(template: string, sample: BenchmarkSample, prediction: string): string {
-  const { line, turnIdx } = sample;
-  const history = line.prompt
-    .slice(0, turnIdx - 1)
-    .map((p, i) => `${p}\n\n${line.response[i]}`)
+  const history = earlierTurns(sample)
+    .map(({ prompt, response }) => `${prompt}\n\n${response}`)
     .join('\n\n');
   return fillTemplate(template, {
     domain: sample.domain,
-    system: line.system_str,
+    system: sample.line.system_str,
     history: history || '(this is the first turn)',
-    action: line.current_prompt || line.prompt[turnIdx - 1]!,
+    action: actionPrompt(sample),
     reference: referenceObservation(sample),
     prediction,
   });
@@ -53,6 +50,7 @@ export async function judge(
 ): Promise<Judgement> {
   const attempts = options.attempts ?? 3;
   const maxTokens = options.maxTokens ?? DEFAULT_JUDGE_MAX_TOKENS;
+  const prompt = judgePrompt(template, sample, prediction);
   let raw = '';
   let error = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -61,7 +59,7 @@ export async function judge(
         [
           {
             id: sample.key,
-            messages: [{ role: 'user', content: judgePrompt(template, sample, prediction) }],
+            messages: [{ role: 'user', content: prompt }],
             // Later attempts sample a little so a judge stuck on a malformed reply can recover.
             sampling: { ...DEFAULT_SAMPLING, temperature: attempt === 1 ? 0 : 0.3, seed: attempt, maxTokens },
           },

@@ -12,7 +12,7 @@ import type { NodeRecord } from '../trajectory/model';
 import { actionFromPrompt, observationFromResponse } from '../trajectory/turn-format';
 import { turnOf } from './benchmark-data';
 import { evaluatedLines, openRunFolder, RESULT_FILES } from './result-files';
-import { genOf, judgeOutcomeOf, predictionDetails, predictionProvenanceOf } from './result-lines';
+import { genOf, predictionProvenanceOf } from './result-lines';
 
 export interface OpenedSample {
   trajectoryId: string;
@@ -23,7 +23,7 @@ export interface OpenedSample {
 export function openEvaluatedSample(store: WorkspaceStore, outDir: string, key: string): OpenedSample {
   const [evaluated] = evaluatedLines(openRunFolder(outDir, { repair: false }), [key]);
   if (!evaluated) throw new Error(`${outDir} has no prediction for ${key} yet; run worldloom eval to finish it.`);
-  const { prediction, judged } = evaluated;
+  const { prediction, details, outcome } = evaluated;
   const parsed = AwbLine.safeParse(prediction);
   const turnIdx = turnOf(prediction.turn_idx);
   if (!parsed.success || turnIdx > parsed.data.prompt.length || turnIdx > parsed.data.response.length) {
@@ -58,7 +58,6 @@ export function openEvaluatedSample(store: WorkspaceStore, outDir: string, key: 
     new Date().toISOString(),
   );
   const real = bundle.nodes[bundle.nodes.length - 1]!;
-  const details = predictionDetails(prediction, domain);
   const { model, sampling } = predictionProvenanceOf(prediction);
   const predicted: NodeRecord = {
     ...real,
@@ -69,7 +68,7 @@ export function openEvaluatedSample(store: WorkspaceStore, outDir: string, key: 
     provenance: {
       ...(model ? { modelId: model } : {}),
       ...(sampling ? { sampling } : {}),
-      evaluation: { outDir, key, judge: judged ? judgeOutcomeOf(judged) : null },
+      evaluation: { outDir, key, judge: outcome },
       rawOutput: genOf(prediction),
       comparedWith: real.id,
     },

@@ -30,6 +30,16 @@ describe('results files', () => {
     expect(ResultFile.read(file, { repair: false }).keys()).toEqual(['terminal/t1/1', 'terminal/t1/2']);
   });
 
+  it('drops a line that is not UTF-8 but keeps one holding U+FFFD as a character', () => {
+    const kept = line('terminal', 't1', 1, ', "v": "\uFFFD"');
+    const file = join(mkdtempSync(join(tmpdir(), 'wl-results-')), 'judged.jsonl');
+    writeFileSync(file, Buffer.concat([Buffer.from(`${kept}\n`), Buffer.from(line('terminal', 't2', 1, ', "v": "')), Buffer.from([0xff, 0x22, 0x7d, 0x0a])]));
+    const results = ResultFile.read(file, { repair: true });
+    expect(results.keys()).toEqual(['terminal/t1/1']);
+    expect(results.get('terminal/t1/1')).toMatchObject({ v: '\uFFFD' });
+    expect(readFileSync(file, 'utf8')).toBe(`${kept}\n`);
+  });
+
   it('ends a complete last line that lacks its newline, and leaves the file alone without repair', () => {
     const text = line('terminal', 't1', 1);
     const file = tempFile(text);

@@ -2,11 +2,23 @@
 // result-lines.ts) and scores.json. Lines are appended one per finished sample, so a run
 // that stops (crash, Ctrl-C) loses at most the samples in flight and resumes from the
 // files; the public script's own files are read the same way.
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MetricsRecord } from '../metrics/compare';
+import { jsonLines } from '../formats/json-lines';
+import { fileSource } from '../formats/sources';
 import type { Domain } from '../trajectory/model';
-import { domainOfKey, genOf, keyOfLine, predictionDetails, type ResultLine } from './result-lines';
+import { isObject } from './json-values';
+import {
+  domainOfKey,
+  genOf,
+  isOlderWorldloomLine,
+  judgeOutcomeOf,
+  keyOfLine,
+  predictionDetails,
+  type JudgeOutcome,
+  type PredictionDetails,
+  type ResultLine,
+} from './result-lines';
 
 export const RESULT_FILES = { predictions: 'predictions.jsonl', judged: 'judged.jsonl', scores: 'scores.json' } as const;
 
@@ -27,36 +39,33 @@ export class ResultFile {
   }
 
   /**
-   * Reads the file. A line that is not a JSON object can only be a write torn by a crash:
-   * it is skipped, and with `repair` the file is rewritten without it (that sample is
-   * simply done again), ending in a newline so that appends start on a line of their own.
+   * Reads the file. A line that is not a JSON object (nor valid UTF-8) can only be a write
+   * torn by a crash: it is skipped, and with `repair` the file is rewritten without it (that
+   * sample is simply done again), ending in a newline so that appends start on a line of
+   * their own.
    */
   static read(path: string, options: { repair: boolean }): ResultFile {
     const file = new ResultFile(path);
     if (!existsSync(path)) return file;
-    const text = readFileSync(path, 'utf8');
     let torn = false;
-    for (const raw of text.split('\n')) {
-      if (!raw.trim()) continue;
-      let line: unknown;
-      try {
-        line = JSON.parse(raw);
-      } catch {
+    for (const item of jsonLines(fileSource(path))) {
+      if (item.kind === 'problem' || !isObject(item.value)) {
         torn = true;
         continue;
       }
-      if (typeof line !== 'object' || line === null || Array.isArray(line)) {
-        torn = true;
-        continue;
-      }
-      file.#remember({ key: keyOfLine(line as ResultLine), text: raw, line: line as ResultLine });
+      file.#remember({ key: keyOfLine(item.value), text: item.text, line: item.value });
     }
-    if (options.repair && (torn || (text !== '' && !text.endsWith('\n')))) file.#rewrite(file.#stored);
+    if (options.repair && (torn || !endsWithNewline(path))) file.#rewrite(file.#stored);
     return file;
   }
 
   get(key: string): ResultLine | undefined {
     return this.#latest.get(key)?.line;
+  }
+
+  /** Every line read or appended, in file order, earlier lines of a sample included. */
+  lines(): ResultLine[] {
+    return this.#stored.map((s) => s.line);
   }
 
   /** Keys in the order their latest lines appear in the file. */
@@ -74,8 +83,9 @@ export class ResultFile {
    * Rewrites the file as the public script would have written it: one line per sample, in
    * the benchmark's order (lines of other samples after them, as they were). Appends made
    * out of order (a sample done again, or finished after one that was stopped) are what
-   * this undoes. Lines keep their text byte for byte; the new file replaces the old in one
-   * rename, so a crash leaves one or the other.
+   * this undoes. Lines keep their text byte for byte (only a Windows line end becomes a
+   * plain newline); the new file replaces the old in one rename, so a crash leaves one or
+   * the other.
    */
   putInOrder(order: readonly string[]): void {
     const ordered = new Set(order);
@@ -99,7 +109,21 @@ export class ResultFile {
   }
 }
 
-export interface RunFolder {
+/** Whether the file's last byte is a newline; an empty file needs none. */
+function endsWithNewline(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface RunFolder {
   predictions: ResultFile;
   judged: ResultFile;
 }
@@ -126,12 +150,20 @@ export function judgedOf(folder: RunFolder, key: string, prediction: ResultLine)
   return judged && genOf(judged) === genOf(prediction) ? judged : undefined;
 }
 
+/** Whether the folder holds lines an older Worldloom wrote, which nothing here reads as predictions. */
+export function holdsOlderLayout(folder: RunFolder): boolean {
+  return [folder.predictions, folder.judged].some((file) => file.lines().some(isOlderWorldloomLine));
+}
+
 export interface EvaluatedLine {
   key: string;
   domain: Domain | undefined;
   prediction: ResultLine;
   judged: ResultLine | null;
-  metrics: MetricsRecord;
+  /** The prediction parsed from `gen` and compared with the real observation. */
+  details: PredictionDetails;
+  /** The judge's fields of `judged`; null when it is not judged. */
+  outcome: JudgeOutcome | null;
 }
 
 /** The predicted samples among `keys` (default: every sample in the folder, in file order), with their judgements. */
@@ -142,7 +174,8 @@ export function evaluatedLines(folder: RunFolder, keys?: readonly string[]): Eva
     const prediction = predictionOf(folder, key);
     if (!prediction) continue;
     const domain = domainOfKey(key);
-    lines.push({ key, domain, prediction, judged: judgedOf(folder, key, prediction) ?? null, metrics: predictionDetails(prediction, domain).metrics });
+    const judged = judgedOf(folder, key, prediction) ?? null;
+    lines.push({ key, domain, prediction, judged, details: predictionDetails(prediction, domain), outcome: judged ? judgeOutcomeOf(judged) : null });
   }
   return lines;
 }

@@ -15,12 +15,13 @@ import { observationFromResponse } from '../trajectory/turn-format';
 import { referenceObservation, sampleKey, subtaskOf, turnOf, type BenchmarkSample } from './benchmark-data';
 import type { Judgement } from './judge';
 import { RUBRIC, type RubricScores } from './judge-reply';
+import { isObject, textList } from './json-values';
 
 export type ResultLine = Record<string, unknown>;
 
 /** The public script's error messages, written as it writes them. */
-export const NO_GENERATION = 'No model generation';
-export const JUDGE_FAILED = 'Judge scoring failed';
+const NO_GENERATION = 'No model generation';
+const JUDGE_FAILED = 'Judge scoring failed';
 
 /** What Worldloom adds to a predictions line. */
 export interface WorldloomPrediction {
@@ -67,9 +68,7 @@ export interface PredictionDetails {
   metrics: MetricsRecord;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const numberOr0 = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-const strings = (v: unknown) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : []);
 
 function worldloomOf(line: ResultLine): WorldloomFields {
   return isObject(line.worldloom) ? (line.worldloom as WorldloomFields) : {};
@@ -90,6 +89,14 @@ export function keyOfLine(line: ResultLine): string | null {
   const { task, id } = line;
   if (typeof task !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return null;
   return sampleKey(domainOf(task, '') ?? subtaskOf(task), id, turnOf(line.turn_idx));
+}
+
+/**
+ * A line in the layout Worldloom wrote before it followed the public script: the sample's
+ * key at the top level and no `gen`. Nothing here reads such a line as a prediction.
+ */
+export function isOlderWorldloomLine(line: ResultLine): boolean {
+  return typeof line.key === 'string' && genOf(line) === null;
 }
 
 /** The domain named by a sample key's first part, when it names one. */
@@ -166,8 +173,8 @@ export function predictionDetails(line: ResultLine, domain: Domain | undefined):
 }
 
 function withoutWorldloom(line: ResultLine): { rest: ResultLine; worldloom: WorldloomFields } {
-  const { worldloom, ...rest } = line;
-  return { rest, worldloom: isObject(worldloom) ? (worldloom as WorldloomFields) : {} };
+  const { worldloom: _, ...rest } = line;
+  return { rest, worldloom: worldloomOf(line) };
 }
 
 /** A prediction whose `gen` is empty is not sent to the judge: it fails as in the public script. */
@@ -208,8 +215,8 @@ export function judgeOutcomeOf(line: ResultLine): JudgeOutcome {
     valid: line.failed === 0 || line.failed === false,
     scores: Object.fromEntries(RUBRIC.map((d) => [d, numberOr0(line[d])])) as RubricScores,
     totalScore: numberOr0(line.total_score),
-    strengths: strings(line.strengths),
-    weaknesses: strings(line.weaknesses),
+    strengths: textList(line.strengths),
+    weaknesses: textList(line.weaknesses),
     error: typeof line.error_message === 'string' ? line.error_message : null,
   };
 }

@@ -5,12 +5,16 @@
 // What a folder already holds is kept: a sample is predicted when it has no prediction
 // (or Worldloom's own attempt failed in the engine), judged when it has no judgement of its
 // current prediction.
+// The model sees what the public script's inference step sends: the system prompt, the real
+// turns before as user/assistant messages, then the turn's prompt (benchmark-data.ts).
 // Where Worldloom differs on purpose: predictions are greedy unless a temperature is given
 // (the public default is 0.6, every other sampling setting left to the server; here a
 // temperature means top-p 1 and no top-k); the judge prompt is Worldloom's own
 // (resources/judge/rubric.md) in one user message, asked greedily first (the public script
-// samples the judge at 0.6); `gen` keeps reasoning the server sends apart, as <think>
-// blocks. How scoring and reply reading differ: scores.ts, judge-reply.ts.
+// samples the judge at 0.6), and shows the action the model predicted from, the turn's
+// entry in `prompt` (the public judge prefers `current_prompt`, the same text in
+// AgentWorldBench); `gen` keeps reasoning the server sends apart, as <think> blocks. How
+// scoring and reply reading differ: scores.ts, judge-reply.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvaluationSampling, ScoreSummary } from '../contract/evaluation';
@@ -89,6 +93,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const model = options.engine.describe().modelId;
   const sampling = predictionSampling(options);
+  const recordedSampling = samplingRecord(sampling);
 
   const toPredict = samples.filter((s) => {
     const existing = predictionOf(folder, s.key);
@@ -103,7 +108,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
     );
     for (const [i, r] of results.entries()) {
       if (r.finishReason === 'cancelled') continue;
-      folder.predictions.append(predictionLine(chunk[i]!, r, model, samplingRecord(sampling)));
+      folder.predictions.append(predictionLine(chunk[i]!, r, model, recordedSampling));
     }
   });
 
@@ -143,7 +148,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   writeFileSync(join(options.outDir, RESULT_FILES.scores), JSON.stringify(summary, null, 2) + '\n');
   return {
     summary,
-    problems: problems.map((p) => `${p.file}:${p.line}: ${p.reason}`),
+    problems: problems.map((p) => `${p.file}${p.line === null ? '' : `:${p.line}`}: ${p.reason}`),
     predicted: toPredict.length,
     resumed,
     interrupted: options.signal?.aborted ?? false,

@@ -14,7 +14,7 @@ import type { DomainScore, EvaluationSampling, ScoreSummary } from '../contract/
 import { aggregate } from '../metrics/compare';
 import { RUBRIC } from './judge-reply';
 import type { EvaluatedLine } from './result-files';
-import { judgeModelOf, judgeOutcomeOf, predictionProvenanceOf, subtaskOfLine, type JudgeOutcome } from './result-lines';
+import { judgeModelOf, predictionProvenanceOf, subtaskOfLine, type JudgeOutcome } from './result-lines';
 
 export const normalize = (mean: number) => ((mean - 1) / 4) * 100;
 
@@ -37,7 +37,7 @@ export function sampleScore(outcome: JudgeOutcome | null): number | null {
 }
 
 function domainScore(subtask: string, lines: EvaluatedLine[]): { score: DomainScore; totals: number[]; unjudged: number } {
-  const outcomes = lines.filter((l) => l.judged !== null).map((l) => judgeOutcomeOf(l.judged!));
+  const outcomes = lines.flatMap((l) => (l.outcome ? [l.outcome] : []));
   const valid = outcomes.filter((o) => o.valid);
   const given = (pick: (o: JudgeOutcome) => number) => valid.map(pick).filter((v) => v !== 0);
   const totals = given((o) => o.totalScore);
@@ -80,7 +80,7 @@ export function scoreRun(lines: EvaluatedLine[]): ScoreSummary {
     const group = bySubtask.get(subtask)!;
     const scored = domainScore(subtask, group);
     domains[subtask] = scored.score;
-    extras[subtask] = { unjudged: scored.unjudged, rule_based: aggregate(group.map((l) => l.metrics)) };
+    extras[subtask] = { unjudged: scored.unjudged, rule_based: aggregate(group.map((l) => l.details.metrics)) };
     allTotals.push(...scored.totals);
     unjudged += scored.unjudged;
   }
@@ -101,7 +101,7 @@ export function scoreRun(lines: EvaluatedLine[]): ScoreSummary {
         provenance.map((p) => p.sampling),
         (s) => JSON.stringify(s),
       ),
-      rule_based: aggregate(lines.map((l) => l.metrics)),
+      rule_based: aggregate(lines.map((l) => l.details.metrics)),
       domains: extras,
     },
   };

@@ -2,8 +2,8 @@
 import { resolve } from 'node:path';
 import type { evaluationApi } from '../contract/evaluation';
 import { openEvaluatedSample } from '../evaluation/open-sample';
-import { evaluatedLines, openRunFolder, RESULT_FILES } from '../evaluation/result-files';
-import { judgeOutcomeOf, subtaskOfLine } from '../evaluation/result-lines';
+import { evaluatedLines, holdsOlderLayout, openRunFolder, RESULT_FILES } from '../evaluation/result-files';
+import { subtaskOfLine } from '../evaluation/result-lines';
 import { sampleScore, scoreRun } from '../evaluation/scores';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from './user-error';
@@ -14,7 +14,15 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
       const dir = resolve(outDir);
       // Scored from the result files themselves, so a run of the public script (which writes
       // no scores.json) reads the same, and the figures always match the lines.
-      const lines = evaluatedLines(openRunFolder(dir, { repair: false }));
+      const folder = openRunFolder(dir, { repair: false });
+      const lines = evaluatedLines(folder);
+      if (lines.length === 0 && holdsOlderLayout(folder)) {
+        // Resuming predicts each such sample again; its new line takes the old one's place.
+        throw new UserError(
+          `${dir} was written by an older Worldloom, whose result lines (they have no "gen") this version does not read. Run \`worldloom eval\` again with the same --data and --out: it predicts the samples again in the current layout, replacing their old lines in ${RESULT_FILES.predictions}; add --judge URL or --local-judge to judge them again too.`,
+          'older-layout',
+        );
+      }
       if (lines.length === 0) {
         throw new UserError(
           `${dir} holds no ${RESULT_FILES.predictions} or ${RESULT_FILES.judged} with predictions. Point at the --out folder of a worldloom eval run (or of the public evaluation script).`,
@@ -22,7 +30,7 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
         );
       }
       const samples = lines.map((l) => {
-        const outcome = l.judged ? judgeOutcomeOf(l.judged) : null;
+        const { outcome } = l;
         const remarks = [...(outcome?.strengths.map((s) => `+ ${s}`) ?? []), ...(outcome?.weaknesses.map((w) => `− ${w}`) ?? [])].join(' ');
         // The public scoring counts a judged line without "failed": 0 as failed; say so.
         const note = outcome?.error ?? (outcome && !outcome.valid ? 'counted as failed: the line has no "failed": 0' : remarks);
@@ -33,8 +41,8 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
           judged: outcome !== null,
           failed: outcome !== null && !outcome.valid,
           note,
-          editSimilarity: l.metrics.editSimilarity ?? null,
-          exactMatch: l.metrics.exactMatch ?? null,
+          editSimilarity: l.details.metrics.editSimilarity ?? null,
+          exactMatch: l.details.metrics.exactMatch ?? null,
         };
       });
       return { summary: scoreRun(lines), samples };

@@ -1,7 +1,7 @@
 // `worldloom eval`: AgentWorldBench-compatible evaluation of a world model. The files and
 // the printed summary follow the public evaluation script (QwenLM/Qwen-AgentWorld
 // eval/eval.py); see evaluation/run-evaluation.ts for where Worldloom differs.
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { OpenAiCompatibleEngine } from '../../engine/openai/openai-engine';
 import { DEFAULT_JUDGE_MAX_TOKENS, loadJudgeTemplate } from '../../evaluation/judge';
@@ -9,19 +9,8 @@ import { RESULT_FILES } from '../../evaluation/result-files';
 import { runEvaluation } from '../../evaluation/run-evaluation';
 import { publicScoreBlock, worldloomReport } from '../../evaluation/score-report';
 import { openModelForCli } from '../model-argument';
+import { temperature, wholeNumber } from '../option-parsers';
 import { RESOURCES_DIR } from '../paths';
-
-function positive(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number ≥ 1');
-  return n;
-}
-
-function temperature(value: string): number {
-  const t = Number(value);
-  if (!Number.isFinite(t) || t < 0 || t > 5) throw new InvalidArgumentError('expected a number from 0 (greedy) to 5');
-  return t;
-}
 
 function eta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '';
@@ -38,11 +27,11 @@ export function registerEval(program: Command): void {
     .option('--judge-model <name>', 'judge model name on that endpoint')
     .option('--local-judge', 'judge with the loaded world model itself')
     .option('--judge-template <file>', 'judge prompt template', join(RESOURCES_DIR, 'judge', 'rubric.md'))
-    .option('--judge-max-tokens <n>', 'longest judge reply in tokens (raise it for judges that reason first)', positive, DEFAULT_JUDGE_MAX_TOKENS)
+    .option('--judge-max-tokens <n>', 'longest judge reply in tokens (raise it for judges that reason first)', wholeNumber(1), DEFAULT_JUDGE_MAX_TOKENS)
     .requiredOption('-o, --out <dir>', 'output folder (predictions.jsonl, judged.jsonl, scores.json)')
-    .option('-c, --concurrency <n>', 'samples at once', positive, 4)
-    .option('--limit <n>', 'evaluate only the first N samples', positive)
-    .option('--max-tokens <n>', 'longest prediction in tokens', positive, 512)
+    .option('-c, --concurrency <n>', 'samples at once', wholeNumber(1), 4)
+    .option('--limit <n>', 'evaluate only the first N samples', wholeNumber(1))
+    .option('--max-tokens <n>', 'longest prediction in tokens', wholeNumber(1), 512)
     .option('--temperature <t>', 'sampling temperature for predictions; 0 is greedy (the public script samples at 0.6)', temperature, 0)
     .action(
       async (opts: {

@@ -39,7 +39,7 @@ describe('worldloom export (datasets)', () => {
     expect(bad.stderr).toMatch(/--filter: Unknown field "ratin"; did you mean "rating"\?.*\(at column 1\)/);
     const split = spawnSync(process.execPath, [bin, 'export', '-w', ws, '-f', 'messages', '-o', join(dir, 'y'), '--split', '2'], { encoding: 'utf8' });
     expect(split.status).toBe(1);
-    expect(split.stderr).toMatch(/--split must be a number from 0.01 to 1/);
+    expect(split.stderr).toMatch(/--split <fraction>' argument '2' is invalid\. expected a number from 0\.01 to 1/);
   });
 
   it('keeps the whole-workspace AgentWorldBench file export byte for byte', () => {

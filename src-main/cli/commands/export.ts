@@ -1,12 +1,13 @@
 // `worldloom export`: a workspace to Worldloom JSONL (every trajectory, round-trips
 // everything), or a selection of it to a fine-tuning dataset folder with a card.
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { DATASET_FORMATS, DatasetExportInput, SAMPLE_BUILDERS, SAMPLE_UNITS, type DatasetFormat } from '../../contract/dataset';
 import { exportDataset } from '../../dataset/export-dataset';
 import { FilterError } from '../../dataset/filter-expression';
 import { exportToFile } from '../../service/export-file';
 import { WorkspaceStore } from '../../store/workspace-store';
+import { numberBetween, oneOf, wholeNumber } from '../option-parsers';
 
 interface ExportOptions {
   workspace: string;
@@ -27,18 +28,6 @@ interface ExportOptions {
   overwrite?: boolean;
 }
 
-const number = (what: string, min: number, max: number, integer = false) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-    throw new InvalidArgumentError(`${what} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}.`);
-  }
-  return n;
-};
-const oneOf = (values: readonly string[]) => (value: string) => {
-  if (!values.includes(value)) throw new InvalidArgumentError(`Choose one of ${values.join(', ')}.`);
-  return value;
-};
-
 /** Whole-workspace file exports as before: Worldloom JSONL, or AgentWorldBench to one .jsonl file with no dataset options. */
 function isFileExport(o: ExportOptions): boolean {
   if (o.format === 'jsonl') return true;
@@ -54,16 +43,16 @@ export function registerExport(program: Command): void {
     .requiredOption('-o, --out <path>', 'output file (jsonl) or folder (dataset formats)')
     .option('-f, --format <format>', `jsonl | ${DATASET_FORMATS.join(' | ')}`, oneOf(['jsonl', ...DATASET_FORMATS]), 'jsonl')
     .option('--filter <expr>', 'keep steps matching, e.g. "domain = terminal and rating >= 4 and not perturbed"')
-    .option('--split <fraction>', 'fraction of trajectories in train; the rest is validation', number('--split', 0.01, 1))
-    .option('--seed <n>', 'seed of the train/validation split', number('--seed', 0, 2 ** 31 - 1, true))
+    .option('--split <fraction>', 'fraction of trajectories in train; the rest is validation', numberBetween(0.01, 1))
+    .option('--seed <n>', 'seed of the train/validation split', wholeNumber(0, 2 ** 31 - 1))
     .option('--dedup', 'remove exact and near-duplicate samples')
-    .option('--near-duplicates <similarity>', 'similarity counted as a near-duplicate (default 0.85)', number('--near-duplicates', 0.5, 1))
+    .option('--near-duplicates <similarity>', 'similarity counted as a near-duplicate (default 0.85)', numberBetween(0.5, 1))
     .option('--scrub', 'replace API keys, e-mail addresses and IPs (report in scrub-report.json)')
     .option('--builder <builder>', 'world-model | agent', oneOf(SAMPLE_BUILDERS))
     .option('--per <unit>', 'step | path (one sample per step, or per path)', oneOf(SAMPLE_UNITS))
     .option('--reasoning', "keep the world model's reasoning on the observations it learns")
     .option('--reasoning-style <style>', 'messages format: field (reasoning_content, TRL) | inline (<think>, ms-swift)', oneOf(['field', 'inline']))
-    .option('--max-tokens <n>', 'leave out samples longer than this', number('--max-tokens', 1, 10_000_000, true))
+    .option('--max-tokens <n>', 'leave out samples longer than this', wholeNumber(1, 10_000_000))
     .option('--name <name>', 'dataset name in the card and dataset_info.json (default: the folder name)')
     .option('--overwrite', 'replace an earlier export in the same folder')
     .action(async (opts: ExportOptions) => {

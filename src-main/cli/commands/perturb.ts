@@ -5,6 +5,7 @@ import { workspaceRegistry } from '../../service/perturbation-handlers';
 import { perturbStep } from '../../simulation/perturb-step';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { openModelForCli } from '../model-argument';
+import { oneOf, wholeNumber } from '../option-parsers';
 import { RESOURCES_DIR } from '../paths';
 
 export function registerPerturb(program: Command): void {
@@ -14,12 +15,11 @@ export function registerPerturb(program: Command): void {
     .requiredOption('-w, --workspace <file>', 'workspace file')
     .requiredOption('-n, --node <id>', 'the step to perturb')
     .requiredOption('-k, --kind <ids>', 'perturbation kind id(s), comma-separated for a sweep (e.g. terminal.disk-full)')
-    .option('--mode <mode>', 'instruction | transform', 'transform')
+    .option('--mode <mode>', 'instruction | transform', oneOf(['instruction', 'transform'] as const), 'transform')
     .option('--params <json>', 'parameters as a JSON object (for a single kind)')
-    .option('-s, --seed <n>', 'seed', (v) => Number.parseInt(v, 10), 0)
+    .option('-s, --seed <n>', 'seed', wholeNumber(0, 2 ** 31 - 1), 0)
     .option('-m, --model <dir|url>', 'model for instruction mode (default: the embedded model)')
-    .action(async (opts: { workspace: string; node: string; kind: string; mode: string; params?: string; seed: number; model?: string }) => {
-      if (opts.mode !== 'instruction' && opts.mode !== 'transform') throw new Error(`--mode must be instruction or transform, not "${opts.mode}".`);
+    .action(async (opts: { workspace: string; node: string; kind: string; mode: 'instruction' | 'transform'; params?: string; seed: number; model?: string }) => {
       const kindIds = opts.kind.split(',').map((k) => k.trim()).filter(Boolean);
       let params: Record<string, unknown> | undefined;
       if (opts.params) {

@@ -1,32 +1,25 @@
 // `worldloom record <domain>`: run a script of actions in a fresh real environment (a
 // sandboxed shell, an MCP server, a browser) and store it as a new real trajectory.
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { REAL_DOMAINS, RealDomain, type RealEnvironmentSettings } from '../../contract/reality';
+import { REAL_DOMAINS, type RealDomain, type RealEnvironmentSettings } from '../../contract/reality';
 import { recordTrajectory } from '../../reality/record';
 import { WorkspaceStore } from '../../store/workspace-store';
-
-function seconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 1 || n > 3600) throw new InvalidArgumentError('expected seconds from 1 to 3600');
-  return n;
-}
+import { numberBetween, oneOf } from '../option-parsers';
 
 export function registerRecord(program: Command): void {
   program
     .command('record')
     .description('record a real session from a script (one action per line); prints the new trajectory id as JSON')
-    .argument('<domain>', REAL_DOMAINS.join(' | '))
+    .argument('<domain>', REAL_DOMAINS.join(' | '), oneOf(REAL_DOMAINS))
     .requiredOption('-w, --workspace <file>', 'workspace file (created if missing)')
     .requiredOption('-s, --script <file>', 'actions, one per line (terminal: commands; mcp: {"name","arguments"} JSON; web: goto/click/type/scroll)')
     .option('--title <text>', 'trajectory title')
-    .option('--timeout <seconds>', 'terminal: time limit per command', seconds)
+    .option('--timeout <seconds>', 'terminal: time limit per command', numberBetween(1, 3600))
     .option('--server <command>', 'mcp: the command that starts the server')
     .option('--server-arg <arg>', 'mcp: an argument for the server (repeat for more)', (v: string, all: string[]) => [...all, v], [] as string[])
-    .action(async (domainArg: string, opts: { workspace: string; script: string; title?: string; timeout?: number; server?: string; serverArg: string[] }) => {
-      const domain = RealDomain.safeParse(domainArg);
-      if (!domain.success) throw new InvalidArgumentError(`no real environment for "${domainArg}"; choose ${REAL_DOMAINS.join(', ')}`);
+    .action(async (domain: RealDomain, opts: { workspace: string; script: string; title?: string; timeout?: number; server?: string; serverArg: string[] }) => {
       const actions = readFileSync(resolve(opts.script), 'utf8')
         .split(/\r?\n/)
         .filter((line) => line.trim() !== '');
@@ -41,7 +34,7 @@ export function registerRecord(program: Command): void {
         process.once('SIGINT', () => controller.abort());
         const result = await recordTrajectory(
           store,
-          { domain: domain.data, actions, title: opts.title, settings },
+          { domain, actions, title: opts.title, settings },
           (done, total, label) => process.stderr.write(`[${done}/${total}] ${label}\n`),
           controller.signal,
         );

@@ -1,6 +1,6 @@
 // `worldloom replay`: simulate every step of a recorded real trajectory from its real
 // history, store the predictions beside the real steps, and print the metrics as JSON.
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildReport, compareTrajectory } from '../../reality/comparison';
@@ -8,15 +8,8 @@ import { replayTrajectory } from '../../reality/replay';
 import { reportHtml } from '../../reality/report-html';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { openModelForCli } from '../model-argument';
+import { wholeNumber } from '../option-parsers';
 import { RESOURCES_DIR } from '../paths';
-
-function wholeNumber(min: number, max: number) {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
-    return n;
-  };
-}
 
 export function registerReplay(program: Command): void {
   program

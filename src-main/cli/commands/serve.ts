@@ -1,5 +1,5 @@
 // `worldloom serve`: the host door for a browser.
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,13 +7,8 @@ import { startHost } from '../../host/server';
 import { openDemoWorkspace } from '../../service/demo-workspace';
 import { Studio } from '../../service/studio';
 import { modelSpecFromArgument } from '../model-argument';
+import { wholeNumber } from '../option-parsers';
 import { PROJECT_ROOT, RENDERER_DIR, RESOURCES_DIR } from '../paths';
-
-function portNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
-  return n;
-}
 
 function ensureRendererBuilt(): void {
   if (existsSync(join(RENDERER_DIR, 'index.html'))) return;
@@ -28,7 +23,7 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('serve the studio UI and API on 127.0.0.1 for a browser')
     .option('-w, --workspace <file>', 'workspace file to open (created if missing; default: the demo workspace)')
-    .option('-p, --port <n>', 'port (default: any free port)', portNumber, 0)
+    .option('-p, --port <n>', 'port (default: any free port)', wholeNumber(0, 65535), 0)
     .option('-m, --model <dir|url>', 'world model folder or OpenAI-compatible endpoint (default: the embedded model)')
     .action(async (opts: { workspace?: string; port: number; model?: string }) => {
       ensureRendererBuilt();

@@ -1,24 +1,11 @@
 // `worldloom simulate`: predict the observation of an action at a node, K samples.
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { simulateStep } from '../../simulation/simulate-step';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { openModelForCli } from '../model-argument';
+import { temperature, wholeNumber } from '../option-parsers';
 import { RESOURCES_DIR } from '../paths';
-
-function wholeNumber(min: number, max: number) {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
-    return n;
-  };
-}
-
-function temperature(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || n > 5) throw new InvalidArgumentError('expected a number from 0 (greedy) to 5');
-  return n;
-}
 
 export function registerSimulate(program: Command): void {
   program

@@ -1,0 +1,38 @@
+// Parsers for option values that commander hands over as strings. A value out of range
+// throws InvalidArgumentError, which commander reports with the option's name and the value.
+import { InvalidArgumentError } from 'commander';
+
+/** A whole number from `min` to `max`; without `max`, any from `min` up. */
+export function wholeNumber(min: number, max?: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || (max !== undefined && n > max)) {
+      throw new InvalidArgumentError(max === undefined ? `expected a whole number ≥ ${min}` : `expected a whole number from ${min} to ${max}`);
+    }
+    return n;
+  };
+}
+
+/** Any number from `min` to `max`, fractions included. */
+export function numberBetween(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`expected a number from ${min} to ${max}`);
+    return n;
+  };
+}
+
+/** A sampling temperature; 0 is greedy. */
+export function temperature(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 5) throw new InvalidArgumentError('expected a number from 0 (greedy) to 5');
+  return n;
+}
+
+/** One of the given words, as written. */
+export function oneOf<T extends string>(values: readonly T[]): (value: string) => T {
+  return (value) => {
+    if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`);
+    return value as T;
+  };
+}
