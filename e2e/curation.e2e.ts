@@ -66,6 +66,17 @@ describe.skipIf(NO_CHROMIUM !== '')(`a curator in the host UI${NO_CHROMIUM}`, ()
     const row = tree(page).getByRole('treeitem').filter({ hasText: 'cat notes.txt' });
     await expect.poll(() => row.textContent()).toMatch(/4\/5.*shopping.*★/);
 
+    // Tagging at once after moving down: the typed tag goes to the tag field, never to the tree's keys (s, h).
+    await tree(page).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('t');
+    await page.keyboard.type('ssh');
+    await page.keyboard.press('Enter');
+    const next = tree(page).getByRole('treeitem').filter({ hasText: 'cat missing.txt' });
+    await expect.poll(() => next.textContent()).toContain('ssh');
+    expect(await next.textContent()).not.toContain('★');
+    await expect.poll(() => row.textContent()).toMatch(/4\/5.*shopping.*★/);
+
     await openTrajectory(page, /term-0002/);
     await page.getByLabel('Search the workspace').fill('milk');
     const results = page.getByRole('list', { name: 'Search results' });

@@ -26,6 +26,8 @@ describe('the tree part of the workspace contract', () => {
     expect(outline.parent).toEqual([-1, 0, 0]);
     expect(outline.label).toEqual(['$ ', 'ls -la', 'ls']);
     expect(outline.observation[1]).toBe(outline.observation[2]);
+    // Only the real action has more than its label shows, so only it carries an action key.
+    expect(outline.actionKeys.map(([i]) => i)).toEqual([1]);
     expect(outline.marks).toEqual([[2, true, null, ['keep']]]);
 
     const full = ok<{ observation: string; curation: { tags: string[] } }>(await dispatch(studio, 'node.get', { id: sim.id }));

@@ -18,8 +18,14 @@ export const TrajectoryOutline = z.object({
   /** Index into ORIGINS. */
   origin: z.array(z.number().int()),
   label: z.array(z.string()),
-  /** observationKey of each observation: enough to tell a sibling that differs from the real one. */
+  /** textKey of each observation: enough to tell a sibling that differs from the real one. */
   observation: z.array(z.number()),
+  /**
+   * Only the nodes whose label is not their whole action (several lines, or cut): [index,
+   * actionKey]. With the label, enough to tell whether a sibling tried the real one's action;
+   * sparse because most actions are one short line, and a 100,000-node outline stays small.
+   */
+  actionKeys: z.array(z.tuple([z.number().int(), z.number()])),
   /** Only the nodes with marks: [index, starred, rating, tags]. */
   marks: z.array(z.tuple([z.number().int(), z.boolean(), z.number().int().nullable(), z.array(z.string())])),
   /** Only the edited nodes: [index, id of the original]. */
@@ -35,10 +41,10 @@ export type OutlineSource = Pick<NodeRecord, 'id' | 'parentId' | 'editedFromId' 
 };
 
 /**
- * A 53-bit hash of an observation (cyrb53), the same in the core and the UI, so "differs from
- * the real sibling" is decided without sending observations. A false "same" needs a 2^-53 collision.
+ * A 53-bit hash of a text (cyrb53), the same in the core and the UI, so "differs from the real
+ * sibling" is decided without sending observations and actions. A false "same" needs a 2^-53 collision.
  */
-export function observationKey(text: string): number {
+export function textKey(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < text.length; i++) {
@@ -58,6 +64,16 @@ export function outlineLabel(node: Pick<NodeRecord, 'parentId' | 'action' | 'obs
   return text.slice(0, Math.min(end === -1 ? text.length : end, LABEL_LENGTH));
 }
 
+/**
+ * What the label leaves out of a step's action: the whole action's textKey where the label shows
+ * only part of it, null where the label is the whole action. Null for an initial state, whose
+ * label is its observation and which has no sibling to compare.
+ */
+export function actionKey(node: Pick<NodeRecord, 'parentId' | 'action' | 'observation'>): number | null {
+  if (node.parentId === null || node.action === outlineLabel(node)) return null;
+  return textKey(node.action);
+}
+
 const ORIGIN_INDEX = new Map<Origin, number>(ORIGINS.map((o, i) => [o, i]));
 
 export function buildOutline(trajectory: TrajectoryRecord, nodes: readonly OutlineSource[]): TrajectoryOutline {
@@ -71,6 +87,7 @@ export function buildOutline(trajectory: TrajectoryRecord, nodes: readonly Outli
     origin: [],
     label: [],
     observation: [],
+    actionKeys: [],
     marks: [],
     editedFrom: [],
   };
@@ -80,7 +97,9 @@ export function buildOutline(trajectory: TrajectoryRecord, nodes: readonly Outli
     outline.depth.push(n.depth);
     outline.origin.push(ORIGIN_INDEX.get(n.origin) ?? 0);
     outline.label.push(outlineLabel(n));
-    outline.observation.push(observationKey(n.observation));
+    outline.observation.push(textKey(n.observation));
+    const key = actionKey(n);
+    if (key !== null) outline.actionKeys.push([i, key]);
     if (n.starred || n.rating !== null || n.tags.length > 0) outline.marks.push([i, n.starred, n.rating, n.tags]);
     if (n.editedFromId) outline.editedFrom.push([i, n.editedFromId]);
   });

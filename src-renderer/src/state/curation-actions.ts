@@ -7,7 +7,7 @@ import { call } from '../api/client';
 import { dropEcho, expectEcho } from './echoes';
 import { rerunSearch } from './search-actions';
 import { attempt, insertNode, notify, selectNode, selectTrajectory, useStudio } from './store';
-import { forgetNode, nodeRecord, rememberNode } from './node-records';
+import { currentNodeRecord, forgetNode, rememberNode } from './node-records';
 import { treeNodeOf, withChangedNode, withoutLeaf } from './tree-rows';
 import { recorded, takeRedo, takeUndo, type UndoEntry } from './undo-history';
 
@@ -56,11 +56,12 @@ function describe(patch: Partial<Curation>): string {
 
 /** Changes a node's marks; undoable. */
 export async function setCuration(id: string, patch: Partial<Curation>): Promise<void> {
-  // The full marks (the tree's outline has no note), so undo puts back exactly what was there.
-  const before = get().tree?.byId.has(id) ? (await nodeRecord(id))?.curation : undefined;
-  if (!before) return;
-  const undoPatch = Object.fromEntries(Object.keys(patch).map((k) => [k, before[k as keyof Curation]])) as Partial<Curation>;
+  if (!get().tree?.byId.has(id)) return;
   await attempt('Saving the marks', async () => {
+    // The full marks (the tree's outline has no note), so undo puts back exactly what was there.
+    // A node that cannot be fetched fails here, and the notice says why.
+    const before = (await currentNodeRecord(id)).curation;
+    const undoPatch = Object.fromEntries(Object.keys(patch).map((k) => [k, before[k as keyof Curation]])) as Partial<Curation>;
     await writeCuration(id, patch);
     record({
       label: describe(patch),

@@ -10,45 +10,80 @@ import { call } from '../api/client';
 /** Enough for moving back and forth through a branch without refetching. */
 const KEEP = 200;
 
-export const useNodeRecords = create<{ records: ReadonlyMap<string, NodeRecord> }>(() => ({ records: new Map() }));
+interface NodeRecordsState {
+  records: ReadonlyMap<string, NodeRecord>;
+  /**
+   * Kept records that may have changed since (the trajectory was reloaded). They are still
+   * shown, so a reload does not blank the inspector and what is typed in it, and fetched again.
+   */
+  stale: ReadonlySet<string>;
+  /** Why the last fetch of a node failed, until it is fetched again. */
+  errors: ReadonlyMap<string, string>;
+}
+
+export const useNodeRecords = create<NodeRecordsState>(() => ({ records: new Map(), stale: new Set(), errors: new Map() }));
 const set = useNodeRecords.setState;
 const get = useNodeRecords.getState;
 
-/** Bumped when every kept record is dropped, so a fetch started before cannot put back a stale one. */
+/** Bumped when the kept records are dropped or go stale, so a fetch started before cannot put back an older one. */
 let generation = 0;
-const inFlight = new Map<string, Promise<NodeRecord | undefined>>();
+const inFlight = new Map<string, Promise<NodeRecord>>();
+
+function without<K, V>(map: ReadonlyMap<K, V>, key: K): ReadonlyMap<K, V> {
+  if (!map.has(key)) return map;
+  const next = new Map(map);
+  next.delete(key);
+  return next;
+}
+
+function withoutId(ids: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  if (!ids.has(id)) return ids;
+  const next = new Set(ids);
+  next.delete(id);
+  return next;
+}
 
 /** Keeps a record the core just returned (after a mark, an edit, a new step). */
 export function rememberNode(node: NodeRecord): void {
-  const next = new Map(get().records);
-  next.delete(node.id);
-  next.set(node.id, node);
-  for (const id of next.keys()) {
-    if (next.size <= KEEP) break;
-    next.delete(id);
+  const records = new Map(get().records);
+  let stale = withoutId(get().stale, node.id);
+  records.delete(node.id);
+  records.set(node.id, node);
+  for (const id of records.keys()) {
+    if (records.size <= KEEP) break;
+    records.delete(id);
+    stale = withoutId(stale, id);
   }
-  set({ records: next });
+  set({ records, stale, errors: without(get().errors, node.id) });
 }
 
 /** Drops a node that no longer exists (an undone edit). */
 export function forgetNode(id: string): void {
-  if (!get().records.has(id)) return;
-  const next = new Map(get().records);
-  next.delete(id);
-  set({ records: next });
+  const { records, stale, errors } = get();
+  if (!records.has(id) && !errors.has(id)) return;
+  set({ records: without(records, id), stale: withoutId(stale, id), errors: without(errors, id) });
 }
 
-/** Drops every kept record: the trajectory was reloaded, and any of them may have changed. */
+/** Drops every kept record: another trajectory or workspace was opened. */
 export function forgetNodes(): void {
   generation++;
   inFlight.clear();
-  set({ records: new Map() });
+  set({ records: new Map(), stale: new Set(), errors: new Map() });
 }
 
-/** A node's full record: the kept one, or fetched. Undefined when the node does not exist (any more). */
-export function nodeRecord(id: string): Promise<NodeRecord | undefined> {
-  const kept = get().records.get(id);
-  if (kept) return Promise.resolve(kept);
+/**
+ * The open trajectory was reloaded (often for another window's or the CLI's change): the kept
+ * records of nodes that still exist stay, marked stale, and are fetched again when shown.
+ */
+export function refreshNodes(exists: (id: string) => boolean): void {
+  generation++;
+  inFlight.clear();
+  const records = new Map([...get().records].filter(([id]) => exists(id)));
+  set({ records, stale: new Set(records.keys()), errors: new Map() });
+}
+
+/** Fetches a node's record and keeps it; rejects with why it could not, and keeps that too. */
+function fetchNode(id: string): Promise<NodeRecord> {
   const pending = inFlight.get(id);
   if (pending) return pending;
   const started = generation;
@@ -58,25 +93,57 @@ export function nodeRecord(id: string): Promise<NodeRecord | undefined> {
       inFlight.delete(id);
       // A record remembered meanwhile (after a change) is newer than this one.
       const newer = get().records.get(id);
-      if (newer) return newer;
+      if (newer && !get().stale.has(id)) return newer;
       rememberNode(node);
       return node;
     },
-    () => {
-      if (started === generation) inFlight.delete(id);
-      return undefined;
+    (err: unknown) => {
+      if (started === generation) {
+        inFlight.delete(id);
+        set({ errors: new Map(get().errors).set(id, (err as Error).message) });
+      }
+      throw err;
     },
   );
   inFlight.set(id, fetched);
   return fetched;
 }
 
-/** A node's full record for a view; undefined while it loads. */
+/**
+ * A node's full record to show: the kept one (fetched again behind it when stale), or fetched.
+ * Undefined when it could not be fetched; useNodeError says why.
+ */
+export function nodeRecord(id: string): Promise<NodeRecord | undefined> {
+  const kept = get().records.get(id);
+  if (!kept) return fetchNode(id).catch(() => undefined);
+  if (get().stale.has(id)) void fetchNode(id).catch(() => undefined);
+  return Promise.resolve(kept);
+}
+
+/** A node's record as the core has it now, for a change that builds on it (undo needs the marks before). */
+export function currentNodeRecord(id: string): Promise<NodeRecord> {
+  const kept = get().records.get(id);
+  return kept && !get().stale.has(id) ? Promise.resolve(kept) : fetchNode(id);
+}
+
+/** Fetches again a node whose fetch failed. */
+export function retryNode(id: string): void {
+  set({ errors: without(get().errors, id) });
+  void nodeRecord(id);
+}
+
+/** A node's full record for a view; undefined while it loads or when it could not be loaded (see useNodeError). */
 export function useNodeRecord(id: string | null | undefined): NodeRecord | undefined {
   const record = useNodeRecords((s) => (id ? s.records.get(id) : undefined));
+  const stale = useNodeRecords((s) => (id ? s.stale.has(id) : false));
+  const failed = useNodeRecords((s) => (id ? s.errors.has(id) : false));
   useEffect(() => {
-    if (id && !record) void nodeRecord(id);
-  }, [id, record]);
+    if (id && (!record || stale) && !failed) void nodeRecord(id);
+  }, [id, record, stale, failed]);
   return record;
 }
 
+/** Why a node's record could not be fetched; undefined when it was or while it loads. */
+export function useNodeError(id: string | null | undefined): string | undefined {
+  return useNodeRecords((s) => (id ? s.errors.get(id) : undefined));
+}

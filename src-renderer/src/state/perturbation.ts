@@ -1,18 +1,36 @@
-// The perturbation slice: the catalog for the current domain and perturbation jobs.
+// The perturbation slice: the catalog for the current domain, perturbation jobs, and the
+// workspace's own perturbation file as it is being edited.
 import { create } from 'zustand';
+import type { ApiOutput } from '../../../src-main/contract/api';
 import type { PerturbationKindInfo } from '../../../src-main/contract/perturbation';
 import type { Domain, WorldSpec } from '../../../src-main/trajectory/model';
 import { call } from '../api/client';
 import { notify, selectTrajectory } from './store';
 
+/** The answer to saving the workspace perturbation file: saved, or refused with every problem. */
+export type UserFileReport = ApiOutput<'perturb.setUserFile'>;
+
+/** The workspace perturbation file as it is being edited. */
+export interface UserFileDraft {
+  /** The workspace it was read from. */
+  workspace: string;
+  text: string;
+  /** The text as last read or saved: the draft has unsaved changes while it differs. */
+  saved: string;
+  report: UserFileReport | null;
+}
+
 interface PerturbationState {
   domain: Domain | null;
   kinds: PerturbationKindInfo[];
   running: boolean;
+  /** Kept here rather than in the panel, which is rebuilt for every node, so unsaved text survives moving through the tree. */
+  userFile: UserFileDraft | null;
 }
 
-export const usePerturbation = create<PerturbationState>(() => ({ domain: null, kinds: [], running: false }));
+export const usePerturbation = create<PerturbationState>(() => ({ domain: null, kinds: [], running: false, userFile: null }));
 const set = usePerturbation.setState;
+const get = usePerturbation.getState;
 
 export async function loadCatalog(domain: Domain, force = false): Promise<void> {
   if (!force && usePerturbation.getState().domain === domain) return;
@@ -34,7 +52,7 @@ export async function perturb(
     const result = await call('perturb.run', { jobId: `perturb-${Date.now()}`, nodeId, mode, kinds, seed, sampling: { maxTokens: 256 } });
     notify('info', `${result.nodes.length} perturbed sibling${result.nodes.length === 1 ? '' : 's'} added`);
     const first = result.nodes[0];
-    if (first) await selectTrajectory(first.trajectoryId, first.id);
+    if (first) await selectTrajectory(first.trajectoryId, first.id, result.nodes);
   } catch (err) {
     notify('error', 'Perturbation failed', [(err as Error).message]);
   } finally {
@@ -52,13 +70,35 @@ export async function saveWorldSpec(trajectoryId: string, worldSpec: WorldSpec |
   }
 }
 
-export async function readUserFile(): Promise<{ text: string; message: string; problems: { path: string; message: string }[] }> {
-  return call('perturb.userFile', {});
+/** Reads the workspace's perturbation file for editing; a draft with unsaved changes is kept instead. */
+export async function openUserFile(workspace: string): Promise<void> {
+  const draft = get().userFile;
+  if (draft?.workspace === workspace && draft.text !== draft.saved) return;
+  try {
+    const { text } = await call('perturb.userFile', {});
+    // Typed meanwhile: the user's text wins over the file as read.
+    if (get().userFile !== draft) return;
+    set({ userFile: { workspace, text, saved: text, report: null } });
+  } catch (err) {
+    notify('error', 'Could not read the workspace perturbation file', [(err as Error).message, 'Close “Workspace perturbations” and open it again to retry.']);
+  }
+}
+
+export function editUserFile(text: string): void {
+  const draft = get().userFile;
+  if (draft) set({ userFile: { ...draft, text } });
 }
 
 /** Saves the workspace's own perturbation kinds; an invalid file is refused with every problem listed. */
-export async function saveUserFile(text: string, domain: Domain): Promise<{ ok: boolean; message: string; problems: { path: string; message: string }[] }> {
-  const result = await call('perturb.setUserFile', { text });
-  if (result.ok) await loadCatalog(domain, true);
-  return result;
+export async function saveUserFile(domain: Domain): Promise<void> {
+  const draft = get().userFile;
+  if (!draft) return;
+  try {
+    const report = await call('perturb.setUserFile', { text: draft.text });
+    const now = get().userFile;
+    if (now?.workspace === draft.workspace) set({ userFile: { ...now, saved: report.ok ? draft.text : now.saved, report } });
+    if (report.ok) await loadCatalog(domain, true);
+  } catch (err) {
+    notify('error', 'Could not save the workspace perturbation file', [(err as Error).message, 'Your text is kept here: save again, or copy it somewhere safe first.']);
+  }
 }

@@ -91,7 +91,7 @@ export async function simulate(nodeId: string, action: string, samples: number, 
       set({ job: { ...job, running: false, cancelled: result.cancelled, tokensPerSecond: result.tokensPerSecond, device: result.device } });
     }
     const first = result.nodes[0];
-    if (first) await selectTrajectory(first.trajectoryId, first.id);
+    if (first) await selectTrajectory(first.trajectoryId, first.id, result.nodes);
   } catch (err) {
     const job = get().job;
     if (job?.jobId === jobId) set({ job: { ...job, running: false } });

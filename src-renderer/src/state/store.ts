@@ -9,7 +9,7 @@ import { call } from '../api/client';
 import { lastMessageArrivedAt } from '../api/door';
 import { expectEcho, dropEcho } from './echoes';
 import { readLayout, type Layout } from './layout';
-import { forgetNodes, rememberNode } from './node-records';
+import { forgetNodes, refreshNodes, rememberNode } from './node-records';
 import { indexOutline, revealed, treeNodeOf, withAddedNode, type TreeIndex } from './tree-rows';
 import { EMPTY_HISTORY, type UndoHistory } from './undo-history';
 
@@ -126,6 +126,7 @@ export async function openWorkspace(path: string, mode: 'open' | 'create'): Prom
 export async function openDemoWorkspace(): Promise<void> {
   await attempt('Opening the demo workspace', async () => {
     const workspace = await call('workspace.openDemo', {});
+    forgetNodes();
     set({ workspace, trajectory: null, tree: null, selectedNodeId: null, history: EMPTY_HISTORY, editingNodeId: null });
     await refreshTrajectories();
   });
@@ -139,16 +140,24 @@ export async function closeWorkspace(): Promise<void> {
   });
 }
 
-export async function selectTrajectory(id: string, nodeId?: string): Promise<void> {
+/**
+ * Opens a trajectory, or reloads the open one after a change. `known` are full records the
+ * caller just got from the core (new samples, perturbed siblings), kept so they are not fetched again.
+ */
+export async function selectTrajectory(id: string, nodeId?: string, known: readonly NodeRecord[] = []): Promise<void> {
   await attempt('Opening the trajectory', async () => {
     // The outline only: full records come per node, for the one the inspector shows.
     const outline = await call('trajectory.outline', { id });
     // For the tree benchmark: when the data arrived, before it was parsed and indexed.
     performance.mark('worldloom:tree-data', { startTime: lastMessageArrivedAt() });
     const tree = indexOutline(outline);
-    // Kept records may be stale: this reload is often another window's change.
-    forgetNodes();
     const same = get().trajectory?.id === id;
+    // A reload of the open one is often another window's or the CLI's change: its kept records
+    // may be stale, but they stay shown (with whatever is typed in the inspector) while they are
+    // fetched again. Another trajectory's are of no use.
+    if (same) refreshNodes((kept) => tree.byId.has(kept));
+    else forgetNodes();
+    for (const node of known) rememberNode(node);
     const keep = nodeId ?? (same ? get().selectedNodeId : null);
     const selectedNodeId = keep && tree.byId.has(keep) ? keep : (tree.shape.roots[0] ?? null);
     const collapsed = same ? get().collapsed : new Set<string>();

@@ -52,8 +52,17 @@ describe('tree rows', () => {
       node('real', 'r', 1, 'real', 'y', 'ls'),
       node('same', 'r', 1, 'perturbed', 'y', 'ls'),
       node('other', 'r', 1, 'simulated', 'z', 'pwd'),
+      // The same first line as the real action, but another action.
+      node('more', 'r', 1, 'simulated', 'z', 'ls\n# then more'),
+      node('long', 'real', 2, 'real', 'y', `echo ${'a'.repeat(200)}`),
+      node('longer', 'real', 2, 'simulated', 'z', `echo ${'a'.repeat(200)}!`),
+      node('longSame', 'real', 2, 'simulated', 'y', `echo ${'a'.repeat(200)}`),
     ]);
     expect(comparedWithReal(index, index.byId.get('other')!)).toBeNull();
+    expect(comparedWithReal(index, index.byId.get('more')!)).toBeNull();
+    expect(index.byId.get('longer')!.label).toBe(index.byId.get('long')!.label);
+    expect(comparedWithReal(index, index.byId.get('longer')!)).toBeNull();
+    expect(comparedWithReal(index, index.byId.get('longSame')!)).toBe('same');
     expect(comparedWithReal(index, index.byId.get('sim')!)).toBe('differs');
     expect(comparedWithReal(index, index.byId.get('same')!)).toBe('same');
     expect(comparedWithReal(index, index.byId.get('real')!)).toBeNull();
@@ -80,7 +89,11 @@ describe('tree rows', () => {
       { ...record('r', null, 0, 'manual', 'prompt$ \nmore'), action: '' },
       record('sim', 'r', 1, 'simulated', 'x', 'first line'),
       { ...record('real', 'r', 1, 'real', 'y', 'first line'), curation: { starred: true, rating: 4, tags: ['keep'], note: 'n' } },
-      { ...record('same', 'r', 1, 'edited', 'y'), editedFromId: 'sim', action: 'first line\nsecond' },
+      { ...record('same', 'r', 1, 'edited', 'y', 'first line'), editedFromId: 'sim' },
+      // Shows the same label as the real action, but is another action.
+      record('longer', 'r', 1, 'simulated', 'y', 'first line\nsecond'),
+      record('realMulti', 'real', 2, 'real', 'z', 'cat <<EOF\nx\nEOF'),
+      record('simMulti', 'real', 2, 'simulated', 'w', 'cat <<EOF\nx\nEOF'),
     ];
     const trajectory = { id: 't', title: 'T', domain: 'terminal' as const, systemPrompt: '', worldSpec: null, createdAt: '', sourceKey: null };
     const sources = records.map((n) => ({ ...n, ...n.curation }));
@@ -88,8 +101,12 @@ describe('tree rows', () => {
     const index = indexOutline(outline);
     expect([...index.byId.values()]).toEqual(records.map(treeNodeOf));
     expect(index.byId.get('r')!.label).toBe('prompt$ ');
-    expect(index.byId.get('same')!.label).toBe('first line');
+    expect(index.byId.get('longer')!.label).toBe('first line');
+    // Only the actions the label does not show whole carry a key.
+    expect(outline.actionKeys.map(([i]) => outline.ids[i])).toEqual(['longer', 'realMulti', 'simMulti']);
     expect(comparedWithReal(index, index.byId.get('same')!)).toBe('same');
     expect(comparedWithReal(index, index.byId.get('sim')!)).toBe('differs');
+    expect(comparedWithReal(index, index.byId.get('longer')!)).toBeNull();
+    expect(comparedWithReal(index, index.byId.get('simMulti')!)).toBe('differs');
   });
 });

@@ -5,7 +5,7 @@
 // The tree holds each node's outline (what a row shows), not its full record: the inspector
 // fetches that for the node it shows (node-records.ts).
 import { ORIGINS, type NodeRecord, type Origin } from '../../../src-main/trajectory/model';
-import { observationKey, outlineLabel, type TrajectoryOutline } from '../../../src-main/trajectory/outline';
+import { actionKey, outlineLabel, textKey, type TrajectoryOutline } from '../../../src-main/trajectory/outline';
 
 /** What the tree knows of a node: enough for its row, the breadcrumb and the overview. */
 export interface TreeNode {
@@ -21,6 +21,8 @@ export interface TreeNode {
   tags: readonly string[];
   /** A hash of the observation, to compare it with the real sibling's. */
   observationKey: number;
+  /** With the label, tells this node's action from another's: see actionKey in the outline. */
+  actionKey: number | null;
 }
 
 const NO_TAGS: readonly string[] = Object.freeze([]);
@@ -37,7 +39,8 @@ export function treeNodeOf(node: NodeRecord): TreeNode {
     starred: node.curation.starred,
     rating: node.curation.rating,
     tags: node.curation.tags,
-    observationKey: observationKey(node.observation),
+    observationKey: textKey(node.observation),
+    actionKey: actionKey(node),
   };
 }
 
@@ -102,10 +105,12 @@ export function indexOutline(outline: TrajectoryOutline): TreeIndex {
       rating: null,
       tags: NO_TAGS,
       observationKey: observation[i]!,
+      actionKey: null,
     };
   }
   for (const [i, starred, rating, tags] of outline.marks) Object.assign(nodes[i]!, { starred, rating, tags });
   for (const [i, original] of outline.editedFrom) nodes[i]!.editedFromId = original;
+  for (const [i, key] of outline.actionKeys) nodes[i]!.actionKey = key;
   return indexTree(nodes);
 }
 
@@ -218,8 +223,9 @@ export function comparedWithReal(index: TreeIndex, node: TreeNode): 'differs' | 
   if (node.parentId === null || node.origin === 'real') return null;
   const realId = index.shape.realChild.get(node.parentId);
   const real = realId ? index.byId.get(realId) : undefined;
-  // Only a sample of the same action is comparable with the real outcome.
-  if (!real || real.label !== node.label) return null;
+  // Only a sample of the same action is comparable with the real outcome. Labels alone would
+  // take two actions that share a first line (or their first 121 characters) for the same.
+  if (!real || real.label !== node.label || real.actionKey !== node.actionKey) return null;
   return real.observationKey === node.observationKey ? 'same' : 'differs';
 }
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { nodeRecord, useNodeRecord } from '../state/node-records';
+import { nodeRecord, retryNode, useNodeError, useNodeRecord } from '../state/node-records';
 import { useStudio } from '../state/store';
 import { AddStepForm } from './inspector/AddStepForm';
 import { PerturbPanel } from './perturb/PerturbPanel';
@@ -53,17 +53,42 @@ export function NodeInspector() {
   const selectedId = useStudio((s) => s.selectedNodeId);
   const shownId = useFollowedNodeId(selectedId);
   const node = useNodeRecord(shownId);
+  const error = useNodeError(shownId);
   const root = useNodeRecord(tree?.shape.roots[0]);
   const recording = root?.provenance.recording as { cols?: number } | undefined;
+  // Until it catches up with the selection, the shown node takes no clicks or keys meant for the selected one.
+  const behind = Boolean(node) && node?.id !== selectedId;
   if (!tree || !trajectory) return <p className="muted pad">Nothing selected.</p>;
   if (!selectedId) return <p className="muted pad">Select a node in the tree.</p>;
-  if (!node) return <p className="muted pad">Loading the node…</p>;
+  // The marks come from the tree, which always has the selected node: they are never behind,
+  // so `t` finds the tag field at once and what is typed next never reaches the tree's keys.
+  const marks = tree.byId.get(selectedId);
+  const curation = marks && (
+    <CurationBar key={`marks-${selectedId}`} id={selectedId} marks={marks} note={node && !behind ? node.curation.note : null} />
+  );
+  if (!node && error && shownId)
+    return (
+      <div className="inspector">
+        {curation}
+        <div role="alert">
+          <p className="error">Could not load this node: {error}</p>
+          <button type="button" onClick={() => retryNode(shownId)}>
+            Retry
+          </button>
+        </div>
+      </div>
+    );
+  if (!node)
+    return (
+      <div className="inspector">
+        {curation}
+        <p className="muted">Loading the node…</p>
+      </div>
+    );
   const isRoot = node.parentId === null;
-  // Until it catches up with the selection, the shown node takes no clicks or keys meant for the selected one.
-  const behind = node.id !== selectedId;
   return (
-    <div className="inspector" aria-label="Node inspector" inert={behind} aria-busy={behind}>
-      <div className="inspector-head">
+    <div className="inspector" aria-label="Node inspector" aria-busy={behind}>
+      <div className="inspector-head" inert={behind}>
         <span className={`badge origin-${node.origin}`} data-testid="node-origin">
           {node.origin}
         </span>
@@ -76,7 +101,8 @@ export function NodeInspector() {
           </button>
         )}
       </div>
-      <CurationBar key={`marks-${node.id}`} node={node} />
+      {curation}
+      <div className="inspector-body" inert={behind}>
       {editing === node.id ? (
         <Suspense fallback={<p className="muted">Loading the editor…</p>}>
           <StateEditor node={node} domain={trajectory.domain} />
@@ -119,6 +145,7 @@ export function NodeInspector() {
         <pre className="text small">{JSON.stringify({ createdAt: node.createdAt, ...node.provenance }, null, 2)}</pre>
       </details>
       <AddStepForm key={`step-${node.id}`} parentId={node.id} />
+      </div>
     </div>
   );
 }

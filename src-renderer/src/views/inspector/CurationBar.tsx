@@ -1,15 +1,18 @@
 import { useState } from 'react';
-import type { NodeRecord } from '../../../../src-main/trajectory/model';
 import { addTag, removeTag, setCuration, toggleStar } from '../../state/curation-actions';
+import type { TreeNode } from '../../state/tree-rows';
 
-/** Star, rating, tags and a note for the selected node. Each change is saved at once and can be undone. */
-export function CurationBar({ node }: { node: NodeRecord }) {
-  const { starred, rating, tags, note } = node.curation;
+/**
+ * Star, rating, tags and a note for the selected node. Each change is saved at once and can be undone.
+ * The marks are the tree's; the note is only in the full record, so it waits for it (null until then).
+ */
+export function CurationBar({ id, marks, note }: { id: string; marks: Pick<TreeNode, 'starred' | 'rating' | 'tags'>; note: string | null }) {
+  const { starred, rating, tags } = marks;
   const [tag, setTag] = useState('');
   return (
     <section className="curation" aria-label="Curation">
       <div className="curation-row">
-        <button className={`star-button${starred ? ' on' : ''}`} aria-pressed={starred} onClick={() => void toggleStar(node.id)} title="Star (s)">
+        <button className={`star-button${starred ? ' on' : ''}`} aria-pressed={starred} onClick={() => void toggleStar(id)} title="Star (s)">
           {starred ? '★ Starred' : '☆ Star'}
         </button>
         <span className="rating" role="radiogroup" aria-label="Rating">
@@ -20,7 +23,7 @@ export function CurationBar({ node }: { node: NodeRecord }) {
               aria-checked={rating === r}
               aria-label={`Rate ${r} of 5`}
               className={`rating-button${rating !== null && r <= rating ? ' on' : ''}`}
-              onClick={() => void setCuration(node.id, { rating: rating === r ? null : r })}
+              onClick={() => void setCuration(id, { rating: rating === r ? null : r })}
               title={`Rate ${r} (key ${r}); again to clear`}
             >
               {r}
@@ -36,7 +39,7 @@ export function CurationBar({ node }: { node: NodeRecord }) {
         {tags.map((t) => (
           <span key={t} className="tag-chip">
             {t}
-            <button className="link" aria-label={`Remove tag ${t}`} onClick={() => void removeTag(node.id, t)}>
+            <button className="link" aria-label={`Remove tag ${t}`} onClick={() => void removeTag(id, t)}>
               ×
             </button>
           </span>
@@ -45,13 +48,17 @@ export function CurationBar({ node }: { node: NodeRecord }) {
           className="tag-form"
           onSubmit={(e) => {
             e.preventDefault();
-            void addTag(node.id, tag).then(() => setTag(''));
+            void addTag(id, tag).then(() => setTag(''));
           }}
         >
           <input aria-label="Add a tag" placeholder="add tag (t)" value={tag} maxLength={64} onChange={(e) => setTag(e.target.value)} data-shortcut-target="tag" />
         </form>
       </div>
-      <NoteField key={note} id={node.id} note={note} />
+      {note === null ? (
+        <textarea aria-label="Note" placeholder="Loading the note…" rows={1} disabled />
+      ) : (
+        <NoteField key={note} id={id} note={note} />
+      )}
     </section>
   );
 }

@@ -4,6 +4,9 @@ import { loadCatalog, perturb, usePerturbation } from '../../state/perturbation'
 import { useSimulation } from '../../state/simulation';
 import { UserPerturbations } from './UserPerturbations';
 
+/** The largest seed the contract takes (perturb.run's seed); a larger one is refused. */
+const MAX_SEED = 2 ** 31 - 1;
+
 /** Inject an edge case at this step: one kind, or a sweep of several, each a sibling. */
 export function PerturbPanel({ node, domain }: { node: NodeRecord; domain: Domain }) {
   const kinds = usePerturbation((s) => s.kinds);
@@ -80,7 +83,7 @@ export function PerturbPanel({ node, domain }: { node: NodeRecord; domain: Domai
       {paramsError && <p className="error">{paramsError}</p>}
       <label>
         Seed
-        <input type="number" min={0} value={seed} onChange={(e) => setSeed(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
+        <input type="number" min={0} max={MAX_SEED} value={seed} onChange={(e) => setSeed(Math.min(MAX_SEED, Math.max(0, Math.floor(Number(e.target.value) || 0))))} />
       </label>
       {mode === 'instruction' && !modelLoaded && <p className="muted">Instruction mode needs a loaded world model.</p>}
       <button type="button" disabled={running || chosen.length === 0 || (mode === 'instruction' && !modelLoaded)} onClick={run}>

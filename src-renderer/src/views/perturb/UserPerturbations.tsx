@@ -1,28 +1,31 @@
-import { useState } from 'react';
 import type { Domain } from '../../../../src-main/trajectory/model';
-import { readUserFile, saveUserFile } from '../../state/perturbation';
+import { editUserFile, openUserFile, saveUserFile, usePerturbation } from '../../state/perturbation';
+import { useStudio } from '../../state/store';
 
 /** The workspace's own perturbation kinds (JSON; the format is in src-main/perturbations/README.md). */
 export function UserPerturbations({ domain }: { domain: Domain }) {
-  const [text, setText] = useState<string | null>(null);
-  const [report, setReport] = useState<{ ok: boolean; message: string; problems: { path: string; message: string }[] } | null>(null);
+  const workspace = useStudio((s) => s.workspace?.path ?? null);
+  const stored = usePerturbation((s) => s.userFile);
+  // A draft read from another workspace is not this one's file.
+  const draft = stored && stored.workspace === workspace ? stored : null;
+  const report = draft?.report ?? null;
   return (
     <details
       className="user-perturbations"
       onToggle={(e) => {
-        if ((e.target as HTMLDetailsElement).open && text === null) void readUserFile().then((r) => setText(r.text));
+        if ((e.target as HTMLDetailsElement).open && workspace) void openUserFile(workspace);
       }}
     >
       <summary>Workspace perturbations (your own kinds)</summary>
       <textarea
         aria-label="Workspace perturbation file"
-        value={text ?? ''}
-        onChange={(e) => setText(e.target.value)}
+        value={draft?.text ?? ''}
+        onChange={(e) => editUserFile(e.target.value)}
         rows={8}
         spellCheck={false}
         placeholder='{"version": 1, "perturbations": [...]}'
       />
-      <button type="button" disabled={text === null} onClick={() => void saveUserFile(text ?? '', domain).then(setReport)}>
+      <button type="button" disabled={draft === null} onClick={() => void saveUserFile(domain)}>
         Save perturbation file
       </button>
       {report && (

@@ -3,6 +3,14 @@ import { parsePartialOutput } from '../../../../src-main/prompt/model-output';
 import type { NodeRecord } from '../../../../src-main/trajectory/model';
 import { cancelSimulation, simulate, useSimulation } from '../../state/simulation';
 
+/** The largest seed the contract takes (Sampling.seed); a larger one is refused. */
+const MAX_SEED = 2 ** 31 - 1;
+
+/** The seed of a resample: another on each press (each is recorded in provenance), within what the contract takes. */
+function freshSeed(seed: number): number {
+  return (seed + 1000 * (Date.now() % 1000)) % (MAX_SEED + 1);
+}
+
 /** "Try an action here": the world model predicts the next state, streamed, K samples at once. */
 export function SimulatePanel({ node }: { node: NodeRecord }) {
   const model = useSimulation((s) => s.model);
@@ -56,7 +64,7 @@ export function SimulatePanel({ node }: { node: NodeRecord }) {
         </label>
         <label>
           Seed
-          <input type="number" min={0} value={seed} onChange={(e) => setSeed(Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
+          <input type="number" min={0} max={MAX_SEED} value={seed} onChange={(e) => setSeed(Math.min(MAX_SEED, Math.max(0, Math.floor(Number(e.target.value) || 0))))} />
         </label>
         <label>
           Max tokens
@@ -72,7 +80,7 @@ export function SimulatePanel({ node }: { node: NodeRecord }) {
             type="button"
             disabled={!model?.loaded || running}
             title="Simulate this node's action again from its parent with fresh seeds (each recorded in provenance): new sibling samples"
-            onClick={() => void simulate(node.parentId!, node.action, samples, { temperature, seed: seed + 1000 * (Date.now() % 1000), maxTokens })}
+            onClick={() => void simulate(node.parentId!, node.action, samples, { temperature, seed: freshSeed(seed), maxTokens })}
           >
             Resample ×{samples}
           </button>
