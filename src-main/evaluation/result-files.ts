@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { jsonLines } from '../formats/json-lines';
 import { fileSource } from '../formats/sources';
 import type { Domain } from '../trajectory/model';
-import { isObject } from './json-values';
+import { isObject } from '../formats/json-values';
 import {
   domainOfKey,
   genOf,

@@ -15,7 +15,7 @@ import { observationFromResponse } from '../trajectory/turn-format';
 import { referenceObservation, sampleKey, subtaskOf, turnOf, type BenchmarkSample } from './benchmark-data';
 import type { Judgement } from './judge';
 import { RUBRIC, type RubricScores } from './judge-reply';
-import { isObject, textList } from './json-values';
+import { isObject, textList } from '../formats/json-values';
 
 export type ResultLine = Record<string, unknown>;
 

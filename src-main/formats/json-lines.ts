@@ -2,7 +2,7 @@
 // that are not UTF-8 and text that is not JSON reported with the line number.
 import type { ImportItem, ImportSource } from './format';
 
-export type JsonLine = { kind: 'json'; lineNo: number; text: string; value: unknown } | Extract<ImportItem, { kind: 'problem' }>;
+type JsonLine = { kind: 'json'; lineNo: number; text: string; value: unknown } | Extract<ImportItem, { kind: 'problem' }>;
 
 export function* jsonLines(source: ImportSource): Iterable<JsonLine> {
   for (const line of source.lines()) {

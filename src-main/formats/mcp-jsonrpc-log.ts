@@ -10,6 +10,7 @@ import { jsonLines } from './json-lines';
 import type { ImportItem, ImportSource, TrajectoryImporter } from './format';
 import { contentKey } from './content-key';
 import { jsonObservation, toolCallAction } from './tool-call';
+import { isObject } from './json-values';
 
 const FORMAT = 'mcp-jsonrpc-log';
 type Direction = 'out' | 'in';
@@ -49,7 +50,6 @@ interface Session {
   firstLine: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The messages of one log line, with the direction the wrapper gives (if any). */
 function unwrap(raw: unknown): { direction?: Direction; messages: unknown[] } | { field: string; reason: string } {

@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { jsonObservation } from '../formats/tool-call';
 import { recordStep, RealEnvironmentError, type RealEnvironment, type RealLogEntry, type RealStep } from './environment';
+import { isObject } from '../formats/json-values';
 
 export interface McpServerCommand {
   command: string;
@@ -21,7 +22,6 @@ export interface McpLimits {
   callTimeoutMs: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The {name, arguments} of an action, or a message saying what is wrong with it. */
 export function parseToolCall(action: string): { name: string; arguments: Record<string, unknown> } {

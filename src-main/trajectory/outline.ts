@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ORIGINS, TrajectoryRecord, type NodeRecord, type Origin } from './model';
 
 /** A row's text is the first line of the action (of the initial state for a root), cut here. */
-export const LABEL_LENGTH = 121;
+const LABEL_LENGTH = 121;
 
 export const TrajectoryOutline = z.object({
   trajectory: TrajectoryRecord,

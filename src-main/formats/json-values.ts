@@ -1,5 +1,5 @@
-// Reading values out of parsed JSON that no schema vouches for: judge replies and result
-// lines written by any tool. Pure.
+// Reading values out of parsed JSON that no schema vouches for: judge replies, result lines
+// and logs written by any tool, MCP messages. Pure.
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
