@@ -2,12 +2,22 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CLI, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 
 const DATA = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'bench');
 /** A judged.jsonl in the public evaluation script's layout, and nothing else. */
 const PUBLIC_RUN = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'public-run');
+
+/** Opens the Evaluation panel on a run folder, as a user does; gives back its score table. */
+async function readRun(page: Page, url: string, folder: string) {
+  await page.goto(url);
+  await page.getByRole('button', { name: 'Evaluation' }).click();
+  await page.getByLabel('Run folder').fill(folder);
+  await page.getByRole('button', { name: 'Read run' }).click();
+  return page.getByRole('table', { name: 'Scores' });
+}
 
 describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CHROMIUM}`, () => {
   let out = '';
@@ -21,11 +31,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CH
   it('shows scores per domain with a chart and opens a sample beside its ground truth', async () => {
     const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
-    await page.goto(session.studio.url);
-    await page.getByRole('button', { name: 'Evaluation' }).click();
-    await page.getByLabel('Run folder').fill(out);
-    await page.getByRole('button', { name: 'Read run' }).click();
-    const table = page.getByRole('table', { name: 'Scores' });
+    const table = await readRun(page, session.studio.url, out);
     await expect.poll(() => table.getByRole('row').count()).toBe(4);
     // No judge was given: the rule-based columns are filled, the judge's are not.
     const terminal = table.getByRole('row').filter({ hasText: 'Terminal' });
@@ -43,11 +49,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CH
   it("reads the public evaluation script's results and opens one of its samples", async () => {
     const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
-    await page.goto(session.studio.url);
-    await page.getByRole('button', { name: 'Evaluation' }).click();
-    await page.getByLabel('Run folder').fill(PUBLIC_RUN);
-    await page.getByRole('button', { name: 'Read run' }).click();
-    const table = page.getByRole('table', { name: 'Scores' });
+    const table = await readRun(page, session.studio.url, PUBLIC_RUN);
     await expect.poll(() => table.getByRole('row').count()).toBe(5);
     const terminal = table.getByRole('row').filter({ hasText: 'Terminal' });
     expect(await terminal.getByRole('cell').nth(9).textContent()).toBe('77.5');
