@@ -14,6 +14,10 @@ export interface SamplingParams {
   maxTokens: number;
   seed: number;
   stop: string[];
+  /** OpenAI-style presence penalty subtracted once from every token already generated; 0 or absent = off. */
+  presencePenalty?: number;
+  /** Multiplicative repetition penalty as in generation_config.json; 1 or absent = off. */
+  repetitionPenalty?: number;
 }
 
 export const DEFAULT_SAMPLING: SamplingParams = {
@@ -30,12 +34,29 @@ export interface GenerateRequest {
   id: string;
   messages: ChatMessage[];
   sampling: SamplingParams;
+  /**
+   * Variables for the chat template, e.g. `{ enable_thinking: false }`. In-process they reach
+   * the template; servers receive them as `chat_template_kwargs`.
+   */
+  templateKwargs?: Record<string, string | number | boolean>;
+  /**
+   * What the assistant already wrote in an earlier, truncated run of this request (reasoning
+   * inline in <think> tags, as in GenerateResult.text). Generation resumes after it; the
+   * result's text and stream hold only the new part.
+   */
+  continuation?: string;
 }
 
 export type FinishReason = 'stop' | 'length' | 'eos' | 'cancelled' | 'error';
 
 export interface GenerateResult {
   id: string;
+  /**
+   * Everything the model wrote, reasoning inline as `<think>…</think>` whatever the engine: a
+   * server's separate reasoning field is wrapped in tags, and in-process output whose prompt
+   * already opened the think block (Qwen3.5's generation prompt) starts with `<think>`.
+   * The token stream carries the same text.
+   */
   text: string;
   finishReason: FinishReason;
   error?: string;
@@ -64,6 +85,14 @@ export interface EngineDescription {
   /** For each execution provider tried, whether it is in use and why (not). */
   providers: { name: string; used: boolean; reason: string }[];
   notes: string[];
+  /**
+   * The sampling the model itself recommends (in-process: generation_config.json, else the
+   * search section of genai_config.json; servers: what they report, else reasoning-model
+   * defaults). Callers start from these and let the user override them.
+   */
+  recommendedSampling: Partial<SamplingParams>;
+  /** Whether the model reasons before it answers, and whether its thinking can be switched off. */
+  reasoning: { reasons: boolean; canDisable: boolean };
 }
 
 export interface WorldModelEngine {

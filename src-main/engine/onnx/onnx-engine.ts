@@ -8,6 +8,7 @@ import {
   type EngineDescription,
   type GenerateRequest,
   type GenerateResult,
+  type SamplingParams,
   type TokenEvent,
   type WorldModelEngine,
 } from '../engine';
@@ -96,6 +97,8 @@ export class OnnxEngine implements WorldModelEngine {
         // onnxruntime-node hands every output back in host memory, so caches cross the bus each step.
         'cache tensors round-trip through host memory between steps',
       ],
+      recommendedSampling: recommendedSampling(this.model.config.searchDefaults),
+      reasoning: { reasons: false, canDisable: false },
     };
   }
 
@@ -208,4 +211,13 @@ export class OnnxEngine implements WorldModelEngine {
     }
     return results;
   }
+}
+
+function recommendedSampling(search: ModelFolder['config']['searchDefaults']): Partial<SamplingParams> {
+  if (!search.doSample) return { temperature: 0 };
+  return {
+    ...(search.temperature !== undefined ? { temperature: search.temperature } : {}),
+    ...(search.topK !== undefined ? { topK: search.topK } : {}),
+    ...(search.topP !== undefined ? { topP: search.topP } : {}),
+  };
 }

@@ -118,6 +118,9 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
       contextLength: this.#contextLength,
       providers: [{ name: 'http', used: true, reason: `OpenAI-compatible server at ${this.baseUrl}` }],
       notes,
+      // A server does not say whether its model reasons; assume it may, with the budget the public eval gives.
+      recommendedSampling: { maxTokens: 32_768 },
+      reasoning: { reasons: true, canDisable: true },
     };
   }
 
