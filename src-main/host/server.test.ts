@@ -1,10 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Studio } from '../service/studio';
-import { startHost, type RunningHost } from './server';
+import { MAX_MESSAGE_BYTES, startHost, type RunningHost } from './server';
 
 let host: RunningHost;
 let studio: Studio;
@@ -79,5 +81,135 @@ describe('host', () => {
     const created = await rpc(ws, 'workspace.create', { path: join(dir, 'w.worldloom') });
     expect(created).toMatchObject({ ok: true, value: { trajectories: 0, steps: 0 } });
     ws.close();
+  });
+});
+
+/** An HTTP request with exactly the path and headers given (fetch would normalise them). */
+function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, path, headers: { host: `127.0.0.1:${host.port}`, ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Sends raw bytes on a TCP connection and returns what came back before it closed. */
+function rawTcp(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = netConnect(host.port, '127.0.0.1', () => socket.write(bytes));
+    let got = '';
+    socket.on('data', (d) => (got += d.toString()));
+    socket.on('close', () => resolve(got));
+    socket.on('error', reject);
+  });
+}
+
+type Reply = { type: string; id: unknown; envelope: { ok: boolean; error?: { code: string; message: string } } };
+
+function nextReply(ws: WebSocket): Promise<Reply> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const msg = JSON.parse(String(data)) as Reply;
+      if (msg.type !== 'result') return;
+      ws.off('message', onMessage);
+      resolve(msg);
+    };
+    ws.on('message', onMessage);
+  });
+}
+
+function closed(ws: WebSocket): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+}
+
+async function stillServing(): Promise<void> {
+  const ws = await connect(`?token=${host.token}`);
+  expect(await rpc(ws, 'app.info', {})).toMatchObject({ ok: true });
+  ws.close();
+}
+
+describe('the host stays up', () => {
+  it('answers a path that is not valid percent-encoding, or holds a NUL, with 400', async () => {
+    expect((await rawGet('/%c0')).status).toBe(400);
+    expect((await rawGet('/%E0%A4%A')).status).toBe(400);
+    expect((await rawGet('/a%00b')).status).toBe(400);
+    expect(await rawTcp('GET /\x01 HTTP/1.1\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    expect((await rawGet('/')).status).toBe(200);
+    await stillServing();
+  });
+
+  it('serves the page and the API as localhost too, and no other host name', async () => {
+    expect((await rawGet('/', { host: `localhost:${host.port}` })).status).toBe(200);
+    const rebound = await rawGet('/', { host: `evil.example:${host.port}` });
+    expect(rebound.status).toBe(421);
+    expect(rebound.body).toContain(`http://127.0.0.1:${host.port}/`);
+    const page = await fetch(`http://127.0.0.1:${host.port}/`);
+    expect(page.headers.get('content-security-policy')).toContain(`ws://localhost:${host.port}`);
+    const ws = await new Promise<WebSocket>((resolve, reject) => {
+      const s = new WebSocket(`ws://localhost:${host.port}/api?token=${host.token}`, { origin: `http://localhost:${host.port}` });
+      s.once('open', () => resolve(s));
+      s.once('error', reject);
+    });
+    expect(await rpc(ws, 'app.info', {})).toMatchObject({ ok: true });
+    ws.close();
+  });
+
+  it('answers null, malformed JSON, non-objects and binary frames with an error reply', async () => {
+    const ws = await connect(`?token=${host.token}`);
+    for (const frame of ['null', '{"id": 1, "method":', '[1,2]', '42', '"text"']) {
+      const reply = nextReply(ws);
+      ws.send(frame);
+      expect((await reply).envelope).toMatchObject({ ok: false, error: { code: 'invalid-message' } });
+    }
+    const binary = nextReply(ws);
+    ws.send(Buffer.from('{"id":7,"method":"app.info","input":{}}'), { binary: true });
+    expect((await binary).envelope.error!.message).toMatch(/binary frame/);
+    const noInput = nextReply(ws);
+    ws.send(JSON.stringify({ id: 'x', method: 'app.info' }));
+    expect(await noInput).toMatchObject({ id: 'x', envelope: { ok: true } });
+    ws.close();
+  });
+
+  it('gives every call exactly one reply', async () => {
+    const ws = await connect(`?token=${host.token}`);
+    const replies = new Map<unknown, number>();
+    ws.on('message', (data) => {
+      const msg = JSON.parse(String(data)) as Reply;
+      if (msg.type === 'result') replies.set(msg.id, (replies.get(msg.id) ?? 0) + 1);
+    });
+    const calls = 200;
+    for (let i = 0; i < calls; i++) {
+      const kind = i % 4;
+      if (kind === 0) ws.send(JSON.stringify({ id: i, method: 'app.info', input: {} }));
+      else if (kind === 1) ws.send(JSON.stringify({ id: i, method: 'no.such.method', input: {} }));
+      else if (kind === 2) ws.send(JSON.stringify({ id: i, method: 'workspace.create', input: { path: 42 } }));
+      else ws.send(JSON.stringify({ id: i, method: 'workspace.info', input: {} }));
+    }
+    await rpc(ws, 'app.info', {});
+    expect([...replies.values()].every((n) => n === 1)).toBe(true);
+    expect([...replies.keys()].filter((k) => Number.isInteger(k)).length).toBe(calls);
+    ws.close();
+  });
+
+  it('closes a socket that sends invalid UTF-8 with a reason, and keeps serving', async () => {
+    const ws = await connect(`?token=${host.token}`);
+    ws.on('error', () => {});
+    const done = closed(ws);
+    ws.send(Buffer.from([0x7b, 0xc0, 0xaf, 0x7d]), { binary: false });
+    expect((await done).code).toBe(1007);
+    await stillServing();
+  });
+
+  it('closes a socket that sends more than a workspace operation needs, and keeps serving', async () => {
+    const ws = await connect(`?token=${host.token}`);
+    ws.on('error', () => {});
+    const done = closed(ws);
+    ws.send(Buffer.alloc(MAX_MESSAGE_BYTES + 1, 0x20), { binary: false });
+    expect((await done).code).toBe(1009);
+    await stillServing();
   });
 });

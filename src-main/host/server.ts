@@ -5,9 +5,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Envelope } from '../contract/api';
 import { contentSecurityPolicy } from '../contract/content-security-policy';
-import { dispatch } from '../service/dispatch';
+import { dispatch, toUserError } from '../service/dispatch';
 import type { Studio } from '../service/studio';
 
 const MIME: Record<string, string> = {
@@ -31,6 +32,13 @@ export interface HostOptions {
   token?: string;
 }
 
+/**
+ * The largest WebSocket message the host accepts. The biggest single workspace operation
+ * (a manual node: a 10M-character state and action) fits; files go through the chunked
+ * upload (import.begin / import.chunk), so nothing larger ever needs one frame.
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 export interface RunningHost {
   url: string;
   port: number;
@@ -38,6 +46,10 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
 
 function tokenMatches(expected: Buffer, given: string | null): boolean {
   if (!given) return false;
@@ -54,9 +66,16 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   }
   let port = 0;
 
+  /** The names this host answers to: a page opened as localhost works as well as 127.0.0.1. */
+  const hostNames = () => [`127.0.0.1:${port}`, `localhost:${port}`];
+  const originAllowed = (origin: string | undefined) => hostNames().some((h) => origin === `http://${h}`);
+  // A page on another site that rebinds its DNS name to 127.0.0.1 still sends its own Host.
+  const hostAllowed = (host: string | undefined) => host !== undefined && hostNames().includes(host);
+
   const serveStatic = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    if (rel.includes('\0')) throw new URIError('A path cannot hold a NUL character.');
     const file = normalize(join(root, rel));
     if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
@@ -64,12 +83,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     }
     res.writeHead(200, {
       'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': contentSecurityPolicy(`'self' ws://127.0.0.1:${port}`),
+      'content-security-policy': contentSecurityPolicy(`'self' ${hostNames().map((h) => `ws://${h}`).join(' ')}`),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     });
-    res.end(readFileSync(file));
+    res.end(req.method === 'HEAD' ? undefined : readFileSync(file));
   };
 
   const http = createServer((req, res) => {
@@ -77,39 +96,85 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       res.writeHead(405).end();
       return;
     }
-    serveStatic(req, res);
+    if (!hostAllowed(req.headers.host)) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end(`Open the studio at http://127.0.0.1:${port}/ (the link \`worldloom serve\` printed).`);
+      return;
+    }
+    try {
+      serveStatic(req, res);
+    } catch {
+      // A path that cannot be decoded (`/%c0`) or named (a NUL byte) is the client's mistake, never the host's end.
+      if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request: the path is not a valid URL.');
+      else res.destroy();
+    }
+  });
+  // A malformed request line or header never reaches the handler: answer it and carry on.
+  http.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 512 * 1024 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   http.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    socket.on('error', () => socket.destroy());
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    } catch {
+      socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      return;
+    }
     // The token keeps other local users and pages out; the Origin check stops other
     // web pages in the same browser from opening the socket with a leaked token.
-    const originOk = req.headers.origin === `http://127.0.0.1:${port}`;
-    if (url.pathname !== '/api' || !tokenMatches(expected, url.searchParams.get('token')) || !originOk) {
-      socket.write('HTTP/1.1 403 Forbidden\r\n\r\n');
-      socket.destroy();
+    const allowed = originAllowed(req.headers.origin) && hostAllowed(req.headers.host);
+    if (url.pathname !== '/api' || !tokenMatches(expected, url.searchParams.get('token')) || !allowed) {
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
   wss.on('connection', (ws: WebSocket) => {
-    const unsubscribe = options.studio.onEvent((event, payload) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', event, payload }));
-    });
-    ws.on('close', unsubscribe);
-    ws.on('message', async (data) => {
-      let msg: { id?: unknown; method?: unknown; input?: unknown };
+    // Invalid UTF-8 or an oversized frame makes ws close the socket with a reason (1007, 1009)
+    // and report it here; without a listener the error would end the whole host.
+    ws.on('error', () => ws.terminate());
+    const send = (message: unknown) => {
+      if (ws.readyState !== ws.OPEN) return;
+      let text: string;
       try {
-        msg = JSON.parse(String(data)) as typeof msg;
-      } catch {
-        return;
+        text = JSON.stringify(message);
+      } catch (err) {
+        const id = (message as { id?: unknown }).id ?? null;
+        text = JSON.stringify({ type: 'result', id, envelope: { ok: false, error: { code: 'internal', message: `The answer could not be sent: ${(err as Error).message}` } } });
       }
-      const envelope = await dispatch(options.studio, msg.method, msg.input);
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'result', id: msg.id, envelope }));
+      ws.send(text);
+    };
+    const unsubscribe = options.studio.onEvent((event, payload) => send({ type: 'event', event, payload }));
+    ws.on('close', unsubscribe);
+    ws.on('message', (data, isBinary) => {
+      void answer(data, isBinary).then((reply) => send(reply));
     });
   });
+
+  /** Exactly one reply for every message: a result, or an error saying what was wrong with the message. */
+  async function answer(data: RawData, isBinary: boolean): Promise<{ type: 'result'; id: unknown; envelope: Envelope<unknown> }> {
+    const refuse = (id: unknown, message: string) => ({ type: 'result' as const, id, envelope: { ok: false as const, error: { code: 'invalid-message', message } } });
+    if (isBinary) return refuse(null, 'The API takes text frames holding JSON {"id", "method", "input"}; a binary frame was sent.');
+    let msg: unknown;
+    try {
+      msg = JSON.parse(rawText(data));
+    } catch (err) {
+      return refuse(null, `The message is not valid JSON (${(err as Error).message}).`);
+    }
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return refuse(null, 'The message must be a JSON object {"id", "method", "input"}.');
+    const { id: rawId, method, input } = msg as { id?: unknown; method?: unknown; input?: unknown };
+    const id = typeof rawId === 'string' || typeof rawId === 'number' ? rawId : null;
+    try {
+      return { type: 'result', id, envelope: await dispatch(options.studio, method, input) };
+    } catch (err) {
+      return { type: 'result', id, envelope: { ok: false, error: toUserError(err) } };
+    }
+  }
 
   await new Promise<void>((ok, fail) => {
     http.once('error', fail);
