@@ -108,6 +108,12 @@ export interface WorldModelEngine {
     onToken: (event: TokenEvent) => void,
     signal?: AbortSignal,
   ): Promise<GenerateResult[]>;
+  /**
+   * The exact text the model reads for `messages` (chat template applied, generation prompt
+   * included), for "show the exact prompt". Only engines that apply the template themselves
+   * (in-process) can say; a server applies its own.
+   */
+  renderPrompt?(messages: ChatMessage[], templateKwargs?: Record<string, string | number | boolean>): Promise<string>;
   dispose(): Promise<void>;
 }
 

@@ -1,14 +1,18 @@
-// The decode loop: every request's prepared prompt becomes one row of a single batch,
-// one token per row per step. Rows keep their own sampler and seed, their own positions
-// and their own stop rules, so a row's tokens do not depend on its neighbours. Finished
-// rows leave the batch, and padding no remaining row needs is dropped.
+// The decode loop: one token per row per step. Rows keep their own sampler and seed, their
+// own stop rules and penalties, so a row's tokens do not depend on its neighbours.
+//
+// Rows run together only when their caches hold the same number of tokens (K samples of one
+// prompt, or prompts of equal length): a batch then needs no padding, which is the only
+// layout every graph reads correctly (GroupQueryAttention takes each row's length from its
+// mask and assumes right padding; plain attention graphs assume left padding). Rows of other
+// lengths form their own groups, stepped in turn, so every request streams at once.
 
 import type { FinishReason, SamplingParams, TokenEvent } from '../engine';
 import type { CacheLayout } from './cache-layout';
-import { dropLeadingPositions, lastLogits, selectRows, stackRows, type CacheTensors } from './cache-tensors';
+import { lastLogits, selectRows, stackRows, type CacheTensors } from './cache-tensors';
 import type { DecoderStep } from './decoder-step';
 import type { PreparedPrompt } from './prompt-prefill';
-import { sampleToken, seededRandom, type RandomSource } from './sampler';
+import { sampleToken, seededRandom, type RandomSource, type TokenHistory } from './sampler';
 import { TextStream } from './text-stream';
 
 export interface DecodeRequest {
@@ -36,11 +40,18 @@ interface Row {
   request: DecodeRequest;
   index: number;
   random: RandomSource;
+  history: TokenHistory;
   /** Tokens in this row's cache (prompt plus fed completion tokens). */
   cacheLength: number;
   /** The sampled token not yet fed to the model. */
   nextToken: number;
   completionTokens: number;
+}
+
+/** Rows whose caches have the same length, stepped as one batch. */
+interface Group {
+  rows: Row[];
+  cache: CacheTensors;
 }
 
 export async function decodeBatch(
@@ -55,17 +66,13 @@ export async function decodeBatch(
     if (tail) settings.onToken({ requestId: row.request.id, text: tail });
     outcomes[row.index] = { finishReason: reason, completionTokens: row.completionTokens, finishedAt: performance.now() };
   };
-  /** Applies a sampled token; returns false when that finished the row. */
-  const accept = (row: Row, token: number): boolean => {
-    const reason = applyToken(row, token);
-    if (reason) finish(row, reason);
-    return reason === null;
-  };
   const applyToken = (row: Row, token: number): FinishReason | null => {
     const { request } = row;
     if (settings.eosTokenIds.has(token)) return 'eos';
     row.completionTokens++;
     row.nextToken = token;
+    row.history.generated.add(token);
+    row.history.seen.add(token);
     settings.onToken({ requestId: request.id, text: request.stream.push(token), tokenId: token });
     if (request.stream.stopped) return 'stop';
     if (row.completionTokens >= request.sampling.maxTokens) return 'length';
@@ -73,52 +80,53 @@ export async function decodeBatch(
     if (row.cacheLength + 1 >= settings.contextLength) return 'length';
     return null;
   };
+  /** Samples and applies a token; returns false when that finished the row. */
+  const accept = (row: Row, logits: Float32Array): boolean => {
+    const reason = applyToken(row, sampleToken(logits, row.request.sampling, row.random, row.history));
+    if (reason) finish(row, reason);
+    return reason === null;
+  };
 
-  let active: Row[] = [];
+  const started: Row[] = [];
   requests.forEach((request, index) => {
     const row: Row = {
       request,
       index,
       random: seededRandom(request.sampling.seed),
+      history: { generated: new Set(), seen: new Set(request.prompt.tokens) },
       cacheLength: request.prompt.tokens.length,
       nextToken: -1,
       completionTokens: 0,
     };
     if (request.sampling.maxTokens <= 0) return finish(row, 'length');
     if (settings.signal?.aborted) return finish(row, 'cancelled');
-    if (accept(row, sampleToken(request.prompt.logits, request.sampling, row.random))) active.push(row);
+    if (accept(row, request.prompt.logits)) started.push(row);
   });
-  if (active.length === 0) return outcomes;
 
-  let paddedLength = Math.max(...active.map((row) => row.cacheLength));
-  let cache: CacheTensors = stackRows(active.map((row) => row.request.prompt.cache), layout, paddedLength);
+  let groups: Group[] = [];
+  for (const length of new Set(started.map((row) => row.cacheLength))) {
+    const rows = started.filter((row) => row.cacheLength === length);
+    groups.push({ rows, cache: stackRows(rows.map((row) => row.request.prompt.cache), layout, length) });
+  }
 
-  while (active.length > 0) {
+  while (groups.length > 0) {
     if (settings.signal?.aborted) {
-      for (const row of active) finish(row, 'cancelled');
+      for (const group of groups) for (const row of group.rows) finish(row, 'cancelled');
       break;
     }
-    const output = await step.run(
-      active.map((row) => ({ tokens: [row.nextToken], pastLength: row.cacheLength })),
-      paddedLength,
-      cache,
-    );
-    paddedLength += 1;
-    const kept: number[] = [];
-    active.forEach((row, r) => {
-      row.cacheLength += 1;
-      if (accept(row, sampleToken(lastLogits(output.logits, r), row.request.sampling, row.random))) kept.push(r);
-    });
-    cache = output.cache;
-    if (kept.length < active.length && kept.length > 0) {
-      active = kept.map((r) => active[r]!);
-      cache = selectRows(cache, kept);
-      const unusedPadding = paddedLength - Math.max(...active.map((row) => row.cacheLength));
-      cache = dropLeadingPositions(cache, layout, unusedPadding);
-      paddedLength -= unusedPadding;
-    } else if (kept.length === 0) {
-      active = [];
+    const next: Group[] = [];
+    for (const group of groups) {
+      const length = group.rows[0]!.cacheLength;
+      const output = await step.run(group.rows.map((row) => ({ tokens: [row.nextToken] })), length, group.cache);
+      const kept: number[] = [];
+      group.rows.forEach((row, r) => {
+        row.cacheLength += 1;
+        if (accept(row, lastLogits(output.logits, r))) kept.push(r);
+      });
+      if (kept.length === group.rows.length) next.push({ rows: group.rows, cache: output.cache });
+      else if (kept.length > 0) next.push({ rows: kept.map((r) => group.rows[r]!), cache: selectRows(output.cache, kept) });
     }
+    groups = next;
   }
   return outcomes;
 }

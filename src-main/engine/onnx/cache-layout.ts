@@ -3,7 +3,8 @@
 // on the next step. A slot whose shape has a symbolic axis besides batch grows along it
 // (an attention layer's key or value); a slot with only fixed axes is replaced whole
 // (a linear-attention layer's conv or recurrent state). No layer count, naming scheme
-// or layer order is assumed.
+// or layer order is assumed. The builder's newer graphs leave the KV head size symbolic
+// too ("kv_cache_dim"); that axis takes its size from genai_config.json's head_size.
 
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { EngineError } from '../engine';
@@ -31,66 +32,109 @@ export interface CacheLayout {
   bytesPerToken: number;
   /** Fixed-size state bytes for one sequence. */
   stateBytesPerSequence: number;
-  /** Whether the graph takes position ids (some graphs derive them from the mask). */
-  takesPositionIds: boolean;
+  /** How tokens enter the graph: as ids, or as embeddings made by the folder's embedding model. */
+  tokenInput: 'ids' | 'embeds';
+  /**
+   * Rank of the position ids: 2 ([batch, seq]), 3 (multimodal rotary positions [3, batch,
+   * seq], the same position in every row for text), or 0 when the graph derives them from the mask.
+   */
+  positionRank: 0 | 2 | 3;
 }
 
 const BYTES: Partial<Record<Tensor.Type, number>> = { float32: 4, float16: 2, float64: 8, int8: 1, uint8: 1 };
 
-export function discoverCacheLayout(
-  session: Pick<InferenceSession, 'inputNames' | 'outputNames' | 'inputMetadata'>,
-  config: ModelConfig,
-): CacheLayout {
-  const { inputIds, attentionMask, positionIds } = config.inputNames;
-  for (const required of [inputIds, attentionMask]) {
-    if (!session.inputNames.includes(required)) {
-      throw new EngineError(`The model graph has no '${required}' input; it is not a decoder this engine can run.`, 'model-corrupt');
-    }
+type Metadata = InferenceSession['inputMetadata'][number];
+type GraphView = Pick<InferenceSession, 'inputNames' | 'outputNames' | 'inputMetadata'>;
+
+export function discoverCacheLayout(session: GraphView, config: ModelConfig): CacheLayout {
+  const { inputIds, inputsEmbeds, attentionMask, positionIds } = config.inputNames;
+  const tokenInput = session.inputNames.includes(inputIds) ? 'ids' : session.inputNames.includes(inputsEmbeds) ? 'embeds' : null;
+  if (tokenInput === null) {
+    throw new EngineError(
+      `The model graph has neither a '${inputIds}' nor an '${inputsEmbeds}' input; it is not a decoder this engine can run.`,
+      'model-corrupt',
+    );
+  }
+  if (!session.inputNames.includes(attentionMask)) {
+    throw new EngineError(`The model graph has no '${attentionMask}' input; it is not a decoder this engine can run.`, 'model-corrupt');
   }
   if (!session.outputNames.includes(config.logitsName)) {
     throw new EngineError(`The model graph has no '${config.logitsName}' output.`, 'model-corrupt');
   }
-  const tokenInputs = new Set([inputIds, attentionMask, positionIds]);
+  const tokenInputs = new Set([inputIds, inputsEmbeds, attentionMask, positionIds]);
   const slots: CacheSlot[] = [];
   for (const input of session.inputNames) {
     if (tokenInputs.has(input)) continue;
     const output = matchingOutput(input, config, session.outputNames);
-    const meta = session.inputMetadata.find((m) => m.name === input);
-    if (!meta || !meta.isTensor) {
+    const meta = metadataOf(session, input);
+    if (!meta.isTensor) {
       throw new EngineError(`Model input '${input}' is not a tensor; the engine cannot carry it between steps.`, 'model-corrupt');
     }
-    slots.push(describeSlot(input, output, meta.type, meta.shape));
+    slots.push(describeSlot(input, output, meta.type, meta.shape, config.declared.headSize));
   }
   const perSequence = (kind: CacheSlot['kind']): number =>
     slots
       .filter((slot) => slot.kind === kind)
       .reduce((sum, slot) => sum + slot.bytesPerElement * slot.shape.reduce((n, d, axis) => n * (axis === slot.sequenceAxis ? 1 : d), 1), 0);
+  let positionRank: CacheLayout['positionRank'] = 0;
+  if (session.inputNames.includes(positionIds)) {
+    const rank = metadataOf(session, positionIds);
+    positionRank = rank.isTensor && rank.shape.length === 3 ? 3 : 2;
+  }
   return {
     slots,
     hasState: slots.some((slot) => slot.kind === 'state'),
     bytesPerToken: perSequence('sequence'),
     stateBytesPerSequence: perSequence('state'),
-    takesPositionIds: session.inputNames.includes(positionIds),
+    tokenInput,
+    positionRank,
   };
 }
 
-function describeSlot(input: string, output: string, type: Tensor.Type, dims: ReadonlyArray<number | string>): CacheSlot {
+function metadataOf(session: GraphView, name: string): Metadata & { isTensor: true } | { isTensor: false } {
+  const meta = session.inputMetadata.find((m) => m.name === name);
+  return meta && meta.isTensor ? meta : { isTensor: false };
+}
+
+/** Free (symbolic) axes other than batch, by the names builders give them. */
+const SEQUENCE_AXIS = /seq|past|length|total/i;
+
+function describeSlot(
+  input: string,
+  output: string,
+  type: Tensor.Type,
+  dims: ReadonlyArray<number | string>,
+  headSize: number | undefined,
+): CacheSlot {
   const bytesPerElement = BYTES[type];
   if (bytesPerElement === undefined) {
-    throw new EngineError(`Cache input '${input}' has element type ${type}, which the engine does not carry.`, 'model-corrupt');
+    throw new EngineError(
+      `Cache input '${input}' has element type ${type}, which the engine does not carry; ` +
+        'build the model with float32 or float16 caches (model builder -p fp32, fp16 or int4).',
+      'model-corrupt',
+    );
   }
   if (dims.length < 2) {
     throw new EngineError(`Cache input '${input}' has shape [${dims.join(', ')}]; expected a batch axis and more.`, 'model-corrupt');
   }
-  const growing = dims.map((d, axis) => (axis > 0 && typeof d !== 'number' ? axis : -1)).filter((axis) => axis > 0);
-  if (growing.length > 1) {
+  const free = dims.map((d, axis) => (axis > 0 && typeof d !== 'number' ? axis : -1)).filter((axis) => axis > 0);
+  const sequenceAxis = free.length === 1 ? free[0]! : (free.find((axis) => SEQUENCE_AXIS.test(String(dims[axis]))) ?? -1);
+  const others = free.filter((axis) => axis !== sequenceAxis);
+  const resolved = dims.map((d) => d);
+  for (const axis of others) {
+    // A symbolic last axis of a key/value cache is its head size (the builder's "kv_cache_dim").
+    if (axis === dims.length - 1 && sequenceAxis > 0 && headSize !== undefined) {
+      resolved[axis] = headSize;
+      continue;
+    }
     throw new EngineError(
-      `Cache input '${input}' has several free axes [${dims.join(', ')}]; only the sequence axis may be free.`,
+      `Cache input '${input}' has free axes [${dims.join(', ')}]; the engine can grow only the sequence axis and ` +
+        'take the last axis from genai_config.json model.decoder.head_size' +
+        (headSize === undefined ? ', which is missing: add it' : '') + '.',
       'model-corrupt',
     );
   }
-  const sequenceAxis = growing[0] ?? -1;
-  const shape = dims.map((d, axis) => (axis === 0 ? 1 : axis === sequenceAxis ? 0 : (d as number)));
+  const shape = resolved.map((d, axis) => (axis === 0 ? 1 : axis === sequenceAxis ? 0 : (d as number)));
   return { input, output, kind: sequenceAxis > 0 ? 'sequence' : 'state', type, shape, sequenceAxis, bytesPerElement };
 }
 

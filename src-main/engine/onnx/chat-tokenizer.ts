@@ -1,12 +1,16 @@
 // The model's own tokenizer and chat template, through @huggingface/tokenizers and
 // @huggingface/jinja (the libraries transformers.js uses), so prompts are byte-for-byte
-// what the model was trained on.
+// what the model was trained on. The engine renders through a sandboxed worker (a
+// template is code that came with a download); trusted build scripts render directly.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { EngineError, type ChatMessage } from '../engine';
+import { TemplateSandbox, type TemplateLimits } from './template-sandbox';
+
+export type TemplateKwargs = Record<string, string | number | boolean>;
 
 export interface ChatPrompt {
   tokens: number[];
@@ -16,7 +20,22 @@ export interface ChatPrompt {
    * worth keeping in the prefix cache.
    */
   historyLength: number | null;
+  /**
+   * Text the output starts with that the prompt already wrote: the open think block
+   * (`<think>\n`) when the generation prompt ends inside one, so the stream marks reasoning
+   * from its first token; '' otherwise, and for a continuation (which already holds it).
+   */
+  streamPrefix: string;
 }
+
+export interface ChatOptions {
+  templateKwargs?: TemplateKwargs;
+  /** What the assistant already wrote; the prompt ends after it. */
+  continuation?: string;
+}
+
+/** Stands in for the last message's content to find where that content starts. */
+const PROBE_CONTENT = '\u2063worldloom probe\u2063';
 
 type TokenizerConfig = Record<string, unknown> & { chat_template?: unknown };
 
@@ -25,9 +44,13 @@ export class ChatTokenizer {
     private readonly tokenizer: Tokenizer,
     private readonly template: Template,
     private readonly specialTokens: Record<string, string>,
+    private readonly source: string,
+    private readonly sandbox: TemplateSandbox,
+    /** Highest id the tokenizer can produce (its vocabulary and added tokens). */
+    readonly maxTokenId: number,
   ) {}
 
-  static load(tokenizerPath: string, tokenizerConfigPath: string): ChatTokenizer {
+  static load(tokenizerPath: string, tokenizerConfigPath: string, limits?: TemplateLimits): ChatTokenizer {
     const tokenizerJson = readJson(tokenizerPath) as object;
     const config = readJson(tokenizerConfigPath) as TokenizerConfig;
     let tokenizer: Tokenizer;
@@ -49,7 +72,13 @@ export class ChatTokenizer {
       const content = typeof value === 'string' ? value : (value as { content?: unknown } | null)?.content;
       if (typeof content === 'string') specialTokens[key] = content;
     }
-    return new ChatTokenizer(tokenizer, template, specialTokens);
+    const sandbox = new TemplateSandbox(source, tokenizerConfigPath, limits);
+    return new ChatTokenizer(tokenizer, template, specialTokens, source, sandbox, maxTokenId(tokenizerJson));
+  }
+
+  /** Ends the template's rendering thread. */
+  close(): Promise<void> {
+    return this.sandbox.close();
   }
 
   /** Plain text to ids; special tokens written in the text are recognised, none are added. */
@@ -62,31 +91,78 @@ export class ChatTokenizer {
     return this.tokenizer.decode([...ids], { skip_special_tokens: true });
   }
 
-  renderChat(messages: readonly ChatMessage[], addGenerationPrompt: boolean): string {
-    return this.template.render({
-      ...this.specialTokens,
-      messages: messages.map((message) => ({ role: message.role, content: message.content })),
-      add_generation_prompt: addGenerationPrompt,
-    });
+  /** Renders in this thread, without limits: for trusted build and evaluation scripts only. */
+  renderChat(messages: readonly ChatMessage[], addGenerationPrompt: boolean, templateKwargs: TemplateKwargs = {}): string {
+    return this.template.render(this.context(messages, addGenerationPrompt, templateKwargs));
   }
 
-  /** The prompt for the model's next assistant turn. */
-  encodeChat(messages: readonly ChatMessage[]): ChatPrompt {
-    const text = this.renderChat(messages, true);
+  /** The prompt for the model's next assistant turn, rendered in this thread (trusted scripts). */
+  encodeChat(messages: readonly ChatMessage[]): { tokens: number[] } {
+    return { tokens: this.encode(this.renderChat(messages, true)) };
+  }
+
+  /** Renders in the sandbox: bounded in time and size. */
+  renderSafely(messages: readonly ChatMessage[], addGenerationPrompt: boolean, templateKwargs: TemplateKwargs = {}): Promise<string> {
+    return this.sandbox.render(this.context(messages, addGenerationPrompt, templateKwargs));
+  }
+
+  /** The exact text the model reads for its next turn: the generation prompt and any continuation. */
+  async promptText(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<{ text: string; streamPrefix: string }> {
+    const rendered = await this.renderSafely(messages, true, options.templateKwargs);
+    const open = openThinkBlock(rendered);
+    const continuation = options.continuation ?? '';
+    if (!continuation) return { text: rendered, streamPrefix: open };
+    // The output carries the think block the prompt opened; do not write it twice.
+    let rest = continuation;
+    if (open && rest.startsWith(open)) rest = rest.slice(open.length);
+    else if (open && rest.startsWith('<think>')) rest = rest.slice('<think>'.length).replace(/^\n/, '');
+    return { text: rendered + rest, streamPrefix: '' };
+  }
+
+  /** Tokens of the prompt, and where the history shared by every next action ends. */
+  async prepare(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<ChatPrompt> {
+    const { text, streamPrefix } = await this.promptText(messages, options);
     const tokens = this.encode(text);
     let historyLength: number | null = null;
-    if (messages.length > 1) {
-      const historyText = this.renderChat(messages.slice(0, -1), false);
-      if (text.startsWith(historyText)) {
-        const history = this.encode(historyText);
-        // Token boundaries can move where two texts join; only an exact token prefix is usable.
-        if (history.length < tokens.length && history.every((id, i) => tokens[i] === id)) {
-          historyLength = history.length;
-        }
-      }
+    const last = messages.at(-1);
+    if (messages.length > 1 && last) {
+      // Templates re-render earlier turns depending on what follows (Qwen3.5 adds empty think
+      // blocks and trims content), so the history alone is no text prefix of the prompt. Another
+      // content in the last message shows in tokens where every sibling's prompt diverges.
+      const probe = await this.renderSafely([...messages.slice(0, -1), { ...last, content: PROBE_CONTENT }], true, options.templateKwargs);
+      let shared = 0;
+      const other = this.encode(probe);
+      while (shared < tokens.length && shared < other.length && tokens[shared] === other[shared]) shared++;
+      if (shared > 0 && shared < tokens.length) historyLength = shared;
     }
-    return { tokens, historyLength };
+    return { tokens, historyLength, streamPrefix };
   }
+
+  /** Whether the model reasons in think blocks, and whether the template lets it stop. */
+  async reasoning(): Promise<{ reasons: boolean; canDisable: boolean }> {
+    const probe = await this.renderSafely([{ role: 'user', content: PROBE_CONTENT }], true).catch(() => '');
+    return {
+      reasons: openThinkBlock(probe) !== '' || this.source.includes('<think>'),
+      canDisable: /\benable_thinking\b/.test(this.source),
+    };
+  }
+
+  private context(messages: readonly ChatMessage[], addGenerationPrompt: boolean, templateKwargs: TemplateKwargs): Record<string, unknown> {
+    return {
+      ...this.specialTokens,
+      ...templateKwargs,
+      messages: messages.map((message) => ({ role: message.role, content: message.content })),
+      add_generation_prompt: addGenerationPrompt,
+    };
+  }
+}
+
+/** The think block a rendered prompt ends inside ('<think>' and the whitespace after it), or ''. */
+export function openThinkBlock(text: string): string {
+  const at = text.lastIndexOf('<think>');
+  if (at < 0) return '';
+  const tail = text.slice(at);
+  return /^<think>\s*$/.test(tail) ? tail : '';
 }
 
 /** tokenizer_config.json's chat_template (a string, or a list of named ones), else chat_template.jinja beside it. */
@@ -104,6 +180,16 @@ function chatTemplateSource(config: TokenizerConfig, folder: string): string {
     `The model in ${folder} has no chat template (tokenizer_config.json chat_template or chat_template.jinja).`,
     'model-corrupt',
   );
+}
+
+function maxTokenId(tokenizerJson: object): number {
+  const json = tokenizerJson as { model?: { vocab?: unknown }; added_tokens?: { id?: unknown }[] };
+  let max = -1;
+  const vocab = json.model?.vocab;
+  if (Array.isArray(vocab)) max = vocab.length - 1;
+  else if (vocab && typeof vocab === 'object') for (const id of Object.values(vocab)) if (typeof id === 'number' && id > max) max = id;
+  for (const token of json.added_tokens ?? []) if (typeof token.id === 'number' && token.id > max) max = token.id;
+  return max;
 }
 
 function readJson(path: string): unknown {

@@ -1,17 +1,22 @@
-// One forward pass of the decoder graph over a left-padded batch: builds the token,
-// mask and position feeds from plain numbers, and returns the logits and the next cache.
+// One forward pass of the decoder graph over a batch of rows that have all seen the same
+// number of tokens: builds the token (or embedding), mask and position feeds from plain
+// numbers, and returns the logits and the next cache.
+//
+// Rows never carry padding. The builder's full-attention layers are GroupQueryAttention,
+// which reads each row's length from the sum of its mask and assumes the ones come first;
+// a left-padded row would silently attend to padding and lose its newest positions. The
+// batch decoder therefore only batches rows of equal cache length (K samples of one prompt).
 
 import ort from 'onnxruntime-node';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { CacheLayout } from './cache-layout';
 import type { CacheTensors } from './cache-tensors';
+import type { TokenEmbedder } from './embedding-model';
 import type { ModelConfig } from './genai-config';
 
 export interface StepRow {
   /** New tokens for this row; every row in a step has the same count. */
   tokens: readonly number[];
-  /** Tokens this row has already seen (its real cache length, padding excluded). */
-  pastLength: number;
 }
 
 export interface StepOutput {
@@ -26,34 +31,31 @@ export class DecoderStep {
     private readonly session: InferenceSession,
     private readonly layout: CacheLayout,
     private readonly config: ModelConfig,
+    private readonly embedder: TokenEmbedder | null,
   ) {
+    if (layout.tokenInput === 'embeds' && !embedder) {
+      throw new Error('a decoder that takes inputs_embeds needs the embedding model');
+    }
     this.fetches = [config.logitsName, ...layout.slots.map((slot) => slot.output)];
   }
 
-  /**
-   * `paddedPastLength` is the cache's sequence length; a row with a shorter real past is
-   * left-padded, and the attention mask hides that padding.
-   */
-  async run(rows: readonly StepRow[], paddedPastLength: number, cache: CacheTensors): Promise<StepOutput> {
+  /** `pastLength`: tokens every row's cache already holds. */
+  async run(rows: readonly StepRow[], pastLength: number, cache: CacheTensors): Promise<StepOutput> {
     const batch = rows.length;
     const sequence = rows[0]!.tokens.length;
-    const total = paddedPastLength + sequence;
+    const total = pastLength + sequence;
     const inputIds = new BigInt64Array(batch * sequence);
-    const positions = new BigInt64Array(batch * sequence);
-    const mask = new BigInt64Array(batch * total);
     rows.forEach((row, r) => {
-      for (let s = 0; s < sequence; s++) {
-        inputIds[r * sequence + s] = BigInt(row.tokens[s]!);
-        positions[r * sequence + s] = BigInt(row.pastLength + s);
-      }
-      mask.fill(1n, r * total + (paddedPastLength - row.pastLength), (r + 1) * total);
+      for (let s = 0; s < sequence; s++) inputIds[r * sequence + s] = BigInt(row.tokens[s]!);
     });
-    const { inputIds: idsName, attentionMask, positionIds } = this.config.inputNames;
+    const { inputIds: idsName, inputsEmbeds, attentionMask, positionIds } = this.config.inputNames;
     const feeds: Record<string, Tensor> = {
-      [idsName]: new ort.Tensor('int64', inputIds, [batch, sequence]),
-      [attentionMask]: new ort.Tensor('int64', mask, [batch, total]),
+      [attentionMask]: new ort.Tensor('int64', new BigInt64Array(batch * total).fill(1n), [batch, total]),
     };
-    if (this.layout.takesPositionIds) feeds[positionIds] = new ort.Tensor('int64', positions, [batch, sequence]);
+    if (this.layout.tokenInput === 'ids') feeds[idsName] = new ort.Tensor('int64', inputIds, [batch, sequence]);
+    else feeds[inputsEmbeds] = await this.embedder!.embed(inputIds, batch, sequence);
+    const rank = this.layout.positionRank;
+    if (rank !== 0) feeds[positionIds] = positionFeed(rank, batch, sequence, pastLength);
     this.layout.slots.forEach((slot, i) => {
       feeds[slot.input] = cache[i]!;
     });
@@ -63,4 +65,12 @@ export class DecoderStep {
       cache: this.layout.slots.map((slot) => outputs[slot.output] as Tensor),
     };
   }
+}
+
+/** Positions pastLength … pastLength+sequence-1 for every row; rank 3 repeats them for the three rotary sections (text only). */
+function positionFeed(rank: 2 | 3, batch: number, sequence: number, pastLength: number): Tensor {
+  const copies = rank === 3 ? 3 : 1;
+  const positions = new BigInt64Array(copies * batch * sequence);
+  for (let i = 0; i < positions.length; i++) positions[i] = BigInt(pastLength + (i % sequence));
+  return new ort.Tensor('int64', positions, rank === 3 ? [3, batch, sequence] : [batch, sequence]);
 }

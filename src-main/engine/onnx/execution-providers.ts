@@ -61,6 +61,15 @@ export async function openSession(modelPath: string, settings: SessionSettings =
       reports.push({ name: provider, used: false, reason: `failed to start: ${oneLine(lastError.message)}` });
     }
   }
+  if (/Unsupported data type: 16\b/.test(lastError?.message ?? '')) {
+    // onnxruntime-node 1.30 has no bfloat16 tensor type, so it cannot even open such a graph.
+    throw new EngineError(
+      `${modelPath} passes bfloat16 tensors in or out (the model builder's bf16 caches), which onnxruntime-node cannot exchange. ` +
+        'Build the folder with float16 or float32 inputs and outputs instead: model builder -p fp16 (GPU), -p int4 without ' +
+        'use_cuda_bf16, or -p fp32 (CPU).',
+      'model-corrupt',
+    );
+  }
   throw new EngineError(
     `${modelPath} could not be loaded by onnxruntime (${oneLine(lastError?.message ?? 'no provider could start')}). ` +
       'The file may be truncated or not an ONNX model; rebuild or re-download the model folder.',

@@ -1,13 +1,16 @@
 // Reads a model folder in the layout the onnxruntime-genai model builder writes, and turns
-// `genai_config.json` into the few facts the engine needs. Everything model-specific
-// (names, ids, context length) comes from here or from the graph, never from code.
+// `genai_config.json` (plus `generation_config.json` when present) into the few facts the
+// engine needs. Everything model-specific (names, ids, context length, sampling defaults)
+// comes from here or from the graph, never from code.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { EngineError } from '../engine';
+import { readGenerationConfig, type SamplingDefaults } from './generation-config';
 
 const tokenIds = z.union([z.number().int(), z.array(z.number().int())]);
+const names = z.record(z.string(), z.string()).default({});
 
 const GenaiConfigSchema = z.object({
   model: z.object({
@@ -20,12 +23,15 @@ const GenaiConfigSchema = z.object({
     decoder: z.object({
       filename: z.string().min(1),
       head_size: z.number().int().positive().optional(),
+      hidden_size: z.number().int().positive().optional(),
       num_key_value_heads: z.number().int().positive().optional(),
       num_hidden_layers: z.number().int().positive().optional(),
       // Name templates such as "past_key_values.%d.key"; kept loose because builders add keys over time.
-      inputs: z.record(z.string(), z.string()).default({}),
-      outputs: z.record(z.string(), z.string()).default({}),
+      inputs: names,
+      outputs: names,
     }),
+    // The builder's multimodal layout: token ids go through this model to become `inputs_embeds`.
+    embedding: z.object({ filename: z.string().min(1), inputs: names, outputs: names }).optional(),
   }),
   search: z
     .object({
@@ -33,6 +39,7 @@ const GenaiConfigSchema = z.object({
       temperature: z.number().optional(),
       top_k: z.number().optional(),
       top_p: z.number().optional(),
+      repetition_penalty: z.number().optional(),
       max_length: z.number().int().optional(),
     })
     .partial()
@@ -43,9 +50,11 @@ export interface ModelFolder {
   folder: string;
   modelId: string;
   modelPath: string;
+  /** The embedding model that turns token ids into the decoder's `inputs_embeds`, when the layout has one. */
+  embedding: { modelPath: string; inputIds: string; output: string } | null;
   tokenizerPath: string;
   tokenizerConfigPath: string;
-  /** Bytes of the graph and its external data on disk: the weights' footprint. */
+  /** Bytes of the graphs and their external data on disk: the weights' footprint. */
   weightsBytes: number;
   config: ModelConfig;
 }
@@ -55,11 +64,14 @@ export interface ModelConfig {
   eosTokenIds: number[];
   bosTokenId: number | null;
   padTokenId: number;
-  inputNames: { inputIds: string; attentionMask: string; positionIds: string };
+  inputNames: { inputIds: string; inputsEmbeds: string; attentionMask: string; positionIds: string };
   logitsName: string;
   /** Pairs of (input template, output template) for cache tensors named in the config. */
   cacheNameTemplates: { past: string; present: string }[];
-  searchDefaults: { doSample: boolean; temperature?: number; topK?: number; topP?: number };
+  /** What the config says about the graph, checked against it when the model loads. */
+  declared: { headSize?: number; hiddenSize?: number; kvHeads?: number; layers?: number; vocabSize?: number };
+  /** The model's own sampling: generation_config.json when present, else genai_config.json search. */
+  samplingDefaults: SamplingDefaults;
 }
 
 const REQUIRED_FILES = ['genai_config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
@@ -81,29 +93,60 @@ export function readModelFolder(folder: string): ModelFolder {
       'model-missing',
     );
   }
-  const config = parseGenaiConfig(readFileSync(join(absolute, 'genai_config.json'), 'utf8'), absolute);
-  const modelPath = join(absolute, config.filename);
-  if (!existsSync(modelPath)) {
-    throw new EngineError(
-      `Model folder ${absolute} has no ${config.filename} (named by genai_config.json model.decoder.filename).`,
-      'model-missing',
-    );
-  }
+  const parsed = parseGenaiConfig(readFileSync(join(absolute, 'genai_config.json'), 'utf8'), absolute);
+  const modelPath = fileInFolder(absolute, parsed.filename, 'model.decoder.filename');
+  const embedding = parsed.embedding
+    ? {
+        modelPath: fileInFolder(absolute, parsed.embedding.filename, 'model.embedding.filename'),
+        inputIds: parsed.embedding.inputs.input_ids ?? 'input_ids',
+        output: parsed.embedding.outputs.embeddings ?? parsed.model.inputNames.inputsEmbeds,
+      }
+    : null;
+  const generation = readGenerationConfig(absolute);
   return {
     folder: absolute,
-    modelId: config.modelType ?? absolute.split(/[\\/]/).pop() ?? absolute,
+    modelId: parsed.modelType ?? absolute.split(/[\\/]/).pop() ?? absolute,
     modelPath,
+    embedding,
     tokenizerPath: join(absolute, 'tokenizer.json'),
     tokenizerConfigPath: join(absolute, 'tokenizer_config.json'),
-    weightsBytes: graphBytesOnDisk(modelPath),
-    config: config.model,
+    weightsBytes: graphBytesOnDisk(modelPath) + (embedding ? graphBytesOnDisk(embedding.modelPath) : 0),
+    config: { ...parsed.model, samplingDefaults: generation ?? parsed.model.samplingDefaults },
   };
 }
 
-function parseGenaiConfig(
-  text: string,
-  folder: string,
-): { model: ModelConfig; filename: string; modelType?: string } {
+/**
+ * A file named by the config, which must stay inside the model folder: a downloaded folder
+ * is untrusted, and a name like "../../secrets" or a symlink out of the folder would make
+ * the engine read whatever it points at.
+ */
+export function fileInFolder(folder: string, name: string, field: string): string {
+  const path = resolve(folder, name);
+  const outside = (root: string, target: string): boolean => {
+    const rel = relative(root, target);
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel);
+  };
+  if (isAbsolute(name) || outside(folder, path)) {
+    throw new EngineError(
+      `genai_config.json ${field} is "${name}", which points outside the model folder ${folder}. ` +
+        'Name a file inside the folder (as the model builder writes it).',
+      'model-corrupt',
+    );
+  }
+  if (!existsSync(path)) {
+    throw new EngineError(`Model folder ${folder} has no ${name} (named by genai_config.json ${field}).`, 'model-missing');
+  }
+  if (outside(realpathSync(folder), realpathSync(path))) {
+    throw new EngineError(
+      `${name} in ${folder} is a link to ${realpathSync(path)}, outside the model folder. ` +
+        'Copy the file into the folder instead of linking to it.',
+      'model-corrupt',
+    );
+  }
+  return path;
+}
+
+function parseGenaiConfig(text: string, folder: string) {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -126,29 +169,35 @@ function parseGenaiConfig(
   if (eosTokenIds.length === 0) {
     throw new EngineError(`genai_config.json in ${folder} lists no eos_token_id.`, 'model-corrupt');
   }
-  return {
-    filename: model.decoder.filename,
-    modelType: model.type,
-    model: {
-      contextLength: model.context_length,
-      eosTokenIds,
-      bosTokenId: asList(model.bos_token_id)[0] ?? null,
-      padTokenId: asList(model.pad_token_id)[0] ?? eosTokenIds[0]!,
-      inputNames: {
-        inputIds: inputs.input_ids ?? 'input_ids',
-        attentionMask: inputs.attention_mask ?? 'attention_mask',
-        positionIds: inputs.position_ids ?? 'position_ids',
-      },
-      logitsName: outputs.logits ?? 'logits',
-      cacheNameTemplates: pairCacheTemplates(inputs, outputs),
-      searchDefaults: {
-        doSample: search?.do_sample ?? false,
-        temperature: search?.temperature,
-        topK: search?.top_k,
-        topP: search?.top_p,
-      },
+  const config: Omit<ModelConfig, 'samplingDefaults'> & { samplingDefaults: SamplingDefaults } = {
+    contextLength: model.context_length,
+    eosTokenIds,
+    bosTokenId: asList(model.bos_token_id)[0] ?? null,
+    padTokenId: asList(model.pad_token_id)[0] ?? eosTokenIds[0]!,
+    inputNames: {
+      inputIds: inputs.input_ids ?? 'input_ids',
+      inputsEmbeds: inputs.inputs_embeds ?? 'inputs_embeds',
+      attentionMask: inputs.attention_mask ?? 'attention_mask',
+      positionIds: inputs.position_ids ?? 'position_ids',
+    },
+    logitsName: outputs.logits ?? 'logits',
+    cacheNameTemplates: pairCacheTemplates(inputs, outputs),
+    declared: {
+      headSize: model.decoder.head_size,
+      hiddenSize: model.decoder.hidden_size,
+      kvHeads: model.decoder.num_key_value_heads,
+      layers: model.decoder.num_hidden_layers,
+      vocabSize: model.vocab_size,
+    },
+    samplingDefaults: {
+      doSample: search?.do_sample ?? false,
+      temperature: search?.temperature,
+      topK: search?.top_k,
+      topP: search?.top_p,
+      repetitionPenalty: search?.repetition_penalty,
     },
   };
+  return { filename: model.decoder.filename, embedding: model.embedding, modelType: model.type, model: config };
 }
 
 /**

@@ -1,23 +1,28 @@
 // The in-process world-model engine (DESIGN.md "Model engines"): a decoder folder in the
-// onnxruntime-genai layout run by onnxruntime-node. A generate call prefills each distinct
-// prompt once (from the longest cached prefix), then decodes all requests as one batch.
+// onnxruntime-genai layout run by onnxruntime-node: token ids in, or the builder's
+// multimodal layout (an embedding model feeding `inputs_embeds`, 3-D positions). A generate
+// call prefills each distinct prompt once (from the longest cached prefix), then decodes all
+// requests together (rows of equal cache length share a batch).
 
 import type { InferenceSession } from 'onnxruntime-node';
 import {
   EngineError,
+  type ChatMessage,
   type EngineDescription,
   type GenerateRequest,
   type GenerateResult,
-  type SamplingParams,
   type TokenEvent,
   type WorldModelEngine,
 } from '../engine';
 import { decodeBatch, type DecodeRequest } from './batch-decoder';
 import { discoverCacheLayout, type CacheLayout } from './cache-layout';
-import { ChatTokenizer, type ChatPrompt } from './chat-tokenizer';
+import { ChatTokenizer, type ChatPrompt, type TemplateKwargs } from './chat-tokenizer';
 import { DecoderStep } from './decoder-step';
+import { EmbeddingModel } from './embedding-model';
 import { openSession, type ProviderName, type ProviderReport } from './execution-providers';
 import { readModelFolder, type ModelFolder } from './genai-config';
+import { recommendedSampling } from './generation-config';
+import { checkGraphAgainstConfig } from './graph-checks';
 import { PrefixCache } from './prefix-cache';
 import { PrefillCancelled, prefillPrompt, type PreparedPrompt } from './prompt-prefill';
 import { TextStream } from './text-stream';
@@ -55,8 +60,10 @@ export class OnnxEngine implements WorldModelEngine {
     private readonly device: string,
     private readonly providerReports: ProviderReport[],
     private readonly options: OnnxEngineOptions,
+    private readonly embedding: EmbeddingModel | null,
+    private readonly reasoning: EngineDescription['reasoning'],
   ) {
-    this.step = new DecoderStep(session, layout, model.config);
+    this.step = new DecoderStep(session, layout, model.config, embedding);
     this.eosTokenIds = new Set(model.config.eosTokenIds);
     const reuse = options.prefixReuse !== false && (options.prefixCacheBytes ?? DEFAULT_PREFIX_CACHE_BYTES) > 0;
     this.prefixCache = reuse ? new PrefixCache(layout, options.prefixCacheBytes ?? DEFAULT_PREFIX_CACHE_BYTES) : null;
@@ -66,15 +73,36 @@ export class OnnxEngine implements WorldModelEngine {
   static async load(folder: string, options: OnnxEngineOptions = {}): Promise<OnnxEngine> {
     const model = readModelFolder(folder);
     const tokenizer = ChatTokenizer.load(model.tokenizerPath, model.tokenizerConfigPath);
-    const opened = await openSession(model.modelPath, { providers: options.providers, intraOpThreads: options.intraOpThreads });
-    let layout: CacheLayout;
+    const settings = { providers: options.providers, intraOpThreads: options.intraOpThreads };
+    const opened = await openSession(model.modelPath, settings);
+    let embedding: EmbeddingModel | null = null;
     try {
-      layout = discoverCacheLayout(opened.session, model.config);
+      if (model.embedding) {
+        // The embedding model runs where the decoder runs.
+        const embedder = await openSession(model.embedding.modelPath, { ...settings, providers: [opened.provider] });
+        embedding = new EmbeddingModel(embedder.session, model.embedding.inputIds, model.embedding.output);
+      }
+      const layout = discoverCacheLayout(opened.session, model.config);
+      if (layout.tokenInput === 'embeds' && !embedding) {
+        throw new EngineError(
+          `The decoder in ${model.folder} takes '${model.config.inputNames.inputsEmbeds}' but genai_config.json names no ` +
+            'embedding model (model.embedding.filename); use the folder the model builder wrote, with its embedding model.',
+          'model-corrupt',
+        );
+      }
+      checkGraphAgainstConfig(opened.session, layout, model.config, {
+        folder: model.folder,
+        maxTokenId: tokenizer.maxTokenId,
+        embeddingWidth: embedding?.hiddenSize,
+      });
+      const reasoning = await tokenizer.reasoning();
+      return new OnnxEngine(model, opened.session, layout, tokenizer, opened.device, opened.providers, options, embedding, reasoning);
     } catch (error) {
       await opened.session.release();
+      await embedding?.release();
+      await tokenizer.close();
       throw error;
     }
-    return new OnnxEngine(model, opened.session, layout, tokenizer, opened.device, opened.providers, options);
   }
 
   describe(): EngineDescription {
@@ -97,9 +125,14 @@ export class OnnxEngine implements WorldModelEngine {
         // onnxruntime-node hands every output back in host memory, so caches cross the bus each step.
         'cache tensors round-trip through host memory between steps',
       ],
-      recommendedSampling: recommendedSampling(this.model.config.searchDefaults),
-      reasoning: { reasons: false, canDisable: false },
+      recommendedSampling: recommendedSampling(this.model.config.samplingDefaults),
+      reasoning: this.reasoning,
     };
+  }
+
+  /** The exact text the model reads for `messages`: the chat template applied, generation prompt included. */
+  async renderPrompt(messages: ChatMessage[], templateKwargs?: TemplateKwargs): Promise<string> {
+    return (await this.tokenizer.promptText(messages, { templateKwargs })).text;
   }
 
   async tokenize(text: string): Promise<number[]> {
@@ -122,6 +155,8 @@ export class OnnxEngine implements WorldModelEngine {
     await this.queue;
     this.prefixCache?.clear();
     await this.session.release();
+    await this.embedding?.release();
+    await this.tokenizer.close();
   }
 
   private async generateNow(
@@ -143,11 +178,14 @@ export class OnnxEngine implements WorldModelEngine {
     // Prompts: one prefill per distinct prompt (unless reuse is off), shared by its requests.
     const prepared = new Map<string, Promise<PreparedPrompt>>();
     const firstUse = new Set<string>();
-    const rows: { index: number; prompt: PreparedPrompt; cachedTokens: number }[] = [];
+    const rows: { index: number; prompt: PreparedPrompt; cachedTokens: number; streamPrefix: string }[] = [];
     for (const [index, request] of requests.entries()) {
       let prompt: ChatPrompt;
       try {
-        prompt = this.tokenizer.encodeChat(request.messages);
+        prompt = await this.tokenizer.prepare(request.messages, {
+          templateKwargs: request.templateKwargs,
+          continuation: request.continuation,
+        });
       } catch (error) {
         fail(index, 'error', (error as Error).message);
         continue;
@@ -168,7 +206,7 @@ export class OnnxEngine implements WorldModelEngine {
         // The first request of a prompt computed it; later ones took all of it from that computation.
         const cachedTokens = firstUse.has(key) ? ready.tokens.length : ready.cachedTokens;
         firstUse.add(key);
-        rows.push({ index, prompt: ready, cachedTokens });
+        rows.push({ index, prompt: ready, cachedTokens, streamPrefix: prompt.streamPrefix });
       } catch (error) {
         if (error instanceof PrefillCancelled) fail(index, 'cancelled', undefined, prompt.tokens.length);
         else fail(index, 'error', `The model failed while reading the prompt: ${(error as Error).message}`, prompt.tokens.length);
@@ -182,6 +220,8 @@ export class OnnxEngine implements WorldModelEngine {
       stream: new TextStream((ids) => this.tokenizer.decode(ids), requests[index]!.sampling.stop),
     }));
     const decodeStarted = performance.now();
+    // Output that starts inside the think block the prompt opened says so from its first event.
+    for (const row of rows) if (row.streamPrefix) onToken({ requestId: requests[row.index]!.id, text: row.streamPrefix });
     try {
       const outcomes = await decodeBatch(decodeRequests, this.step, this.layout, {
         eosTokenIds: this.eosTokenIds,
@@ -193,7 +233,7 @@ export class OnnxEngine implements WorldModelEngine {
         const outcome = outcomes[r]!;
         results[row.index] = {
           id: requests[row.index]!.id,
-          text: decodeRequests[r]!.stream.fullText,
+          text: row.streamPrefix + decodeRequests[r]!.stream.fullText,
           finishReason: outcome.finishReason,
           promptTokens: row.prompt.tokens.length,
           completionTokens: outcome.completionTokens,
@@ -211,13 +251,4 @@ export class OnnxEngine implements WorldModelEngine {
     }
     return results;
   }
-}
-
-function recommendedSampling(search: ModelFolder['config']['searchDefaults']): Partial<SamplingParams> {
-  if (!search.doSample) return { temperature: 0 };
-  return {
-    ...(search.temperature !== undefined ? { temperature: search.temperature } : {}),
-    ...(search.topK !== undefined ? { topK: search.topK } : {}),
-    ...(search.topP !== undefined ? { topP: search.topP } : {}),
-  };
 }

@@ -12,7 +12,8 @@ const layout = (withState: boolean): CacheLayout => ({
   hasState: withState,
   bytesPerToken: 8,
   stateBytesPerSequence: withState ? 12 : 0,
-  takesPositionIds: true,
+  tokenInput: 'ids',
+  positionRank: 2,
 });
 
 /** A cache whose key at position p holds [p, p + 0.5], so cuts are easy to check. */

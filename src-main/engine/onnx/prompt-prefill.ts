@@ -50,7 +50,7 @@ export async function prefillPrompt(
   const stops = chunkEnds(done, tokens.length, settings.chunkTokens, prompt.historyLength);
   for (const end of stops) {
     if (settings.signal?.aborted) throw new PrefillCancelled();
-    const output = await step.run([{ tokens: tokens.slice(done, end), pastLength: done }], done, cache);
+    const output = await step.run([{ tokens: tokens.slice(done, end) }], done, cache);
     cache = output.cache;
     logits = lastLogits(output.logits, 0);
     done = end;

@@ -1,6 +1,7 @@
 // Picks the next token from one row of logits: greedy, or temperature + top-k + top-p
 // sampling driven by a per-request seeded generator, so the same seed gives the same
-// text whether the request runs alone or inside a batch.
+// text whether the request runs alone or inside a batch. Repetition and presence penalties
+// reshape the logits first, as transformers and vLLM apply them.
 
 export interface SamplerSettings {
   /** 0 (or less) means greedy. */
@@ -9,6 +10,31 @@ export interface SamplerSettings {
   topK: number;
   /** 1 (or more) means no nucleus cut. */
   topP: number;
+  /** Subtracted once from the logit of every token generated so far (OpenAI/vLLM presence penalty). */
+  presencePenalty?: number;
+  /**
+   * transformers' repetition penalty over the prompt and the generated tokens: a positive
+   * logit is divided by it, a negative one multiplied.
+   */
+  repetitionPenalty?: number;
+}
+
+/** The tokens a row's penalties look at. */
+export interface TokenHistory {
+  /** Tokens this request generated. */
+  generated: Set<number>;
+  /** Prompt and generated tokens. */
+  seen: Set<number>;
+}
+
+/** A step whose logits hold NaN or infinity: broken weights or a broken conversion. */
+export class NonFiniteLogitsError extends Error {
+  constructor() {
+    super(
+      'The model produced NaN or infinite logits, so no token can be chosen. Its weights or its conversion are broken: ' +
+        'convert the model again (fp32 to rule out fp16 overflow) or use another copy. Nothing was stored.',
+    );
+  }
 }
 
 /** A uniform float in [0, 1). */
@@ -30,7 +56,16 @@ export function seededRandom(seed: number): RandomSource {
   };
 }
 
-export function sampleToken(logits: Float32Array, settings: SamplerSettings, random: RandomSource): number {
+export function sampleToken(
+  logits: Float32Array,
+  settings: SamplerSettings,
+  random: RandomSource,
+  history?: TokenHistory,
+): number {
+  let sum = 0;
+  for (let i = 0; i < logits.length; i++) sum += logits[i]!;
+  if (!Number.isFinite(sum)) throw new NonFiniteLogitsError();
+  if (history) logits = penalised(logits, settings, history);
   if (!(settings.temperature > 0)) return argmax(logits);
   const candidates = settings.topK > 0 && settings.topK < logits.length
     ? topKIndices(logits, Math.floor(settings.topK))
@@ -62,6 +97,21 @@ export function sampleToken(logits: Float32Array, settings: SamplerSettings, ran
     if (threshold < 0) return candidates[i]!;
   }
   return candidates[kept - 1]!;
+}
+
+function penalised(logits: Float32Array, settings: SamplerSettings, history: TokenHistory): Float32Array {
+  const repetition = settings.repetitionPenalty ?? 1;
+  const presence = settings.presencePenalty ?? 0;
+  if (repetition === 1 && presence === 0) return logits;
+  const out = Float32Array.from(logits);
+  if (repetition !== 1 && repetition > 0) {
+    for (const id of history.seen) {
+      if (id < 0 || id >= out.length) continue;
+      out[id] = out[id]! > 0 ? out[id]! / repetition : out[id]! * repetition;
+    }
+  }
+  if (presence !== 0) for (const id of history.generated) if (id >= 0 && id < out.length) out[id] = out[id]! - presence;
+  return out;
 }
 
 export function argmax(values: Float32Array): number {
