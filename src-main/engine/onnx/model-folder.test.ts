@@ -1,0 +1,123 @@
+// What the engine refuses in a model folder, and what it reads from it, on copies of the
+// committed tiny hybrid decoder: files outside the folder, a configuration that contradicts
+// its graph, the model's own sampling defaults, a chat template that never ends.
+
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EngineError } from '../engine';
+import { OnnxEngine } from './onnx-engine';
+
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'tiny-decoder');
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A writable copy of the fixture inside a fresh parent folder (so "outside" has somewhere to be). */
+function copy(): { parent: string; folder: string } {
+  const parent = mkdtempSync(join(tmpdir(), 'worldloom-folder-'));
+  folders.push(parent);
+  const folder = join(parent, 'model');
+  cpSync(FIXTURE, folder, { recursive: true });
+  return { parent, folder };
+}
+
+function editJson(path: string, edit: (json: Record<string, any>) => void): void {
+  const json = JSON.parse(readFileSync(path, 'utf8'));
+  edit(json);
+  writeFileSync(path, JSON.stringify(json));
+}
+
+async function loadError(folder: string): Promise<EngineError> {
+  const error = await OnnxEngine.load(folder, { providers: ['cpu'], intraOpThreads: 1 }).then(
+    async (engine) => {
+      await engine.dispose();
+      return null;
+    },
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(EngineError);
+  return error as EngineError;
+}
+
+describe('a model folder keeps to itself', () => {
+  it('refuses a decoder filename that climbs out of the folder', async () => {
+    const { parent, folder } = copy();
+    renameSync(join(folder, 'model.onnx'), join(parent, 'model.onnx'));
+    renameSync(join(folder, 'model.onnx.data'), join(parent, 'model.onnx.data'));
+    editJson(join(folder, 'genai_config.json'), (json) => {
+      json.model.decoder.filename = '../model.onnx';
+    });
+    const error = await loadError(folder);
+    expect(error.code).toBe('model-corrupt');
+    expect(error.message).toMatch(/"\.\.\/model\.onnx", which points outside the model folder/);
+  });
+
+  it('refuses a decoder that is a symlink to a file outside the folder', async () => {
+    const { parent, folder } = copy();
+    renameSync(join(folder, 'model.onnx'), join(parent, 'elsewhere.onnx'));
+    symlinkSync(join(parent, 'elsewhere.onnx'), join(folder, 'model.onnx'));
+    const error = await loadError(folder);
+    expect(error.message).toMatch(/model\.onnx in .* is a link to .*elsewhere\.onnx, outside the model folder/);
+  });
+});
+
+describe('a configuration that contradicts its graph is refused, naming both', () => {
+  const cases: [string, (json: Record<string, any>) => void, RegExp][] = [
+    ['key/value heads', (json) => (json.model.decoder.num_key_value_heads = 4), /num_key_value_heads is 4 but cache 'past_key_values\.1\.key' has 2 heads/],
+    ['head size', (json) => (json.model.decoder.head_size = 32), /head_size is 32 but cache 'past_key_values\.1\.key' has heads of 16/],
+    ['layers', (json) => (json.model.decoder.num_hidden_layers = 6), /num_hidden_layers is 6 but the graph carries caches for 4 layers/],
+    ['vocabulary', (json) => (json.model.vocab_size = 600), /vocab_size is 600 but the graph's logits have 501 entries/],
+  ];
+  for (const [what, edit, message] of cases) {
+    it(what, async () => {
+      const { folder } = copy();
+      editJson(join(folder, 'genai_config.json'), edit);
+      const error = await loadError(folder);
+      expect(error.code).toBe('model-corrupt');
+      expect(error.message).toMatch(message);
+      expect(error.message).toMatch(/convert the model again/);
+    });
+  }
+
+  it('context longer than config.json allows', async () => {
+    const { folder } = copy();
+    writeFileSync(join(folder, 'config.json'), JSON.stringify({ text_config: { max_position_embeddings: 1024 } }));
+    expect((await loadError(folder)).message).toMatch(/context_length is 4096 but config\.json allows 1024 positions/);
+  });
+
+  it('a tokenizer with ids beyond the logits', async () => {
+    const { folder } = copy();
+    editJson(join(folder, 'tokenizer.json'), (json) => {
+      json.added_tokens.push({ id: 700, content: '<|extra|>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+    });
+    expect((await loadError(folder)).message).toMatch(/tokenizer has token id 700, beyond the 501 logits/);
+  });
+});
+
+describe("the model's own sampling", () => {
+  it('comes from generation_config.json when the folder has one, else from genai_config.json search', async () => {
+    const { folder } = copy();
+    const plain = await OnnxEngine.load(folder, { providers: ['cpu'], intraOpThreads: 1 });
+    // The fixture's search section: do_sample false.
+    expect(plain.describe().recommendedSampling).toEqual({ temperature: 0 });
+    await plain.dispose();
+    writeFileSync(
+      join(folder, 'generation_config.json'),
+      JSON.stringify({ do_sample: true, temperature: 0.6, top_k: 20, top_p: 0.95, repetition_penalty: 1.05, presence_penalty: 1.5, max_new_tokens: 32768, eos_token_id: [2] }),
+    );
+    const qwen = await OnnxEngine.load(folder, { providers: ['cpu'], intraOpThreads: 1 });
+    expect(qwen.describe().recommendedSampling).toEqual({
+      temperature: 0.6, topK: 20, topP: 0.95, repetitionPenalty: 1.05, presencePenalty: 1.5, maxTokens: 32768,
+    });
+    await qwen.dispose();
+  });
+
+  it('refuses a generation_config.json with values out of range', async () => {
+    const { folder } = copy();
+    writeFileSync(join(folder, 'generation_config.json'), JSON.stringify({ do_sample: true, top_p: 3 }));
+    expect((await loadError(folder)).message).toMatch(/generation_config\.json has sampling values out of range \(top_p/);
+  });
+});
