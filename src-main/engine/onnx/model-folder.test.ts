@@ -24,8 +24,12 @@ function copy(): { parent: string; folder: string } {
   return { parent, folder };
 }
 
-function editJson(path: string, edit: (json: Record<string, any>) => void): void {
-  const json = JSON.parse(readFileSync(path, 'utf8'));
+interface GenaiJson {
+  model: Record<string, unknown> & { decoder: Record<string, unknown> };
+}
+
+function editJson<T>(path: string, edit: (json: T) => void): void {
+  const json = JSON.parse(readFileSync(path, 'utf8')) as T;
   edit(json);
   writeFileSync(path, JSON.stringify(json));
 }
@@ -47,7 +51,7 @@ describe('a model folder keeps to itself', () => {
     const { parent, folder } = copy();
     renameSync(join(folder, 'model.onnx'), join(parent, 'model.onnx'));
     renameSync(join(folder, 'model.onnx.data'), join(parent, 'model.onnx.data'));
-    editJson(join(folder, 'genai_config.json'), (json) => {
+    editJson<GenaiJson>(join(folder, 'genai_config.json'), (json) => {
       json.model.decoder.filename = '../model.onnx';
     });
     const error = await loadError(folder);
@@ -65,7 +69,7 @@ describe('a model folder keeps to itself', () => {
 });
 
 describe('a configuration that contradicts its graph is refused, naming both', () => {
-  const cases: [string, (json: Record<string, any>) => void, RegExp][] = [
+  const cases: [string, (json: GenaiJson) => void, RegExp][] = [
     ['key/value heads', (json) => (json.model.decoder.num_key_value_heads = 4), /num_key_value_heads is 4 but cache 'past_key_values\.1\.key' has 2 heads/],
     ['head size', (json) => (json.model.decoder.head_size = 32), /head_size is 32 but cache 'past_key_values\.1\.key' has heads of 16/],
     ['layers', (json) => (json.model.decoder.num_hidden_layers = 6), /num_hidden_layers is 6 but the graph carries caches for 4 layers/],
@@ -74,7 +78,7 @@ describe('a configuration that contradicts its graph is refused, naming both', (
   for (const [what, edit, message] of cases) {
     it(what, async () => {
       const { folder } = copy();
-      editJson(join(folder, 'genai_config.json'), edit);
+      editJson<GenaiJson>(join(folder, 'genai_config.json'), edit);
       const error = await loadError(folder);
       expect(error.code).toBe('model-corrupt');
       expect(error.message).toMatch(message);
@@ -90,7 +94,7 @@ describe('a configuration that contradicts its graph is refused, naming both', (
 
   it('a tokenizer with ids beyond the logits', async () => {
     const { folder } = copy();
-    editJson(join(folder, 'tokenizer.json'), (json) => {
+    editJson<{ added_tokens: object[] }>(join(folder, 'tokenizer.json'), (json) => {
       json.added_tokens.push({ id: 700, content: '<|extra|>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
     });
     expect((await loadError(folder)).message).toMatch(/tokenizer has token id 700, beyond the 501 logits/);
