@@ -27,8 +27,18 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 /** Events pushed from the core to every connected UI. */
 export const events = {
   'workspace.changed': z.object({ reason: z.string(), trajectoryId: z.string().optional() }),
-  /** Text a simulation sample produced since the last event. */
-  'simulate.token': z.object({ jobId: z.string(), sample: z.number().int(), text: z.string() }),
+  /**
+   * Text a simulation sample produced since the last event (reasoning inline in <think> tags),
+   * with the sample's new tokens so far and the milliseconds since the run started, so a view
+   * can show tokens used and tokens/s while it streams.
+   */
+  'simulate.token': z.object({
+    jobId: z.string(),
+    sample: z.number().int(),
+    text: z.string(),
+    completionTokens: z.number().int(),
+    elapsedMs: z.number(),
+  }),
   'job.progress': z.object({
     jobId: z.string(),
     label: z.string(),

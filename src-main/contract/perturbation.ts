@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { Domain, NodeRecord, WorldSpec } from '../trajectory/model';
 import { method } from './method';
-import { Sampling } from './simulation';
+import { IncompleteSample, SamplingOverrides } from './simulation';
 
 export const PerturbationKindInfo = z.object({
   id: z.string(),
@@ -34,9 +34,11 @@ export const perturbationApi = {
       mode: z.enum(['instruction', 'transform']),
       kinds: z.array(z.object({ kindId: z.string().min(1).max(200), params: z.record(z.string(), z.unknown()).optional() })).min(1).max(200),
       seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
-      sampling: Sampling.partial().default({}),
+      /** Instruction mode only: overrides the generation settings in force for this call. */
+      sampling: SamplingOverrides.default({}),
     }),
-    z.object({ nodes: z.array(NodeRecord), cancelled: z.boolean() }),
+    /** `incomplete`: instruction-mode samples that ran out of tokens before their observation (not stored). */
+    z.object({ nodes: z.array(NodeRecord), incomplete: z.array(IncompleteSample), cancelled: z.boolean() }),
   ),
   'perturb.cancel': method(z.object({ jobId: z.string().min(1).max(100) }), z.object({ cancelled: z.boolean() })),
   'perturb.userFile': method(z.object({}), z.object({ text: z.string() }).extend(UserFileReport.shape)),

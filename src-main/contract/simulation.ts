@@ -1,4 +1,6 @@
-// The simulation part of the contract: which world model is loaded, and simulating steps.
+// The simulation part of the contract: which world model is loaded, the generation settings
+// (the model's recommendation, the workspace's overrides, what is in force), simulating steps,
+// and the exact prompt a step is simulated from.
 import { z } from 'zod';
 import { NodeRecord } from '../trajectory/model';
 import { method } from './method';
@@ -15,15 +17,41 @@ export const ModelSpec = z.discriminatedUnion('kind', [
 ]);
 export type ModelSpec = z.infer<typeof ModelSpec>;
 
+/** The largest budget of new tokens a call may ask for: the reference model's whole context (256K). */
+export const MAX_NEW_TOKENS = 262_144;
+
+/**
+ * Generation settings. No defaults here on purpose: what a field is when nobody set it comes
+ * from the loaded model (simulation/generation-settings.ts), so every caller sends only what
+ * the user chose and leaves the rest out.
+ */
 export const Sampling = z.object({
-  temperature: z.number().min(0).max(5).default(0.7),
-  topK: z.number().int().min(0).max(10_000).default(50),
-  topP: z.number().gt(0).max(1).default(0.95),
-  maxTokens: z.number().int().min(1).max(32_768).default(512),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
-  stop: z.array(z.string().min(1).max(200)).max(16).default([]),
+  /** 0 means greedy (which makes reasoning models loop; use it only to reproduce a run). */
+  temperature: z.number().min(0).max(5),
+  /** 0 means no top-k cut. */
+  topK: z.number().int().min(0).max(10_000),
+  topP: z.number().gt(0).max(1),
+  /** New tokens per sample, reasoning included. */
+  maxTokens: z.number().int().min(1).max(MAX_NEW_TOKENS),
+  seed: z.number().int().min(0).max(2 ** 31 - 1),
+  stop: z.array(z.string().min(1).max(200)).max(16),
+  /** Subtracted once from every token already generated (OpenAI-style); 0 = off. */
+  presencePenalty: z.number().min(-2).max(2),
+  /** Multiplicative, as in generation_config.json; 1 = off. */
+  repetitionPenalty: z.number().gt(0).max(2),
+  /** Let a reasoning model think before it answers; false renders the template with enable_thinking=false. */
+  thinking: z.boolean(),
 });
 export type Sampling = z.infer<typeof Sampling>;
+export const SamplingOverrides = Sampling.partial();
+export type SamplingOverrides = z.infer<typeof SamplingOverrides>;
+
+export const ModelReasoning = z.object({
+  /** The model thinks before it answers (in <think>…</think>). */
+  reasons: z.boolean(),
+  /** Thinking can be switched off through the chat template (enable_thinking). */
+  canDisable: z.boolean(),
+});
 
 export const ModelState = z.object({
   /** What is loaded now, described by its engine; null when none is. */
@@ -37,6 +65,9 @@ export const ModelState = z.object({
       providers: z.array(z.object({ name: z.string(), used: z.boolean(), reason: z.string() })),
       notes: z.array(z.string()),
       source: z.string(),
+      /** What the model itself recommends (its generation config; for a server, reasoning-model defaults). */
+      recommendedSampling: SamplingOverrides,
+      reasoning: ModelReasoning,
     })
     .nullable(),
   /** The embedded default model, when this installation has one. */
@@ -47,27 +78,115 @@ export const ModelState = z.object({
 });
 export type ModelState = z.infer<typeof ModelState>;
 
+/** Where each setting in force came from: the model's recommendation, the workspace, or Worldloom's fallback. */
+export const SettingSource = z.enum(['model', 'workspace', 'fallback']);
+
+export const GenerationSettings = z.object({
+  /** The loaded model's recommendation; empty when no model is loaded. */
+  model: SamplingOverrides,
+  /** This workspace's remembered overrides (saved in the workspace file). */
+  workspace: SamplingOverrides,
+  /** What a call that sends no sampling of its own uses now. */
+  effective: Sampling,
+  sources: z.record(z.string(), SettingSource),
+  /** The most new tokens a call may ask for with the loaded model (its context length, capped). */
+  maxTokensLimit: z.number().int(),
+  reasoning: ModelReasoning,
+});
+export type GenerationSettings = z.infer<typeof GenerationSettings>;
+
+/**
+ * A sample that ran out of tokens before its observation was complete. It is not stored as a
+ * node: continue it (simulate.run with `continuation`, the same seed) or retry with a larger budget.
+ */
+export const IncompleteSample = z.object({
+  sample: z.number().int(),
+  seed: z.number().int(),
+  /** reasoning: the think block was still open; no-observation: reasoning ended, nothing after it; observation: the answer was cut mid-way. */
+  reason: z.enum(['reasoning', 'no-observation', 'observation']),
+  /** e.g. "ran out of tokens while reasoning (32768 used)". */
+  message: z.string(),
+  /** New tokens this sample used, earlier continued parts included. */
+  completionTokens: z.number().int(),
+  /** Everything written so far, reasoning inline in <think> tags: pass it back as `continuation.text`. */
+  text: z.string(),
+  /** The reasoning parsed out of `text`, for display. */
+  reasoning: z.string(),
+  maxTokens: z.number().int(),
+});
+export type IncompleteSample = z.infer<typeof IncompleteSample>;
+
+export const Continuation = z.object({
+  /** An IncompleteSample's `text`. */
+  text: z.string().min(1).max(8_000_000),
+  /** Its `completionTokens`, so the stored node counts every token it took. */
+  completionTokens: z.number().int().min(0).default(0),
+});
+export type Continuation = z.infer<typeof Continuation>;
+
+export const PromptMessage = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
+
+export const ExactPrompt = z.object({
+  /** The chat messages sent to the model. */
+  messages: z.array(PromptMessage),
+  /** Chat-template variables sent with them (e.g. enable_thinking: false). */
+  templateKwargs: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** The text after the chat template, when the loaded engine can render it (in-process); else null. */
+  rendered: z.string().nullable(),
+  /** Why `rendered` is null, or which model's template rendered it. */
+  renderNote: z.string(),
+  /** Where the messages came from: built from the tree, or the imported benchmark prompt used as-is. */
+  source: z.enum(['tree', 'imported']),
+  promptHash: z.string(),
+});
+export type ExactPrompt = z.infer<typeof ExactPrompt>;
+
+export const SimulateResult = z.object({
+  nodes: z.array(NodeRecord),
+  /** Samples that ran out of tokens before their observation; none of them became a node. */
+  incomplete: z.array(IncompleteSample),
+  cancelled: z.boolean(),
+  tokensPerSecond: z.number(),
+  device: z.string(),
+  /** The settings in force for this run (the seed is the first sample's; sample i used seed + i). */
+  sampling: Sampling,
+});
+export type SimulateResult = z.infer<typeof SimulateResult>;
+
 export const simulationApi = {
   'model.state': method(z.object({}), ModelState),
   'model.load': method(z.object({ spec: ModelSpec }), ModelState),
   'model.unload': method(z.object({}), ModelState),
   /** Downloads onnxruntime's CUDA provider (Linux x64); progress arrives as job.progress events. */
   'model.installGpuRuntime': method(z.object({ jobId: z.string().min(1).max(100) }), z.object({ log: z.string() })),
-  /** Simulates `action` after `nodeId`, K samples as one batch; tokens stream as simulate.token events. */
+  /** The generation settings in force: model recommendation ← workspace overrides. */
+  'sampling.get': method(z.object({}), GenerationSettings),
+  /** Replaces the workspace's remembered overrides ({} forgets them all); needs an open workspace. */
+  'sampling.setWorkspace': method(z.object({ overrides: SamplingOverrides }), GenerationSettings),
+  /**
+   * Simulates `action` after `nodeId`, K samples as one batch; tokens stream as simulate.token
+   * events. `sampling` overrides the settings in force for this call only. With
+   * `continuation`, one sample resumes an incomplete one (send the same seed).
+   */
   'simulate.run': method(
     z.object({
       jobId: z.string().min(1).max(100),
       nodeId: z.string().min(1).max(200),
       action: z.string().min(1).max(1_000_000),
       samples: z.number().int().min(1).max(64).default(1),
-      sampling: Sampling.partial().default({}),
+      sampling: SamplingOverrides.default({}),
+      continuation: Continuation.optional(),
     }),
-    z.object({
-      nodes: z.array(NodeRecord),
-      cancelled: z.boolean(),
-      tokensPerSecond: z.number(),
-      device: z.string(),
-    }),
+    SimulateResult,
   ),
   'simulate.cancel': method(z.object({ jobId: z.string().min(1).max(100) }), z.object({ cancelled: z.boolean() })),
+  /**
+   * The exact prompt of a step: with `action`, the prompt simulating it after `nodeId` would
+   * send now; without, the prompt that produced node `nodeId` (its recorded settings and
+   * perturbation instruction included).
+   */
+  'simulate.prompt': method(
+    z.object({ nodeId: z.string().min(1).max(200), action: z.string().min(1).max(1_000_000).optional(), sampling: SamplingOverrides.default({}) }),
+    ExactPrompt,
+  ),
 } as const;

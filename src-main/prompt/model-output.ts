@@ -13,6 +13,28 @@ export interface ModelOutput {
 export interface PartialModelOutput extends ModelOutput {
   /** True while the stream is inside reasoning, so the UI can say "thinking…". */
   reasoningOpen: boolean;
+  /** True while a <predicted_observation> block is open (its closing tag not written yet). */
+  observationOpen: boolean;
+}
+
+/**
+ * Why a completion that ran out of tokens is not a finished observation: still reasoning,
+ * reasoning ended but nothing after it, or a <predicted_observation> block left open.
+ */
+export type Incompleteness = 'reasoning' | 'no-observation' | 'observation';
+
+/**
+ * Whether a completion that ended with `finishReason` is unfinished, and how. Only a length
+ * cut counts: a model that stopped on its own with an empty answer predicted an empty
+ * observation (a silent command). A length cut in untagged text cannot be told from a
+ * finished answer and is left to the finish reason recorded with it.
+ */
+export function incompleteness(text: string, finishReason: string): Incompleteness | null {
+  if (finishReason !== 'length') return null;
+  const parsed = split(text);
+  if (parsed.reasoningOpen) return 'reasoning';
+  if (parsed.observation.trim() === '') return 'no-observation';
+  return parsed.observationOpen ? 'observation' : null;
 }
 
 const TAGS = ['<think>', '</think>', '<predicted_observation>', '</predicted_observation>'] as const;
@@ -117,6 +139,7 @@ function split(text: string): PartialModelOutput {
     observation: tidyObservation(raw),
     reasoning: reasoningParts.length > 0 ? reasoningParts.join('\n\n') : null,
     reasoningOpen: state === 'think',
+    observationOpen: state === 'observation',
   };
 }
 

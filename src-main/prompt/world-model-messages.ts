@@ -1,15 +1,20 @@
 // Builds the chat a world model reads to predict the next observation (DESIGN.md
 // "Prompt contract with the world model"). Pure. The turn layout is the AgentWorldBench
 // one, built by the same helpers that import and export that format, so a trajectory
-// simulated here and one exported there read identically.
+// simulated here and one exported there read identically; turns imported from the
+// benchmark are sent exactly as the benchmark wrote them.
 import type { ChatMessage } from '../engine/engine';
-import { promptForAction, responseForObservation } from '../trajectory/turn-format';
-import type { WorldSpec } from '../trajectory/model';
+import type { Domain, WorldSpec } from '../trajectory/model';
+import { GUI_DOMAINS, promptForAction, responseForObservation } from '../trajectory/turn-format';
 import { PLACEHOLDERS, fillTemplate, hasPlaceholder } from './template';
 
 export interface WorldModelTurn {
   action: string;
   observation: string;
+  /** The turn's user message as imported (e.g. an AgentWorldBench prompt): sent as is. */
+  rawPrompt?: string | null;
+  /** The turn's assistant message as imported: sent as is. */
+  rawResponse?: string | null;
 }
 
 export interface WorldModelPromptInput {
@@ -23,11 +28,17 @@ export interface WorldModelPromptInput {
   history: readonly WorldModelTurn[];
   /** The action whose observation the model is asked to predict. */
   action: string;
+  /** The user message for `action` as imported, sent as is (resampling an imported step). */
+  actionPrompt?: string | null;
   worldSpec?: WorldSpec | string | null;
   /** The root node's observation: what the environment looked like before the first action. */
   initialState?: string | null;
   /** A perturbation's instruction for this prediction (e.g. "the command fails: disk full"). */
   controlInstruction?: string | null;
+  /** GUI domains (Android, Web, OS) write the screen each action is taken on into its turn. */
+  domain?: Domain;
+  /** A GUI trajectory's task, written on its first turn. */
+  taskInstruction?: string | null;
 }
 
 // Used only when the system prompt has no placeholder of its own for the value.
@@ -38,12 +49,17 @@ const APPENDED_HEADINGS = {
 } as const;
 
 export function buildWorldModelMessages(input: WorldModelPromptInput): ChatMessage[] {
-  const messages: ChatMessage[] = [{ role: 'system', content: worldModelSystemPrompt(input) }];
+  const gui = input.domain !== undefined && GUI_DOMAINS.includes(input.domain);
+  const messages: ChatMessage[] = [{ role: 'system', content: worldModelSystemPrompt({ ...input, initialState: gui ? null : input.initialState }) }];
+  // In GUI domains each turn shows the screen it acts on: the initial state, then each observation.
+  const stateBefore = (turn: number) => (turn === 0 ? (input.initialState ?? '') : input.history[turn - 1]!.observation);
+  const userTurn = (turn: number, action: string) =>
+    promptForAction(turn + 1, action, gui ? { taskInstruction: turn === 0 ? input.taskInstruction : null, currentState: stateBefore(turn) } : undefined);
   input.history.forEach((turn, i) => {
-    messages.push({ role: 'user', content: promptForAction(i + 1, turn.action) });
-    messages.push({ role: 'assistant', content: responseForObservation(turn.observation) });
+    messages.push({ role: 'user', content: turn.rawPrompt ?? userTurn(i, turn.action) });
+    messages.push({ role: 'assistant', content: turn.rawResponse ?? responseForObservation(turn.observation) });
   });
-  messages.push({ role: 'user', content: promptForAction(input.history.length + 1, input.action) });
+  messages.push({ role: 'user', content: input.actionPrompt ?? userTurn(input.history.length, input.action) });
   return messages;
 }
 

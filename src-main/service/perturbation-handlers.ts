@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { perturbationApi } from '../contract/perturbation';
 import { perturbationCatalog, type PerturbationRegistry } from '../perturbations/registry';
 import { loadUserPerturbations } from '../perturbations/user-file';
+import { generationParameters } from '../simulation/generation-parameters';
 import { perturbStep } from '../simulation/perturb-step';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { HandlersOf, Studio } from './studio';
@@ -44,6 +45,8 @@ export function perturbationHandlers(studio: Studio): HandlersOf<typeof perturba
     },
     'perturb.run': async ({ jobId, nodeId, mode, kinds, seed, sampling }) => {
       const store = studio.requireStore();
+      // Instruction mode simulates with the same settings as simulate; transform mode ignores them.
+      const resolved = generationParameters(studio.models.current, store).resolve(sampling);
       const controller = new AbortController();
       running.set(jobId, controller);
       try {
@@ -53,7 +56,7 @@ export function perturbationHandlers(studio: Studio): HandlersOf<typeof perturba
           studio.models.current,
           { builtinDir: join(studio.extras.resourcesDir, 'prompts') },
           workspaceRegistry(store),
-          { nodeId, mode, kinds, seed, sampling },
+          { nodeId, mode, kinds, seed, sampling: resolved },
           (done, total) => studio.emit('job.progress', { jobId, label, done, total, finished: done === total }),
           controller.signal,
         );

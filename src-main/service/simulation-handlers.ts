@@ -1,13 +1,22 @@
 // Handlers for the simulation part of the contract (contract/simulation.ts).
 import { join } from 'node:path';
 import type { simulationApi } from '../contract/simulation';
+import type { ChatMessage, WorldModelEngine } from '../engine/engine';
+import { promptHash } from '../prompt/prompt-hash';
+import { instructionOfNode } from '../simulation/perturb-step';
+import { generationParameters, engineRequestParts } from '../simulation/generation-parameters';
 import { installGpuRuntime } from '../simulation/gpu-runtime';
 import { simulateStep } from '../simulation/simulate-step';
+import { promptForStep } from '../simulation/step-prompt';
+import { writeSamplingOverrides } from '../store/workspace-settings';
+import { workspaceRegistry } from './perturbation-handlers';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from './user-error';
 
 export function simulationHandlers(studio: Studio): HandlersOf<typeof simulationApi> {
   const running = new Map<string, AbortController>();
+  const templates = () => ({ builtinDir: join(studio.extras.resourcesDir, 'prompts') });
+  const settings = () => generationParameters(studio.models.current, studio.workspace);
   return {
     'model.state': () => studio.models.state(),
     'model.load': ({ spec }) => studio.models.load(spec),
@@ -27,21 +36,28 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
         progress('CUDA runtime step finished', true);
       }
     },
-    'simulate.run': async ({ jobId, nodeId, action, samples, sampling }) => {
+    'sampling.get': () => settings().describe(),
+    'sampling.setWorkspace': ({ overrides }) => {
+      writeSamplingOverrides(studio.requireStore(), overrides);
+      return settings().describe();
+    },
+    'simulate.run': async ({ jobId, nodeId, action, samples, sampling, continuation }) => {
       const engine = studio.models.current;
       if (!engine) {
         throw new UserError('No world model is loaded. Open the model panel and pick a model folder or an endpoint.', 'no-model');
       }
       if (running.has(jobId)) throw new UserError(`A simulation with id ${jobId} is already running.`, 'busy');
+      const store = studio.requireStore();
+      const resolved = generationParameters(engine, store).resolve(sampling);
       const controller = new AbortController();
       running.set(jobId, controller);
       try {
         const result = await simulateStep(
-          studio.requireStore(),
+          store,
           engine,
-          { builtinDir: join(studio.extras.resourcesDir, 'prompts') },
-          { nodeId, action, samples, sampling },
-          (sample, text) => studio.emit('simulate.token', { jobId, sample, text }),
+          templates(),
+          { nodeId, action, samples, sampling: resolved, continuation },
+          ({ sample, text, completionTokens, elapsedMs }) => studio.emit('simulate.token', { jobId, sample, text, completionTokens, elapsedMs }),
           controller.signal,
         );
         if (result.nodes.length > 0) {
@@ -57,5 +73,43 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
       controller?.abort();
       return { cancelled: controller !== undefined };
     },
+    'simulate.prompt': async ({ nodeId, action, sampling }) => {
+      const store = studio.requireStore();
+      const node = store.getNode(nodeId);
+      if (!node) throw new UserError(`Node ${nodeId} is not in this workspace.`, 'not-found');
+      // Without an action: the prompt that produced this node, from its parent, as recorded.
+      if (action === undefined && !node.parentId) {
+        throw new UserError('The initial state was not simulated from a prompt; choose a step below it, or give an action.', 'invalid');
+      }
+      const at = action === undefined ? node.parentId! : nodeId;
+      const step = action ?? node.action;
+      const recorded = action === undefined ? recordedThinking(node.provenance.sampling) : {};
+      const instruction = action === undefined ? instructionOfNode(store, node, workspaceRegistry(store)) : null;
+      const prompt = await promptForStep(store, templates(), at, step, instruction);
+      const { templateKwargs = {} } = engineRequestParts(settings().resolve({ ...recorded, ...sampling }));
+      const engine = studio.models.current;
+      let rendered: string | null = null;
+      let renderNote: string;
+      if (!engine) renderNote = 'No model is loaded: the chat template is applied by the model that receives the messages.';
+      else if (!canRender(engine)) renderNote = `${engine.describe().modelId || 'This server'} applies its chat template itself; these messages are what it receives.`;
+      else {
+        rendered = await engine.renderPrompt(prompt.messages, templateKwargs);
+        renderNote = `Rendered with the chat template of ${engine.describe().modelId}.`;
+      }
+      return { messages: prompt.messages, templateKwargs, rendered, renderNote, source: prompt.source, promptHash: await promptHash(prompt.messages) };
+    },
   };
+}
+
+type TemplateKwargs = Record<string, string | number | boolean>;
+/** Engines that can apply their chat template on request (in-process); servers apply theirs out of sight. */
+type PromptRenderer = { renderPrompt(messages: ChatMessage[], templateKwargs?: TemplateKwargs): Promise<string> | string };
+function canRender(engine: WorldModelEngine): engine is WorldModelEngine & PromptRenderer {
+  return typeof (engine as Partial<PromptRenderer>).renderPrompt === 'function';
+}
+
+/** The thinking switch a node was simulated with, so its exact prompt is shown as it was sent. */
+function recordedThinking(sampling: unknown): { thinking?: boolean } {
+  const thinking = (sampling as { thinking?: unknown } | undefined)?.thinking;
+  return typeof thinking === 'boolean' ? { thinking } : {};
 }

@@ -6,6 +6,7 @@ import type { ModelSpec, ModelState } from '../contract/simulation';
 import type { WorldModelEngine } from '../engine/engine';
 import { OnnxEngine } from '../engine/onnx/onnx-engine';
 import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
+import { GenerationParameters } from './generation-parameters';
 import { gpuRuntimeStatus } from './gpu-runtime';
 
 /** Where the embedded default model lives inside the installation. */
@@ -37,7 +38,7 @@ export class ModelSession {
   state(): ModelState {
     const d = this.engine?.describe();
     return {
-      loaded: d ? { ...d, source: this.source } : null,
+      loaded: d ? { ...d, recommendedSampling: new GenerationParameters(d).recommended, source: this.source } : null,
       defaultModelPath: defaultModelPath(this.resourcesDir),
       gpuRuntime: gpuRuntimeStatus(),
       loading: this.loading,

@@ -1,8 +1,8 @@
 // Perturbing a step: each chosen kind makes one sibling of the node (same parent, same
 // action) in one job. Transform mode changes the node's observation deterministically;
 // instruction mode asks the world model to play the condition out, all kinds in one batch.
-import type { Sampling } from '../contract/simulation';
-import { DEFAULT_SAMPLING, type GenerateRequest, type WorldModelEngine } from '../engine/engine';
+import type { IncompleteSample, Sampling } from '../contract/simulation';
+import type { GenerateRequest, WorldModelEngine } from '../engine/engine';
 import { applyTransform, instructionFor, planSweep, type PerturbationRecord } from '../perturbations/apply';
 import type { PerturbationMode } from '../perturbations/kind';
 import type { PerturbationRegistry } from '../perturbations/registry';
@@ -11,19 +11,42 @@ import type { TemplateFolders } from '../prompt/template-files';
 import { UserError } from '../service/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { NodeRecord } from '../trajectory/model';
-import { messagesForStep, recordSample } from './simulate-step';
+import { incompleteness, parseModelOutput } from '../prompt/model-output';
+import { engineRequestParts } from './generation-parameters';
+import { incompleteMessage, messagesForStep, recordSample } from './simulate-step';
 
 export interface PerturbStepInput {
   nodeId: string;
   mode: PerturbationMode;
   kinds: { kindId: string; params?: Record<string, unknown> }[];
   seed: number;
-  sampling?: Partial<Sampling>;
+  /** The settings in force for instruction mode (GenerationParameters.resolve); each kind uses its own seed. */
+  sampling: Sampling;
 }
 
 export interface PerturbStepResult {
   nodes: NodeRecord[];
+  /** Instruction-mode samples that ran out of tokens before their observation; none became a node. */
+  incomplete: IncompleteSample[];
   cancelled: boolean;
+}
+
+/**
+ * The control instruction an instruction-mode perturbation added to a node's prompt: as
+ * recorded, or worked out again from its perturbation record (nodes made before it was recorded).
+ */
+export function instructionOfNode(store: WorkspaceStore, node: NodeRecord, registry: PerturbationRegistry): string | null {
+  const recorded = node.provenance.controlInstruction;
+  if (typeof recorded === 'string') return recorded;
+  const record = node.provenance.perturbations?.[0] as PerturbationRecord | undefined;
+  if (!record || record.mode !== 'instruction') return null;
+  const trajectory = store.getTrajectory(node.trajectoryId);
+  try {
+    return trajectory ? instructionFor(record, { domain: trajectory.domain, action: node.action }, registry) : null;
+  } catch {
+    // A kind no longer in the catalog or the workspace's file: its instruction cannot be shown.
+    return null;
+  }
 }
 
 export async function perturbStep(
@@ -64,41 +87,58 @@ export async function perturbStep(
         });
       }),
     );
-    return { nodes, cancelled: false };
+    return { nodes, incomplete: [], cancelled: false };
   }
 
   if (!engine) {
     throw new UserError('Instruction mode needs a world model: load one in the model panel, or use transform mode.', 'no-model');
   }
-  const sampling = { ...DEFAULT_SAMPLING, ...input.sampling };
   const prepared = await Promise.all(
     records.map(async (record: PerturbationRecord) => {
-      const messages = await messagesForStep(store, templates, node.parentId!, node.action, instructionFor(record, ctx, registry));
-      return { record, messages, hash: await promptHash(messages) };
+      const instruction = instructionFor(record, ctx, registry);
+      const messages = await messagesForStep(store, templates, node.parentId!, node.action, instruction);
+      return { record, instruction, messages, hash: await promptHash(messages), sampling: { ...input.sampling, seed: record.seed } };
     }),
   );
-  const requests: GenerateRequest[] = prepared.map((p, i) => ({ id: String(i), messages: p.messages, sampling: { ...sampling, seed: p.record.seed } }));
+  const requests: GenerateRequest[] = prepared.map((p, i) => ({ id: String(i), messages: p.messages, ...engineRequestParts(p.sampling) }));
   let finished = 0;
   const results = await engine.generate(requests, () => {}, signal);
-  if (results.some((r) => r.finishReason === 'cancelled')) return { nodes: [], cancelled: true };
+  if (results.some((r) => r.finishReason === 'cancelled')) return { nodes: [], incomplete: [], cancelled: true };
   const description = engine.describe();
+  const incomplete: IncompleteSample[] = [];
   const nodes = store.transaction(() =>
     results.flatMap((r, i) => {
       onProgress(++finished, results.length);
       if (r.finishReason === 'error') return [];
+      const p = prepared[i]!;
+      // Truncation is never a state: a perturbed sample cut off before its observation is reported, not stored.
+      const reason = incompleteness(r.text, r.finishReason);
+      if (reason) {
+        incomplete.push({
+          sample: i,
+          seed: p.sampling.seed,
+          reason,
+          message: `${p.record.kind}: ${incompleteMessage(reason, r.completionTokens)}`,
+          completionTokens: r.completionTokens,
+          text: r.text,
+          reasoning: parseModelOutput(r.text).reasoning ?? '',
+          maxTokens: p.sampling.maxTokens,
+        });
+        return [];
+      }
       return [
         recordSample(store, {
           parentId: node.parentId!,
           action: node.action,
           result: r,
-          sampling: requests[i]!.sampling,
+          sampling: p.sampling,
           engine: description,
-          promptHash: prepared[i]!.hash,
+          promptHash: p.hash,
           worldSpec: trajectory.worldSpec,
-          provenance: { perturbations: [prepared[i]!.record], ...origin },
+          provenance: { perturbations: [p.record], controlInstruction: p.instruction, ...origin },
         }),
       ];
     }),
   );
-  return { nodes, cancelled: false };
+  return { nodes, incomplete, cancelled: false };
 }

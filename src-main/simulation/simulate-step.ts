@@ -1,40 +1,38 @@
 // Simulating one step: the world model predicts the observation of `action` taken at a
-// node, K samples at once, each becoming a `simulated` child with full provenance.
-import type { Sampling } from '../contract/simulation';
-import {
-  DEFAULT_SAMPLING,
-  type EngineDescription,
-  type GenerateRequest,
-  type GenerateResult,
-  type SamplingParams,
-  type WorldModelEngine,
-} from '../engine/engine';
+// node, K samples at once, each becoming a `simulated` child with full provenance. A sample
+// that ran out of tokens before its observation was complete never becomes a node: it comes
+// back as incomplete, to be continued or retried with a larger budget.
+import type { Continuation, IncompleteSample, Sampling, SimulateResult } from '../contract/simulation';
+import type { EngineDescription, GenerateRequest, GenerateResult, WorldModelEngine } from '../engine/engine';
 import { checkConsistency } from '../perturbations/consistency';
-import { parseModelOutput } from '../prompt/model-output';
+import { incompleteness, parseModelOutput, type Incompleteness } from '../prompt/model-output';
 import { promptHash } from '../prompt/prompt-hash';
-import { loadDomainTemplate, type TemplateFolders } from '../prompt/template-files';
-import { stripLeadingComment } from '../prompt/template';
-import { buildWorldModelMessages } from '../prompt/world-model-messages';
-import type { WorkspaceStore } from '../store/workspace-store';
-import { pathTo } from '../trajectory/build';
-import type { NodeRecord, WorldSpec } from '../trajectory/model';
+import type { TemplateFolders } from '../prompt/template-files';
 import { UserError } from '../service/user-error';
+import type { WorkspaceStore } from '../store/workspace-store';
+import type { NodeRecord, WorldSpec } from '../trajectory/model';
+import { engineRequestParts, samplingRecord } from './generation-parameters';
+import { promptForStep } from './step-prompt';
 
 export interface SimulateStepInput {
   nodeId: string;
   action: string;
   samples: number;
-  sampling: Partial<Sampling>;
+  /** The settings in force (GenerationParameters.resolve); sample i uses seed + i. */
+  sampling: Sampling;
+  /** Resume one incomplete sample from what it wrote (send its seed in `sampling`). */
+  continuation?: Continuation;
   /** Extra provenance to record on every new node (e.g. the perturbation applied). */
   provenance?: Record<string, unknown>;
   controlInstruction?: string | null;
 }
 
-export interface SimulateStepResult {
-  nodes: NodeRecord[];
-  cancelled: boolean;
-  tokensPerSecond: number;
-  device: string;
+/** One streamed piece of a sample, with its running token count and the run's elapsed time. */
+export interface SampleProgress {
+  sample: number;
+  text: string;
+  completionTokens: number;
+  elapsedMs: number;
 }
 
 /** The chat messages the world model sees for `action` after `nodeId`. */
@@ -45,24 +43,18 @@ export async function messagesForStep(
   action: string,
   controlInstruction?: string | null,
 ) {
-  const node = store.getNode(nodeId);
-  if (!node) throw new UserError(`Node ${nodeId} is not in this workspace.`, 'not-found');
-  const trajectory = store.getTrajectory(node.trajectoryId)!;
-  const path = pathTo(store.getNodes(trajectory.id), nodeId);
-  const root = path[0]!;
-  // A trajectory without its own environment description uses the domain's template,
-  // whose placeholders buildWorldModelMessages fills.
-  const systemPrompt = trajectory.systemPrompt.trim()
-    ? trajectory.systemPrompt
-    : stripLeadingComment((await loadDomainTemplate(trajectory.domain, templates)).text);
-  return buildWorldModelMessages({
-    systemPrompt,
-    history: path.slice(1).map((n) => ({ action: n.action, observation: n.observation })),
-    action,
-    worldSpec: trajectory.worldSpec,
-    initialState: root.observation,
-    controlInstruction,
-  });
+  return (await promptForStep(store, templates, nodeId, action, controlInstruction)).messages;
+}
+
+const INCOMPLETE_WHILE: Record<Incompleteness, string> = {
+  reasoning: 'while reasoning',
+  'no-observation': 'after reasoning, before writing the observation',
+  observation: 'while writing the observation',
+};
+
+/** "ran out of tokens while reasoning (32768 used)": what the user is told, in the panel and the CLI. */
+export function incompleteMessage(reason: Incompleteness, completionTokens: number): string {
+  return `ran out of tokens ${INCOMPLETE_WHILE[reason]} (${completionTokens} used)`;
 }
 
 export async function simulateStep(
@@ -70,19 +62,32 @@ export async function simulateStep(
   engine: WorldModelEngine,
   templates: TemplateFolders,
   input: SimulateStepInput,
-  onToken: (sample: number, text: string) => void,
+  onToken: (progress: SampleProgress) => void,
   signal?: AbortSignal,
-): Promise<SimulateStepResult> {
-  const messages = await messagesForStep(store, templates, input.nodeId, input.action, input.controlInstruction);
+): Promise<SimulateResult> {
+  const continuation = input.continuation;
+  if (continuation && input.samples !== 1) {
+    throw new UserError('Continuing an incomplete sample resumes that one sample: ask for 1 sample, with its seed.', 'invalid');
+  }
+  const { messages } = await promptForStep(store, templates, input.nodeId, input.action, input.controlInstruction);
   const hash = await promptHash(messages);
-  const sampling = { ...DEFAULT_SAMPLING, ...input.sampling };
-  const requests: GenerateRequest[] = Array.from({ length: input.samples }, (_, i) => ({
-    id: String(i),
-    messages,
-    sampling: { ...sampling, seed: sampling.seed + i },
-  }));
+  const earlierTokens = continuation?.completionTokens ?? 0;
+  const requests: GenerateRequest[] = Array.from({ length: input.samples }, (_, i) => {
+    const parts = engineRequestParts({ ...input.sampling, seed: input.sampling.seed + i });
+    return { id: String(i), messages, ...parts, ...(continuation ? { continuation: continuation.text } : {}) };
+  });
   const started = performance.now();
-  const results = await engine.generate(requests, (e) => onToken(Number(e.requestId), e.text), signal);
+  const streamed = new Array<number>(input.samples).fill(0);
+  const results = await engine.generate(
+    requests,
+    (e) => {
+      const sample = Number(e.requestId);
+      // In-process engines stream one event per token; servers one chunk per token.
+      streamed[sample] = (streamed[sample] ?? 0) + 1;
+      onToken({ sample, text: e.text, completionTokens: earlierTokens + streamed[sample]!, elapsedMs: performance.now() - started });
+    },
+    signal,
+  );
   const seconds = (performance.now() - started) / 1000;
   const description = engine.describe();
   const cancelled = results.some((r) => r.finishReason === 'cancelled');
@@ -91,27 +96,65 @@ export async function simulateStep(
     throw new UserError(`The world model could not simulate this step: ${failed.error ?? 'unknown error'}`, 'engine-failed');
   }
   const completionTokens = results.reduce((n, r) => n + r.completionTokens, 0);
+  // A continued sample is judged and stored whole: what it wrote before and what it wrote now.
+  const whole = results.map((r): GenerateResult => (continuation ? { ...r, text: continuation.text + r.text, completionTokens: earlierTokens + r.completionTokens } : r));
   const nodes: NodeRecord[] = [];
+  const incomplete: IncompleteSample[] = [];
   // A cancelled job writes nothing: the user stopped it, so half-made samples are not kept.
   if (!cancelled) {
     const worldSpec = store.getTrajectory(store.getNode(input.nodeId)!.trajectoryId)!.worldSpec;
     store.transaction(() => {
-      results.forEach((r, i) => {
+      whole.forEach((r, i) => {
         if (r.finishReason === 'error') return;
+        const sampling = { ...input.sampling, seed: input.sampling.seed + i };
+        const reason = incompleteness(r.text, r.finishReason);
+        if (reason) {
+          incomplete.push(incompleteSample(i, sampling, r, reason));
+          return;
+        }
         nodes.push(
-          recordSample(store, { parentId: input.nodeId, action: input.action, result: r, sampling: requests[i]!.sampling, engine: description, promptHash: hash, worldSpec, provenance: input.provenance }),
+          recordSample(store, {
+            parentId: input.nodeId,
+            action: input.action,
+            result: r,
+            sampling,
+            engine: description,
+            promptHash: hash,
+            worldSpec,
+            provenance: { ...input.provenance, ...(continuation ? { continued: true } : {}) },
+          }),
         );
       });
     });
   }
-  return { nodes, cancelled, tokensPerSecond: seconds > 0 ? completionTokens / seconds : 0, device: description.device };
+  return {
+    nodes,
+    incomplete,
+    cancelled,
+    tokensPerSecond: seconds > 0 ? completionTokens / seconds : 0,
+    device: description.device,
+    sampling: input.sampling,
+  };
+}
+
+function incompleteSample(sample: number, sampling: Sampling, r: GenerateResult, reason: Incompleteness): IncompleteSample {
+  return {
+    sample,
+    seed: sampling.seed,
+    reason,
+    message: incompleteMessage(reason, r.completionTokens),
+    completionTokens: r.completionTokens,
+    text: r.text,
+    reasoning: parseModelOutput(r.text).reasoning ?? '',
+    maxTokens: sampling.maxTokens,
+  };
 }
 
 export interface SampleToRecord {
   parentId: string;
   action: string;
   result: GenerateResult;
-  sampling: SamplingParams;
+  sampling: Sampling;
   engine: EngineDescription;
   promptHash: string;
   worldSpec: WorldSpec | null;
@@ -134,7 +177,7 @@ export function recordSample(store: WorkspaceStore, sample: SampleToRecord): Nod
       engine: sample.engine.kind,
       modelId: sample.engine.modelId,
       device: sample.engine.device,
-      sampling: { ...sample.sampling },
+      sampling: samplingRecord(sample.sampling),
       seed: sample.sampling.seed,
       promptHash: sample.promptHash,
       tokens: { prompt: r.promptTokens, completion: r.completionTokens },

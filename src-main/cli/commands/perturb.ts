@@ -2,14 +2,16 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { workspaceRegistry } from '../../service/perturbation-handlers';
+import { generationParameters } from '../../simulation/generation-parameters';
 import { perturbStep } from '../../simulation/perturb-step';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { openModelForCli } from '../model-argument';
 import { oneOf, wholeNumber } from '../option-parsers';
 import { RESOURCES_DIR } from '../paths';
+import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerPerturb(program: Command): void {
-  program
+  const command = program
     .command('perturb')
     .description('perturb a step (one sibling per kind); prints the new node ids as JSON')
     .requiredOption('-w, --workspace <file>', 'workspace file')
@@ -18,8 +20,10 @@ export function registerPerturb(program: Command): void {
     .option('--mode <mode>', 'instruction | transform', oneOf(['instruction', 'transform'] as const), 'transform')
     .option('--params <json>', 'parameters as a JSON object (for a single kind)')
     .option('-s, --seed <n>', 'seed', wholeNumber(0, 2 ** 31 - 1), 0)
-    .option('-m, --model <dir|url>', 'model for instruction mode (default: the embedded model)')
-    .action(async (opts: { workspace: string; node: string; kind: string; mode: 'instruction' | 'transform'; params?: string; seed: number; model?: string }) => {
+    .option('-m, --model <dir|url>', 'model for instruction mode (default: the embedded model)');
+  // The generation options shape instruction mode only; --seed is the sweep's own.
+  addSamplingOptions(command, { seed: false }).action(
+    async (opts: Omit<SamplingFlags, 'seed'> & { workspace: string; node: string; kind: string; mode: 'instruction' | 'transform'; params?: string; seed: number; model?: string }) => {
       const kindIds = opts.kind.split(',').map((k) => k.trim()).filter(Boolean);
       let params: Record<string, unknown> | undefined;
       if (opts.params) {
@@ -33,18 +37,30 @@ export function registerPerturb(program: Command): void {
       const { models, engine } = opts.mode === 'instruction' ? await openModelForCli(opts.model) : { models: null, engine: null };
       const store = WorkspaceStore.open(resolve(opts.workspace));
       try {
+        const parameters = generationParameters(engine, store);
         const result = await perturbStep(
           store,
           engine,
           { builtinDir: join(RESOURCES_DIR, 'prompts') },
           workspaceRegistry(store),
-          { nodeId: opts.node, mode: opts.mode, kinds: kindIds.map((kindId) => ({ kindId, ...(params ? { params } : {}) })), seed: opts.seed },
+          {
+            nodeId: opts.node,
+            mode: opts.mode,
+            kinds: kindIds.map((kindId) => ({ kindId, ...(params ? { params } : {}) })),
+            seed: opts.seed,
+            sampling: parameters.resolve(samplingOverrides({ ...opts, seed: undefined })),
+          },
           () => {},
         );
-        process.stdout.write(JSON.stringify({ nodes: result.nodes.map((n) => n.id) }) + '\n');
+        process.stdout.write(JSON.stringify({ nodes: result.nodes.map((n) => n.id), incomplete: result.incomplete.map((s) => s.message) }) + '\n');
+        if (result.incomplete.length > 0) {
+          process.stderr.write(`worldloom: ${incompleteReport(result.incomplete, parameters.maxTokensLimit)}\n`);
+          process.exitCode = 1;
+        }
       } finally {
         store.close();
         await models?.unload();
       }
-    });
+    },
+  );
 }

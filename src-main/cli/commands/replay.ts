@@ -8,20 +8,18 @@ import { replayTrajectory } from '../../reality/replay';
 import { reportHtml } from '../../reality/report-html';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { openModelForCli } from '../model-argument';
-import { wholeNumber } from '../option-parsers';
 import { RESOURCES_DIR } from '../paths';
+import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerReplay(program: Command): void {
-  program
+  const command = program
     .command('replay')
     .description('replay a recorded real trajectory through the world model; prints per-step metrics as JSON')
     .requiredOption('-w, --workspace <file>', 'workspace file')
     .requiredOption('--trajectory <id>', 'the recorded trajectory')
     .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)')
-    .option('--max-tokens <n>', 'longest predicted observation in tokens', wholeNumber(1, 32768), 512)
-    .option('-s, --seed <n>', 'sampling seed', wholeNumber(0, 2 ** 31 - 1), 0)
-    .option('--report <file>', 'also write the report (.html, else JSON)')
-    .action(async (opts: { workspace: string; trajectory: string; model?: string; maxTokens: number; seed: number; report?: string }) => {
+    .option('--report <file>', 'also write the report (.html, else JSON)');
+  addSamplingOptions(command).action(async (opts: SamplingFlags & { workspace: string; trajectory: string; model?: string; report?: string }) => {
       const { models, engine } = await openModelForCli(opts.model);
       const store = WorkspaceStore.open(resolve(opts.workspace));
       try {
@@ -31,7 +29,7 @@ export function registerReplay(program: Command): void {
           store,
           engine,
           { builtinDir: join(RESOURCES_DIR, 'prompts') },
-          { trajectoryId: opts.trajectory, sampling: { maxTokens: opts.maxTokens, seed: opts.seed } },
+          { trajectoryId: opts.trajectory, sampling: samplingOverrides(opts) },
           (done, total, label) => process.stderr.write(`[${done}/${total}] ${label}\n`),
           controller.signal,
         );

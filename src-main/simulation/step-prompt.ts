@@ -1,0 +1,74 @@
+// The exact chat a world model is asked to continue when it simulates an action at a node:
+// the trajectory's system prompt (its own, else the domain template), the path's turns, the
+// new action. Turns imported from a benchmark are sent as the benchmark wrote them, and
+// resampling an imported step sends its imported prompt, so a model sees what it was
+// trained and evaluated on.
+import type { ChatMessage } from '../engine/engine';
+import { loadDomainTemplate, type TemplateFolders } from '../prompt/template-files';
+import { stripLeadingComment } from '../prompt/template';
+import { buildWorldModelMessages } from '../prompt/world-model-messages';
+import { UserError } from '../service/user-error';
+import type { WorkspaceStore } from '../store/workspace-store';
+import { pathTo } from '../trajectory/build';
+import type { NodeRecord } from '../trajectory/model';
+import { GUI_DOMAINS, guiBlocksFromPrompt } from '../trajectory/turn-format';
+
+export interface StepPrompt {
+  messages: ChatMessage[];
+  /** `imported` when any turn (or the action itself) is sent as imported text. */
+  source: 'tree' | 'imported';
+}
+
+
+const rawPrompt = (n: NodeRecord) => n.provenance.source?.rawAction ?? null;
+const rawResponse = (n: NodeRecord) => n.provenance.source?.rawObservation ?? null;
+
+/** The chat messages the world model sees for `action` after `nodeId`. */
+export async function promptForStep(
+  store: WorkspaceStore,
+  templates: TemplateFolders,
+  nodeId: string,
+  action: string,
+  controlInstruction?: string | null,
+): Promise<StepPrompt> {
+  const node = store.getNode(nodeId);
+  if (!node) throw new UserError(`Node ${nodeId} is not in this workspace.`, 'not-found');
+  const trajectory = store.getTrajectory(node.trajectoryId)!;
+  const nodes = store.getNodes(trajectory.id);
+  const path = pathTo(nodes, nodeId);
+  const root = path[0]!;
+  // A trajectory without its own environment description uses the domain's template,
+  // whose placeholders buildWorldModelMessages fills.
+  const systemPrompt = trajectory.systemPrompt.trim()
+    ? trajectory.systemPrompt
+    : stripLeadingComment((await loadDomainTemplate(trajectory.domain, templates)).text);
+  const steps = path.slice(1);
+  // Resampling an imported step: its own prompt holds what the benchmark showed (GUI state included).
+  const importedTwin = nodes.find((n) => n.parentId === nodeId && n.action === action && rawPrompt(n) !== null);
+  const actionPrompt = importedTwin ? rawPrompt(importedTwin) : null;
+  const imported = actionPrompt !== null || steps.some((n) => rawPrompt(n) !== null || rawResponse(n) !== null);
+  return {
+    messages: buildWorldModelMessages({
+      systemPrompt,
+      history: steps.map((n) => ({ action: n.action, observation: n.observation, rawPrompt: rawPrompt(n), rawResponse: rawResponse(n) })),
+      action,
+      actionPrompt,
+      worldSpec: trajectory.worldSpec,
+      initialState: root.observation,
+      controlInstruction,
+      domain: trajectory.domain,
+      taskInstruction: GUI_DOMAINS.includes(trajectory.domain) ? taskInstructionOf(nodes) : null,
+    }),
+    source: imported ? 'imported' : 'tree',
+  };
+}
+
+/** A GUI trajectory's task, as its imported first turn states it. */
+function taskInstructionOf(nodes: readonly NodeRecord[]): string | null {
+  for (const n of nodes) {
+    const raw = n.depth === 1 ? rawPrompt(n) : null;
+    const task = raw ? guiBlocksFromPrompt(raw).taskInstruction : null;
+    if (task) return task;
+  }
+  return null;
+}
