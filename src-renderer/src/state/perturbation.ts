@@ -49,7 +49,7 @@ export async function perturb(
 ): Promise<void> {
   set({ running: true });
   try {
-    const result = await call('perturb.run', { jobId: `perturb-${Date.now()}`, nodeId, mode, kinds, seed, sampling: { maxTokens: 256 } });
+    const result = await call('perturb.run', { jobId: `perturb-${Date.now()}`, nodeId, mode, kinds, seed });
     notify('info', `${result.nodes.length} perturbed sibling${result.nodes.length === 1 ? '' : 's'} added`);
     const first = result.nodes[0];
     if (first) await selectTrajectory(first.trajectoryId, first.id, result.nodes);

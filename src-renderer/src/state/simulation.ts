@@ -1,46 +1,109 @@
-// The simulation slice: the loaded world model and the simulation job in progress.
-// Changed only by the actions below and by simulate.token / job.progress events.
+// The simulation slice: the loaded world model, what the simulate panel holds between runs,
+// the simulation job in progress with its live streams, and the samples that ran out of
+// tokens. Changed only by the actions below and by simulate.token / job.progress events.
+// The tree never reads this slice, so streaming tokens re-render the simulate panel alone.
 import { create } from 'zustand';
-import type { ModelSpec, ModelState, Sampling } from '../../../src-main/contract/simulation';
+import type { IncompleteSample, ModelSpec, ModelState, Sampling, SamplingOverrides } from '../../../src-main/contract/simulation';
 import { call, onEvent } from '../api/client';
-import { notify, selectTrajectory } from './store';
+import { dropEcho, expectEcho } from './echoes';
+import { refreshSettings, useGenerationSettings } from './generation-settings';
+import { appendTokens, continuedStream, EMPTY_STREAM, type SampleStream } from './sample-streams';
+import { insertNode, notify, useStudio } from './store';
+
+/** The largest seed the contract takes (Sampling.seed). */
+export const MAX_SEED = 2 ** 31 - 1;
 
 export interface SimulationJob {
   jobId: string;
   nodeId: string;
   action: string;
-  /** Raw streamed text per sample. */
-  samples: string[];
+  /** One live stream per sample, in sample order. */
+  streams: SampleStream[];
   running: boolean;
   cancelled: boolean;
   tokensPerSecond: number | null;
   device: string | null;
+  /** The pending sample this job continues or retries (its key), if any. */
+  settles: string | null;
+}
+
+/** A sample that ran out of tokens: not in the tree; it waits here to be continued, retried or dismissed. */
+export interface PendingSample {
+  key: string;
+  nodeId: string;
+  action: string;
+  /** The settings it ran with (its own seed included). */
+  sampling: Sampling;
+  sample: IncompleteSample;
+}
+
+/** What the simulate panel holds between runs and across nodes, so a run never resets it. */
+export interface SimulateDraft {
+  action: string;
+  samples: number;
+  seed: number;
 }
 
 interface SimulationState {
   model: ModelState | null;
   job: SimulationJob | null;
+  pending: PendingSample[];
+  draft: SimulateDraft;
+  /** Whether streamed and pending reasoning shows expanded (the `x` key toggles it). */
+  reasoningExpanded: boolean;
   gpuInstallLog: string[];
 }
 
-export const useSimulation = create<SimulationState>(() => ({ model: null, job: null, gpuInstallLog: [] }));
+export const useSimulation = create<SimulationState>(() => ({
+  model: null,
+  job: null,
+  pending: [],
+  draft: { action: '', samples: 1, seed: 0 },
+  reasoningExpanded: false,
+  gpuInstallLog: [],
+}));
 const set = useSimulation.setState;
 const get = useSimulation.getState;
 
+/** At most this many pending samples are kept; the oldest go first. */
+const MAX_PENDING = 32;
+/** Token events are applied together at most this often: a thousand tokens a second would otherwise mean a thousand renders. */
+const FLUSH_MS = 50;
+
+type TokenEvent = { sample: number; text: string; completionTokens: number; elapsedMs: number };
+let buffered: { jobId: string; events: TokenEvent[] } | null = null;
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+function flushTokens(): void {
+  flushTimer = null;
+  const batch = buffered;
+  buffered = null;
+  const job = get().job;
+  if (!batch || !job || job.jobId !== batch.jobId) return;
+  const streams = [...job.streams];
+  for (const e of batch.events) streams[e.sample] = appendTokens(streams[e.sample] ?? EMPTY_STREAM, e.text, e.completionTokens, e.elapsedMs);
+  set({ job: { ...job, streams } });
+}
+
 let listening = false;
-/** Subscribes once to the streaming events of the core. */
+/** Subscribes once to the streaming events of the core and to workspace switches. */
 export function listenForSimulation(): void {
   if (listening) return;
   listening = true;
-  onEvent('simulate.token', ({ jobId, sample, text }) => {
-    const job = get().job;
-    if (!job || job.jobId !== jobId) return;
-    const samples = [...job.samples];
-    samples[sample] = (samples[sample] ?? '') + text;
-    set({ job: { ...job, samples } });
+  onEvent('simulate.token', ({ jobId, sample, text, completionTokens, elapsedMs }) => {
+    if (get().job?.jobId !== jobId) return;
+    if (buffered?.jobId !== jobId) buffered = { jobId, events: [] };
+    buffered.events.push({ sample, text, completionTokens, elapsedMs });
+    flushTimer ??= setTimeout(flushTokens, FLUSH_MS);
   });
   onEvent('job.progress', ({ jobId, label }) => {
     if (jobId.startsWith('gpu-')) set({ gpuInstallLog: [...get().gpuInstallLog, label].slice(-200) });
+  });
+  // Overrides are remembered per workspace: another workspace has its own.
+  useStudio.subscribe((now, before) => {
+    if (now.workspace?.path === before.workspace?.path) return;
+    set({ pending: [] });
+    if (now.workspace) void refreshSettings();
   });
 }
 
@@ -50,12 +113,14 @@ export async function refreshModel(): Promise<void> {
   } catch (err) {
     notify('error', 'Could not read the model state', [(err as Error).message]);
   }
+  if (useStudio.getState().workspace) await refreshSettings();
 }
 
 export async function loadModel(spec: ModelSpec): Promise<boolean> {
   set({ model: get().model ? { ...get().model!, loading: true } : null });
   try {
     set({ model: await call('model.load', { spec }) });
+    if (useStudio.getState().workspace) await refreshSettings();
     return true;
   } catch (err) {
     notify('error', 'Could not load the model', [(err as Error).message]);
@@ -66,6 +131,7 @@ export async function loadModel(spec: ModelSpec): Promise<boolean> {
 
 export async function unloadModel(): Promise<void> {
   set({ model: await call('model.unload', {}) });
+  if (useStudio.getState().workspace) await refreshSettings();
 }
 
 export async function installGpuRuntime(): Promise<void> {
@@ -79,27 +145,140 @@ export async function installGpuRuntime(): Promise<void> {
   await refreshModel();
 }
 
-export async function simulate(nodeId: string, action: string, samples: number, sampling: Partial<Sampling>): Promise<void> {
+export function changeDraft(patch: Partial<SimulateDraft>): void {
+  set({ draft: { ...get().draft, ...patch } });
+}
+
+export function toggleReasoningExpanded(): void {
+  set({ reasoningExpanded: !get().reasoningExpanded });
+}
+
+/** The seed of a resample: another on each press (each is recorded in provenance), within what the contract takes. */
+export function freshSeed(seed: number, now = Date.now()): number {
+  return (seed + 1000 * (now % 1000) + 1) % (MAX_SEED + 1);
+}
+
+interface RunRequest {
+  nodeId: string;
+  action: string;
+  samples: number;
+  sampling: SamplingOverrides;
+  /** Resume this sample from its partial output. */
+  continuation?: IncompleteSample;
+  /** The pending sample this run continues or retries: it leaves the list once the run ends (uncancelled). */
+  settles?: string;
+}
+
+async function run(request: RunRequest): Promise<void> {
+  if (get().job?.running) return;
   const jobId = `sim-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const carried = request.continuation;
+  const streams = carried ? [continuedStream(carried.text, carried.completionTokens)] : Array.from({ length: request.samples }, () => EMPTY_STREAM);
   set({
-    job: { jobId, nodeId, action, samples: Array.from({ length: samples }, () => ''), running: true, cancelled: false, tokensPerSecond: null, device: null },
+    job: { jobId, nodeId: request.nodeId, action: request.action, streams, running: true, cancelled: false, tokensPerSecond: null, device: null, settles: request.settles ?? null },
   });
+  // The core announces the new nodes to every window; this one puts them into its tree itself.
+  expectEcho('simulated');
   try {
-    const result = await call('simulate.run', { jobId, nodeId, action, samples, sampling });
-    const job = get().job;
-    if (job?.jobId === jobId) {
-      set({ job: { ...job, running: false, cancelled: result.cancelled, tokensPerSecond: result.tokensPerSecond, device: result.device } });
+    const result = await call('simulate.run', {
+      jobId,
+      nodeId: request.nodeId,
+      action: request.action,
+      samples: request.samples,
+      sampling: request.sampling,
+      ...(carried ? { continuation: { text: carried.text, completionTokens: carried.completionTokens } } : {}),
+    });
+    if (result.nodes.length === 0) dropEcho('simulated');
+    if (flushTimer) {
+      clearTimeout(flushTimer);
+      flushTokens();
     }
-    const first = result.nodes[0];
-    if (first) await selectTrajectory(first.trajectoryId, first.id, result.nodes);
+    const job = get().job;
+    if (job?.jobId === jobId) set({ job: { ...job, running: false, cancelled: result.cancelled, tokensPerSecond: result.tokensPerSecond, device: result.device } });
+    // A continued or retried sample is settled by this run, whatever it ended with; what ran out again is pending anew.
+    const settled = request.settles;
+    const fresh: PendingSample[] = result.incomplete.map((sample) => ({
+      key: `${jobId}/${sample.sample}`,
+      nodeId: request.nodeId,
+      action: request.action,
+      sampling: { ...result.sampling, seed: sample.seed, maxTokens: sample.maxTokens },
+      sample,
+    }));
+    if (!result.cancelled) set({ pending: [...get().pending.filter((p) => p.key !== settled), ...fresh].slice(-MAX_PENDING) });
+    // With a sample left to continue, the selection stays where its notice shows; else the first new state is shown.
+    result.nodes.forEach((node, i) => insertNode(node, i === 0 && fresh.length === 0));
+    if (fresh.length > 0) {
+      notify('error', `${fresh.length} of ${request.samples} sample${request.samples === 1 ? '' : 's'} ran out of tokens and ${fresh.length === 1 ? 'was' : 'were'} not stored`, [
+        ...fresh.map((p) => `sample ${p.sample.sample + 1}: ${p.sample.message}`),
+        'Continue it or retry with a larger budget in the simulate panel.',
+      ]);
+    }
   } catch (err) {
+    dropEcho('simulated');
     const job = get().job;
     if (job?.jobId === jobId) set({ job: { ...job, running: false } });
     notify('error', 'Simulation failed', [(err as Error).message]);
   }
 }
 
+/** The user's settings for a call: the workspace overrides (so the run matches what the panel shows) and a seed. */
+function callSampling(seed: number): SamplingOverrides {
+  return { ...(useGenerationSettings.getState().settings?.workspace ?? {}), seed };
+}
+
+export async function simulate(nodeId: string, action: string, samples: number, seed: number): Promise<void> {
+  await run({ nodeId, action, samples, sampling: callSampling(seed) });
+}
+
+/** The same action again from the node's parent, with a fresh seed: new sibling samples. */
+export async function resample(parentId: string, action: string, samples: number): Promise<void> {
+  const seed = freshSeed(get().draft.seed);
+  changeDraft({ seed });
+  await run({ nodeId: parentId, action, samples, sampling: callSampling(seed) });
+}
+
+/** Resumes a sample from where it ran out, with its own seed and another budget of the same size. */
+export async function continueSample(key: string): Promise<void> {
+  const pending = get().pending.find((p) => p.key === key);
+  if (!pending) return;
+  await run({ nodeId: pending.nodeId, action: pending.action, samples: 1, sampling: { ...pending.sampling }, continuation: pending.sample, settles: key });
+}
+
+/** The budget a retry gets: double what ran out, within what the model can take. */
+export function largerBudget(maxTokens: number, limit: number): number {
+  return Math.max(1, Math.min(limit, maxTokens * 2));
+}
+
+/** Runs the sample again from the start, its own seed, with a larger budget. */
+export async function retryWithLargerBudget(key: string): Promise<void> {
+  const pending = get().pending.find((p) => p.key === key);
+  if (!pending) return;
+  const limit = useGenerationSettings.getState().settings?.maxTokensLimit ?? pending.sampling.maxTokens * 2;
+  const maxTokens = largerBudget(pending.sampling.maxTokens, limit);
+  await run({ nodeId: pending.nodeId, action: pending.action, samples: 1, sampling: { ...pending.sampling, maxTokens }, settles: key });
+}
+
+export function dismissPending(key: string): void {
+  set({ pending: get().pending.filter((p) => p.key !== key) });
+}
+
 export async function cancelSimulation(): Promise<void> {
   const job = get().job;
   if (job?.running) await call('simulate.cancel', { jobId: job.jobId });
+}
+
+/**
+ * Ctrl+Enter outside a field: simulate the typed action at the selected node, or cancel the
+ * running simulation. False when there is no action typed yet (the caller puts the cursor there).
+ */
+export function runOrCancelSimulation(): boolean {
+  const { job, draft, model } = get();
+  if (job?.running) {
+    void cancelSimulation();
+    return true;
+  }
+  if (!draft.action.trim()) return false;
+  const nodeId = useStudio.getState().selectedNodeId;
+  if (nodeId && model?.loaded) void simulate(nodeId, draft.action, draft.samples, draft.seed);
+  return true;
 }

@@ -7,6 +7,7 @@ import { WorldSpecForm } from './perturb/WorldSpecForm';
 import { SimulatePanel } from './simulate/SimulatePanel';
 import { CurationBar } from './inspector/CurationBar';
 import { StateView } from './inspector/StateView';
+import { ExactPrompt } from './inspector/ExactPrompt';
 import { revealNode } from '../state/store';
 
 const StateEditor = lazy(() => import('./monaco/StateEditor'));
@@ -140,6 +141,7 @@ export function NodeInspector() {
       )}
       <SimulatePanel key={`sim-${node.id}`} node={node} />
       {node.parentId !== null && <PerturbPanel key={`perturb-${node.id}`} node={node} domain={trajectory.domain} />}
+      {(node.origin === 'simulated' || node.origin === 'perturbed') && <ExactPrompt key={`prompt-${node.id}`} nodeId={node.id} />}
       <details>
         <summary>Provenance</summary>
         <pre className="text small">{JSON.stringify({ createdAt: node.createdAt, ...node.provenance }, null, 2)}</pre>

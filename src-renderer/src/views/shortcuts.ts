@@ -3,6 +3,7 @@
 import { redo, setCuration, startEditing, toggleStar, undo } from '../state/curation-actions';
 import { useStudio } from '../state/store';
 import { changeLayout, setHelpOpen, setInspectorView, toggleRaw } from '../state/view-actions';
+import { runOrCancelSimulation, toggleReasoningExpanded } from '../state/simulation';
 
 export interface Shortcut {
   keys: string;
@@ -46,6 +47,13 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: 'e', what: 'edit the action and observation', matches: plain('e'), run: () => selected() && startEditing(selected()!) },
   { keys: 'r', what: 'raw text ⇄ domain view', matches: plain('r'), run: toggleRaw },
   { keys: 'd', what: 'diff an edited state with its original', matches: plain('d'), run: () => setInspectorView('diff') },
+  {
+    keys: 'Ctrl+Enter',
+    what: 'simulate the action typed in the simulate panel at the selected node; while it runs, cancel it',
+    matches: (e) => mod(e) && !e.shiftKey && !e.altKey && e.key === 'Enter',
+    run: () => runOrCancelSimulation() || focusField('simulate-action'),
+  },
+  { keys: 'x', what: 'expand or collapse the reasoning of streamed and unfinished samples', matches: plain('x'), run: toggleReasoningExpanded },
   { keys: '/', what: 'search the workspace', matches: plain('/'), run: () => focusField('search') },
   {
     keys: '[  ]',

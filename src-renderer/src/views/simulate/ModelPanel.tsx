@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { installGpuRuntime, loadModel, unloadModel, useSimulation } from '../../state/simulation';
+import { summarizeSettings } from './sampling-fields';
 
 function formatBytes(n: number | undefined): string {
   if (!n) return 'unknown';
@@ -27,6 +28,14 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
             <p data-testid="model-loaded">
               <strong>{loaded.modelId}</strong> on <strong>{loaded.device}</strong> · context {loaded.contextLength.toLocaleString()} tokens · memory{' '}
               {formatBytes(loaded.memoryBytes)}
+            </p>
+            <p className="small" data-testid="model-recommends">
+              {Object.keys(loaded.recommendedSampling).length > 0 ? `Recommends ${summarizeSettings(loaded.recommendedSampling)}.` : 'Recommends no sampling settings.'}{' '}
+              {loaded.reasoning.reasons
+                ? loaded.reasoning.canDisable
+                  ? 'Reasons before it answers; thinking can be switched off in the simulate panel.'
+                  : 'Reasons before it answers; its chat template cannot switch thinking off.'
+                : 'Answers without reasoning.'}
             </p>
             <ul className="providers">
               {loaded.providers.map((p) => (

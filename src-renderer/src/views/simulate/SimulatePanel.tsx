@@ -1,30 +1,45 @@
-import { useState } from 'react';
-import { parsePartialOutput } from '../../../../src-main/prompt/model-output';
 import type { NodeRecord } from '../../../../src-main/trajectory/model';
-import { cancelSimulation, simulate, useSimulation } from '../../state/simulation';
+import { useGenerationSettings } from '../../state/generation-settings';
+import { cancelSimulation, changeDraft, MAX_SEED, resample, simulate, useSimulation } from '../../state/simulation';
+import { PendingSamples } from './PendingSamples';
+import { SampleStreams } from './SampleStreams';
+import { SamplingFields } from './SamplingFields';
 
-/** The largest seed the contract takes (Sampling.seed); a larger one is refused. */
-const MAX_SEED = 2 ** 31 - 1;
+const MAX_SAMPLES = 64;
 
-/** The seed of a resample: another on each press (each is recorded in provenance), within what the contract takes. */
-function freshSeed(seed: number): number {
-  return (seed + 1000 * (Date.now() % 1000)) % (MAX_SEED + 1);
+/** How fast the last run went, once it ended. */
+function LastRunSpeed() {
+  const job = useSimulation((s) => s.job);
+  if (!job || job.running || job.tokensPerSecond === null) return null;
+  return (
+    <span className="muted" data-testid="simulation-speed">
+      {job.cancelled ? 'cancelled · ' : ''}
+      {job.tokensPerSecond.toFixed(1)} tok/s on {job.device}
+    </span>
+  );
 }
 
-/** "Try an action here": the world model predicts the next state, streamed, K samples at once. */
+function LiveStreams() {
+  const job = useSimulation((s) => s.job);
+  return job ? <SampleStreams job={job} /> : null;
+}
+
+/**
+ * "Try an action here": the world model predicts the next state, streamed, K samples at once.
+ * What is typed and set here lives in the store, so a run (which moves the selection to the
+ * new state) keeps it.
+ */
 export function SimulatePanel({ node }: { node: NodeRecord }) {
   const model = useSimulation((s) => s.model);
-  const job = useSimulation((s) => s.job);
-  const [action, setAction] = useState('');
-  const [samples, setSamples] = useState(1);
-  const [temperature, setTemperature] = useState(0.7);
-  const [seed, setSeed] = useState(0);
-  const [maxTokens, setMaxTokens] = useState(256);
-  const running = job?.running ?? false;
-  const ready = Boolean(model?.loaded) && !running && action.trim() !== '';
+  // Only what changes at the start and end of a run: the streams re-render on their own, not the form.
+  const running = useSimulation((s) => s.job?.running ?? false);
+  const streamingHere = useSimulation((s) => Boolean(s.job?.running && s.job.nodeId === node.id));
+  const draft = useSimulation((s) => s.draft);
+  const settings = useGenerationSettings((s) => s.settings);
+  const ready = Boolean(model?.loaded) && !running && draft.action.trim() !== '';
 
   const start = () => {
-    if (ready) void simulate(node.id, action, samples, { temperature, seed, maxTokens });
+    if (ready) void simulate(node.id, draft.action, draft.samples, draft.seed);
   };
 
   return (
@@ -41,14 +56,16 @@ export function SimulatePanel({ node }: { node: NodeRecord }) {
       <label>
         Action
         <textarea
-          value={action}
+          value={draft.action}
           rows={2}
           spellCheck={false}
-          onChange={(e) => setAction(e.target.value)}
+          data-shortcut-target="simulate-action"
+          onChange={(e) => changeDraft({ action: e.target.value })}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
               e.preventDefault();
-              start();
+              if (running) void cancelSimulation();
+              else start();
             }
           }}
         />
@@ -56,66 +73,49 @@ export function SimulatePanel({ node }: { node: NodeRecord }) {
       <div className="sampling">
         <label>
           Samples
-          <input type="number" min={1} max={16} value={samples} onChange={(e) => setSamples(Math.max(1, Math.min(16, Number(e.target.value) || 1)))} />
+          <input
+            type="number"
+            min={1}
+            max={MAX_SAMPLES}
+            value={draft.samples}
+            onChange={(e) => changeDraft({ samples: Math.max(1, Math.min(MAX_SAMPLES, Math.floor(Number(e.target.value)) || 1)) })}
+          />
         </label>
-        <label>
-          Temperature
-          <input type="number" min={0} max={2} step={0.1} value={temperature} onChange={(e) => setTemperature(Math.max(0, Number(e.target.value) || 0))} />
-        </label>
-        <label>
+        <label title="Sample i of a run uses this seed + i; each is recorded in the new node's provenance">
           Seed
-          <input type="number" min={0} max={MAX_SEED} value={seed} onChange={(e) => setSeed(Math.min(MAX_SEED, Math.max(0, Math.floor(Number(e.target.value) || 0))))} />
-        </label>
-        <label>
-          Max tokens
-          <input type="number" min={1} max={8192} value={maxTokens} onChange={(e) => setMaxTokens(Math.max(1, Math.floor(Number(e.target.value) || 1)))} />
+          <input
+            type="number"
+            min={0}
+            max={MAX_SEED}
+            value={draft.seed}
+            onChange={(e) => changeDraft({ seed: Math.min(MAX_SEED, Math.max(0, Math.floor(Number(e.target.value) || 0))) })}
+          />
         </label>
       </div>
+      {settings ? <SamplingFields settings={settings} /> : <p className="muted small">Reading the generation settings…</p>}
       <div className="row">
         <button type="submit" disabled={!ready} title="Ctrl+Enter">
-          {samples > 1 ? `Simulate ×${samples}` : 'Simulate'}
+          {draft.samples > 1 ? `Simulate ×${draft.samples}` : 'Simulate'}
         </button>
         {node.parentId !== null && node.action && (
           <button
             type="button"
             disabled={!model?.loaded || running}
             title="Simulate this node's action again from its parent with fresh seeds (each recorded in provenance): new sibling samples"
-            onClick={() => void simulate(node.parentId!, node.action, samples, { temperature, seed: freshSeed(seed), maxTokens })}
+            onClick={() => void resample(node.parentId!, node.action, draft.samples)}
           >
-            Resample ×{samples}
+            Resample ×{draft.samples}
           </button>
         )}
         {running && (
-          <button type="button" onClick={() => void cancelSimulation()}>
+          <button type="button" title="Ctrl+Enter" onClick={() => void cancelSimulation()}>
             Cancel
           </button>
         )}
-        {job && !running && job.tokensPerSecond !== null && (
-          <span className="muted" data-testid="simulation-speed">
-            {job.cancelled ? 'cancelled · ' : ''}
-            {job.tokensPerSecond.toFixed(1)} tok/s on {job.device}
-          </span>
-        )}
+        <LastRunSpeed />
       </div>
-      {job && job.nodeId === node.id && running && (
-        <div className="streams" aria-live="polite">
-          {job.samples.map((text, i) => {
-            const partial = parsePartialOutput(text);
-            return (
-              <div key={i} className="stream" data-testid="simulation-stream">
-                <span className="muted">sample {i + 1}</span>
-                {partial.reasoning && (
-                  <details>
-                    <summary>reasoning{partial.reasoningOpen ? '…' : ''}</summary>
-                    <pre className="text small">{partial.reasoning}</pre>
-                  </details>
-                )}
-                <pre className="text">{partial.observation || '…'}</pre>
-              </div>
-            );
-          })}
-        </div>
-      )}
+      {streamingHere && <LiveStreams />}
+      <PendingSamples nodeId={node.id} />
     </form>
   );
 }

@@ -1,0 +1,71 @@
+// What one simulation sample has streamed so far, and how fast: pure, so the arithmetic
+// (tokens used, tokens per second) is tested apart from the view that shows it.
+import { parsePartialOutput, type PartialModelOutput } from '../../../src-main/prompt/model-output';
+
+export interface SampleStream {
+  /** Everything streamed in this run, reasoning inline in <think> tags (every engine streams it so). */
+  text: string;
+  /** New tokens generated in this run so far, as the core counted them. */
+  tokens: number;
+  /** The core's clock (ms since the run started) and token count at the first token and at the latest. */
+  first: { ms: number; tokens: number } | null;
+  lastMs: number | null;
+  /** Text and tokens an earlier run already produced (a continued sample), shown before the new text. */
+  carried: { text: string; tokens: number } | null;
+}
+
+export const EMPTY_STREAM: SampleStream = { text: '', tokens: 0, first: null, lastMs: null, carried: null };
+
+/** A stream that continues a sample cut off earlier: its text shows first; speed counts only new tokens. */
+export function continuedStream(text: string, tokens: number): SampleStream {
+  return { ...EMPTY_STREAM, carried: { text, tokens } };
+}
+
+/** Adds one simulate.token event: its text, the run's token count so far, the core's clock. */
+export function appendTokens(stream: SampleStream, text: string, tokensSoFar: number, elapsedMs: number): SampleStream {
+  return {
+    ...stream,
+    text: stream.text + text,
+    tokens: Math.max(stream.tokens, tokensSoFar),
+    first: stream.first ?? { ms: elapsedMs, tokens: tokensSoFar },
+    lastMs: elapsedMs,
+  };
+}
+
+/** Tokens used in all, including those of the run it continues. */
+export function tokensUsed(stream: SampleStream): number {
+  return stream.tokens + (stream.carried?.tokens ?? 0);
+}
+
+/**
+ * Generation speed: tokens since the first event over the time since it (the wait before
+ * the first token is prompt processing, not generation). Null until two moments are known.
+ */
+export function tokensPerSecond(stream: SampleStream): number | null {
+  if (!stream.first || stream.lastMs === null) return null;
+  const seconds = (stream.lastMs - stream.first.ms) / 1000;
+  const tokens = stream.tokens - stream.first.tokens;
+  if (seconds <= 0 || tokens <= 0) return null;
+  return tokens / seconds;
+}
+
+/** The whole text of the sample, an earlier run's included. */
+export function fullText(stream: SampleStream): string {
+  return (stream.carried?.text ?? '') + stream.text;
+}
+
+/** Reasoning and observation apart, from the first token on. */
+export function splitStream(stream: SampleStream): PartialModelOutput {
+  return parsePartialOutput(fullText(stream));
+}
+
+/** The last non-empty line of the reasoning, for a collapsed view that still shows progress. */
+export function lastLine(text: string | null, max = 160): string {
+  if (!text) return '';
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    if (line) return line.length > max ? `…${line.slice(line.length - max + 1)}` : line;
+  }
+  return '';
+}
