@@ -144,7 +144,26 @@ export class OnnxEngine implements WorldModelEngine {
     onToken: (event: TokenEvent) => void,
     signal?: AbortSignal,
   ): Promise<GenerateResult[]> {
-    const run = this.queue.then(() => this.generateNow(requests, onToken, signal));
+    const promptOf = (request: GenerateRequest): Promise<ChatPrompt> =>
+      this.tokenizer.prepare(request.messages, { templateKwargs: request.templateKwargs, continuation: request.continuation });
+    const run = this.queue.then(() => this.generateNow(requests, promptOf, onToken, signal));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Generates from prompt token ids as they are, without the chat template: how parity
+   * checks against transformers and benchmarks feed the exact same prompt to both.
+   */
+  generateFromIds(
+    requests: (Pick<GenerateRequest, 'id' | 'sampling'> & { promptIds: readonly number[] })[],
+    onToken: (event: TokenEvent) => void,
+    signal?: AbortSignal,
+  ): Promise<GenerateResult[]> {
+    const promptOf = async (_request: GenerateRequest, index: number): Promise<ChatPrompt> =>
+      ({ tokens: [...requests[index]!.promptIds], historyLength: null, streamPrefix: '' });
+    const asRequests = requests.map(({ id, sampling }) => ({ id, sampling, messages: [] }));
+    const run = this.queue.then(() => this.generateNow(asRequests, promptOf, onToken, signal));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -161,6 +180,7 @@ export class OnnxEngine implements WorldModelEngine {
 
   private async generateNow(
     requests: GenerateRequest[],
+    promptOf: (request: GenerateRequest, index: number) => Promise<ChatPrompt>,
     onToken: (event: TokenEvent) => void,
     signal?: AbortSignal,
   ): Promise<GenerateResult[]> {
@@ -182,10 +202,7 @@ export class OnnxEngine implements WorldModelEngine {
     for (const [index, request] of requests.entries()) {
       let prompt: ChatPrompt;
       try {
-        prompt = await this.tokenizer.prepare(request.messages, {
-          templateKwargs: request.templateKwargs,
-          continuation: request.continuation,
-        });
+        prompt = await promptOf(request, index);
       } catch (error) {
         fail(index, 'error', (error as Error).message);
         continue;

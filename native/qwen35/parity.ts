@@ -1,0 +1,140 @@
+// `npm run model:parity -- --hf HF_DIR [--onnx DIR] [--prompt-ids FILE] [--tokens N] [--json]`
+// Token-for-token parity of Worldloom's in-process engine with transformers on a Qwen3.5-MoE
+// checkpoint: converts it (unless --onnx names a converted folder), lets transformers decode
+// greedily (reference.py), decodes the same prompt ids with OnnxEngine, and prints
+// {"cases":[{"promptIds":[…],"reference":[…],"engine":[…],"identical":true}]}.
+// Exit status 1 when a case differs, 2 when it cannot run.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { OnnxEngine } from '../../src-main/engine/onnx/onnx-engine';
+import { readModelFolder } from '../../src-main/engine/onnx/genai-config';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PYTHON = join(ROOT, 'native', '.venv', 'bin', 'python');
+const HERE = join(ROOT, 'native', 'qwen35');
+
+interface Case {
+  promptIds: number[];
+  reference: number[];
+  engine: number[];
+  identical: boolean;
+}
+
+class ParityError extends Error {}
+
+function python(script: string, args: string[], capture: boolean): string {
+  const result = spawnSync(PYTHON, [join(HERE, script), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (result.error) throw new ParityError(`${script} could not start (${result.error.message}).`);
+  if (result.status !== 0) throw new ParityError(`${script} failed with exit code ${result.status}; see its message above.`);
+  return result.stdout ?? '';
+}
+
+function referenceCases(text: string): { promptIds: number[]; reference: number[] }[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ParityError(`reference.py printed no JSON: ${text.slice(0, 200)}`);
+  }
+  const cases = (json as { cases?: unknown }).cases;
+  const ids = (value: unknown): value is number[] => Array.isArray(value) && value.every((id) => Number.isInteger(id));
+  if (!Array.isArray(cases) || !cases.every((c) => ids((c as Case).promptIds) && ids((c as Case).reference))) {
+    throw new ParityError('reference.py printed JSON without cases of promptIds and reference token ids.');
+  }
+  return cases as { promptIds: number[]; reference: number[] }[];
+}
+
+/** The engine's greedy tokens for each prompt, all prompts in one generate call (rows batched as the app batches them). */
+async function engineTokens(folder: string, prompts: number[][], tokens: number): Promise<number[][]> {
+  const engine = await OnnxEngine.load(folder, { providers: ['cpu'] });
+  try {
+    const out = prompts.map(() => [] as number[]);
+    const results = await engine.generateFromIds(
+      prompts.map((promptIds, i) => ({
+        id: String(i),
+        promptIds,
+        sampling: { temperature: 0, topK: 0, topP: 1, maxTokens: tokens, seed: 0, stop: [] },
+      })),
+      (event) => {
+        if (event.tokenId !== undefined) out[Number(event.requestId)]!.push(event.tokenId);
+      },
+    );
+    const failed = results.find((result) => result.finishReason === 'error');
+    if (failed) throw new ParityError(`The engine failed: ${failed.error}`);
+    return out;
+  } finally {
+    await engine.dispose();
+  }
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      hf: { type: 'string' },
+      onnx: { type: 'string' },
+      'prompt-ids': { type: 'string' },
+      tokens: { type: 'string', default: '32' },
+      precision: { type: 'string', default: 'fp32' },
+      layout: { type: 'string', default: 'tokens' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (!values.hf) throw new ParityError('Name the Hugging Face checkpoint: npm run model:parity -- --hf HF_DIR [--onnx DIR].');
+  const tokens = Number(values.tokens);
+  if (!Number.isInteger(tokens) || tokens < 1) throw new ParityError(`--tokens must be a whole number of at least 1, not "${values.tokens}".`);
+  if (!existsSync(PYTHON)) {
+    throw new ParityError(`The Python tooling is not set up (${PYTHON} is missing): run npm run python:setup, then run this again.`);
+  }
+  const hf = resolve(values.hf);
+  let onnx = values.onnx ? resolve(values.onnx) : null;
+  const scratch = onnx ? null : mkdtempSync(join(tmpdir(), 'worldloom-parity-'));
+  try {
+    if (!onnx) {
+      onnx = join(scratch!, 'onnx');
+      python('convert.py', ['--from', hf, '--out', onnx, '--precision', values.precision!, '--layout', values.layout!], false);
+    }
+    const prompts = values['prompt-ids'] ? ['--prompt-ids', resolve(values['prompt-ids'])] : ['--chat'];
+    const reference = referenceCases(python('reference.py', ['--hf', hf, ...prompts, '--tokens', String(tokens), '--json'], true));
+    const eos = new Set(readModelFolder(onnx).config.eosTokenIds);
+    const engine = await engineTokens(onnx, reference.map((c) => c.promptIds), tokens);
+    const cases: Case[] = reference.map((c, i) => {
+      // The engine ends at an end-of-sequence id without emitting it; transformers lists it.
+      const end = c.reference.findIndex((id) => eos.has(id));
+      const expected = end < 0 ? c.reference : c.reference.slice(0, end);
+      const ours = engine[i]!;
+      return { ...c, engine: ours, identical: ours.length === expected.length && ours.every((id, k) => id === expected[k]) };
+    });
+    if (values.json) {
+      process.stdout.write(JSON.stringify({ cases }) + '\n');
+    } else {
+      for (const [i, c] of cases.entries()) {
+        const at = c.engine.findIndex((id, k) => id !== c.reference[k]);
+        process.stdout.write(
+          `case ${i + 1}: ${c.promptIds.length} prompt tokens, ${c.reference.length} reference tokens: ` +
+            (c.identical ? 'identical\n' : `DIFFERENT from token ${at < 0 ? c.engine.length : at}\n`),
+        );
+      }
+    }
+    return cases.every((c) => c.identical) ? 0 : 1;
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`model:parity: ${error instanceof ParityError ? error.message : (error as Error).stack}\n`);
+    process.exit(2);
+  },
+);
