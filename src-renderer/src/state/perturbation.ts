@@ -51,6 +51,13 @@ export async function perturb(
   try {
     const result = await call('perturb.run', { jobId: `perturb-${Date.now()}`, nodeId, mode, kinds, seed });
     notify('info', `${result.nodes.length} perturbed sibling${result.nodes.length === 1 ? '' : 's'} added`);
+    // Instruction-mode samples cut off before their observation are not stored: say which and why.
+    if (result.incomplete.length > 0) {
+      notify('error', `${result.incomplete.length} perturbed sample${result.incomplete.length === 1 ? '' : 's'} not stored`, [
+        ...result.incomplete.map((s) => s.message),
+        'Raise Max tokens in the simulate panel (remembered for this workspace) and run it again.',
+      ]);
+    }
     const first = result.nodes[0];
     if (first) await selectTrajectory(first.trajectoryId, first.id, result.nodes);
   } catch (err) {

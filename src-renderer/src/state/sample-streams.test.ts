@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendTokens, continuedStream, EMPTY_STREAM, fullText, lastLine, splitStream, tokensPerSecond, tokensUsed } from './sample-streams';
+import { appendTokens, continuedStream, EMPTY_STREAM, fullText, lastLine, splitStream, tokensPerSecond } from './sample-streams';
 
 describe('a sample stream', () => {
   it('shows reasoning apart from the observation from the first token', () => {
@@ -14,7 +14,7 @@ describe('a sample stream', () => {
     expect(tokensPerSecond(s)).toBeNull();
     s = appendTokens(s, 'b', 11, 6_000);
     s = appendTokens(s, 'c', 21, 7_000);
-    expect(tokensUsed(s)).toBe(21);
+    expect(s.tokens).toBe(21);
     expect(tokensPerSecond(s)).toBe(10);
   });
 
@@ -27,10 +27,12 @@ describe('a sample stream', () => {
   it('puts a continued sample’s earlier text and tokens first', () => {
     let s = continuedStream('<think>half of the reasoning', 3000);
     expect(splitStream(s)).toMatchObject({ reasoning: 'half of the reasoning', reasoningOpen: true });
-    s = appendTokens(s, ' and the rest</think>done', 4, 50);
+    expect(s.tokens).toBe(3000);
+    // The core counts a continued sample's tokens from its very start.
+    s = appendTokens(s, ' and the rest</think>done', 3004, 50);
     expect(fullText(s)).toBe('<think>half of the reasoning and the rest</think>done');
     expect(splitStream(s).observation).toBe('done');
-    expect(tokensUsed(s)).toBe(3004);
+    expect(s.tokens).toBe(3004);
   });
 
   it('shows the latest line of reasoning when collapsed, shortened from the front', () => {

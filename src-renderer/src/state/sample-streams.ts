@@ -5,7 +5,10 @@ import { parsePartialOutput, type PartialModelOutput } from '../../../src-main/p
 export interface SampleStream {
   /** Everything streamed in this run, reasoning inline in <think> tags (every engine streams it so). */
   text: string;
-  /** New tokens generated in this run so far, as the core counted them. */
+  /**
+   * Tokens the sample has used so far, as the core counted them; for a continued sample the
+   * core counts the earlier run's tokens in too.
+   */
   tokens: number;
   /** The core's clock (ms since the run started) and token count at the first token and at the latest. */
   first: { ms: number; tokens: number } | null;
@@ -16,9 +19,9 @@ export interface SampleStream {
 
 export const EMPTY_STREAM: SampleStream = { text: '', tokens: 0, first: null, lastMs: null, carried: null };
 
-/** A stream that continues a sample cut off earlier: its text shows first; speed counts only new tokens. */
+/** A stream that continues a sample cut off earlier: its text and tokens show first; speed counts only new tokens. */
 export function continuedStream(text: string, tokens: number): SampleStream {
-  return { ...EMPTY_STREAM, carried: { text, tokens } };
+  return { ...EMPTY_STREAM, tokens, carried: { text, tokens } };
 }
 
 /** Adds one simulate.token event: its text, the run's token count so far, the core's clock. */
@@ -30,11 +33,6 @@ export function appendTokens(stream: SampleStream, text: string, tokensSoFar: nu
     first: stream.first ?? { ms: elapsedMs, tokens: tokensSoFar },
     lastMs: elapsedMs,
   };
-}
-
-/** Tokens used in all, including those of the run it continues. */
-export function tokensUsed(stream: SampleStream): number {
-  return stream.tokens + (stream.carried?.tokens ?? 0);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { splitStream, tokensPerSecond, tokensUsed, type SampleStream } from '../../state/sample-streams';
+import { splitStream, tokensPerSecond, type SampleStream } from '../../state/sample-streams';
 import type { SimulationJob } from '../../state/simulation';
 import { ReasoningText } from './ReasoningText';
 
@@ -22,7 +22,7 @@ const SampleColumn = memo(function SampleColumn({ index, stream, running }: { in
       <header className="stream-head">
         <strong>sample {index + 1}</strong>
         <span className="muted" data-testid="sample-tokens">
-          {tokensUsed(stream).toLocaleString('en-US')} tokens
+          {stream.tokens.toLocaleString('en-US')} tokens
           {speed !== null ? ` · ${speed.toFixed(1)} tok/s` : ''}
         </span>
         {running && <span className="muted">{phaseOf(stream, reasoningOpen, observation)}</span>}
