@@ -8,7 +8,7 @@ import { REAL_DOMAINS } from '../contract/reality';
 import type { Domain } from '../trajectory/model';
 import { RealEnvironmentError, type RealEnvironment } from './environment';
 import { McpEnvironment } from './mcp-environment';
-import { checkBubblewrap, SANDBOX_DESCRIPTION, writeSandboxFiles } from './terminal/bubblewrap';
+import { checkBubblewrap, SANDBOX_DESCRIPTION, writeSandboxFiles } from './bubblewrap';
 import { TerminalEnvironment } from './terminal/terminal-environment';
 import { chromiumPath, DEFAULT_WEB_LIMITS, WebEnvironment } from './web-environment';
 

@@ -50,8 +50,7 @@ export function descendants(rootPid: number): ProcStat[] {
  * command that overran its time), leaving the shell itself alive. Returns whether one was killed.
  */
 export function killForegroundGroup(rootPid: number, shellName = 'bash'): boolean {
-  const procs = descendants(rootPid);
-  const shell = procs.find((p) => p.comm === shellName && procs.every((q) => q.pid !== p.ppid || q.comm !== shellName));
+  const shell = interactiveShell(descendants(rootPid), shellName);
   if (!shell || shell.tpgid <= 0 || shell.tpgid === shell.pgrp) return false;
   try {
     process.kill(-shell.tpgid, 'SIGKILL');
@@ -59,4 +58,34 @@ export function killForegroundGroup(rootPid: number, shellName = 'bash'): boolea
   } catch {
     return false;
   }
+}
+
+/** The interactive shell below `rootPid`: the outermost bash (a bash run by a command sits below it). */
+function interactiveShell(procs: readonly ProcStat[], shellName: string): ProcStat | undefined {
+  return procs.find((p) => p.comm === shellName && procs.every((q) => q.pid !== p.ppid || q.comm !== shellName));
+}
+
+/** System calls readline waits in at a prompt (x86-64 and aarch64 numbers: pselect6, ppoll, poll). */
+const READLINE_WAITS = new Set([270, 271, 7, 72, 73]);
+
+/**
+ * Where the interactive shell is, judged from outside the sandbox where nothing inside can
+ * forge it: `prompt` when it holds the terminal and waits in readline, `job` while a
+ * program runs in the foreground, `busy` while the shell itself works, `gone` without a shell.
+ */
+export function shellState(rootPid: number, shellName = 'bash'): 'prompt' | 'job' | 'busy' | 'gone' {
+  const shell = interactiveShell(descendants(rootPid), shellName);
+  if (!shell) return 'gone';
+  const now = readStat(shell.pid);
+  if (!now) return 'gone';
+  if (now.tpgid !== now.pgrp) return 'job';
+  let syscall: string;
+  try {
+    syscall = readFileSync(`/proc/${shell.pid}/syscall`, 'utf8');
+  } catch {
+    // Kernels that hide the system call: holding the terminal is the best sign left.
+    return 'prompt';
+  }
+  const nr = Number(syscall.split(' ')[0]);
+  return READLINE_WAITS.has(nr) ? 'prompt' : 'busy';
 }

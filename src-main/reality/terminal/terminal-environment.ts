@@ -4,9 +4,11 @@
 // Ctrl-C need a controlling terminal. A command is finished when the prompt comes back;
 // the prompt ends with an invisible marker (an OSC escape carrying a per-session nonce and
 // the exit status) that is found in the raw output and never reaches the observation.
+// Printing that marker does not end a step: it counts only once the host sees, from outside
+// the sandbox, that the shell holds the terminal again and waits in readline (shellState).
 // Observations read like the asciinema importer's: the output, then the next prompt.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type IPty } from 'node-pty';
@@ -14,37 +16,38 @@ import { TerminalScreen } from '../../formats/terminal-screen';
 import { recordStep, RealEnvironmentError, type RealEnvironment, type RealLogEntry, type RealStep } from '../environment';
 import {
   BASHRC_IN_SANDBOX,
-  bubblewrapArgs,
-  bubblewrapPath,
   checkBubblewrap,
-  SANDBOX_DESCRIPTION,
+  DEFAULT_SANDBOX_LIMITS,
   SANDBOX_HOST,
   SANDBOX_USER,
+  sandboxDescription,
+  sandboxedCommand,
   writeSandboxFiles,
-} from './bubblewrap';
-import { killForegroundGroup } from './process-group';
+  type SandboxFiles,
+  type SandboxLimits,
+} from '../bubblewrap';
+import { killForegroundGroup, shellState } from './process-group';
 
-export interface TerminalLimits {
+export interface TerminalLimits extends SandboxLimits {
   /** How long one command may run before it is stopped. */
   commandTimeoutMs: number;
   /** Output kept per command; the rest is dropped and the observation says so. */
   maxOutputBytes: number;
-  /** `ulimit -u` inside the sandbox. */
-  maxProcesses: number;
-  /** `ulimit -f` inside the sandbox: the largest file a command may write. */
-  maxFileBytes: number;
   cols: number;
   rows: number;
 }
 
 export const DEFAULT_TERMINAL_LIMITS: TerminalLimits = {
+  ...DEFAULT_SANDBOX_LIMITS,
   commandTimeoutMs: 15_000,
   maxOutputBytes: 256 * 1024,
-  maxProcesses: 256,
-  maxFileBytes: 256 * 1024 * 1024,
   cols: 120,
   rows: 40,
 };
+
+/** How long a printed marker may wait for the shell to be seen back at its prompt. */
+const CONFIRM_MS = 3000;
+const CONFIRM_POLL_MS = 5;
 
 /** Raw output kept after the limit is reached, enough to hold the prompt that follows. */
 const TAIL_BYTES = 4096;
@@ -58,7 +61,7 @@ interface Waiter {
 
 export class TerminalEnvironment implements RealEnvironment {
   readonly domain = 'terminal' as const;
-  readonly sandbox = SANDBOX_DESCRIPTION;
+  readonly sandbox: string;
   readonly log: RealLogEntry[] = [];
   readonly limits: TerminalLimits;
   private readonly nonce = randomBytes(12).toString('hex');
@@ -74,9 +77,15 @@ export class TerminalEnvironment implements RealEnvironment {
   private waiter: Waiter | null = null;
   private exited = false;
   private promptLine = '';
+  private files: SandboxFiles | null = null;
+  /** Lines handed out by the emulator before the step ended (long output), in order. */
+  private flushed: string[] = [];
+  /** A marker is being checked against the shell's state; output waits in `pending` meanwhile. */
+  private confirming = false;
 
   constructor(limits: Partial<TerminalLimits> = {}) {
     this.limits = { ...DEFAULT_TERMINAL_LIMITS, ...limits };
+    this.sandbox = sandboxDescription(this.limits, ' as working directory');
     this.screen = new TerminalScreen(this.limits.cols, this.limits.rows);
     this.marker = new RegExp(`\\x1b\\]777;worldloom;${this.nonce};(\\d+)\\x07`);
   }
@@ -91,9 +100,11 @@ export class TerminalEnvironment implements RealEnvironment {
       await this.dispose();
       throw err;
     }
-    const { maxProcesses, maxFileBytes, commandTimeoutMs } = this.limits;
-    const shell = `ulimit -u ${maxProcesses}; ulimit -f ${Math.ceil(maxFileBytes / 512)}; exec /bin/bash --noprofile --rcfile ${BASHRC_IN_SANDBOX} -i`;
-    this.pty = spawn(bubblewrapPath(), [...bubblewrapArgs(files), '/usr/bin/script', '-qfec', shell, '/dev/null'], {
+    this.files = files;
+    const { commandTimeoutMs } = this.limits;
+    const shell = `exec /bin/bash --noprofile --rcfile ${BASHRC_IN_SANDBOX} -i`;
+    const launch = sandboxedCommand(files, this.limits, ['/usr/bin/script', '-qfec', shell, '/dev/null']);
+    this.pty = spawn(launch.file, launch.args, {
       name: 'xterm-256color',
       cols: this.limits.cols,
       rows: this.limits.rows,
@@ -111,7 +122,9 @@ export class TerminalEnvironment implements RealEnvironment {
       await this.dispose();
       throw new RealEnvironmentError(`The sandboxed shell did not show its prompt${seen ? `; it printed: ${seen.slice(0, 500)}` : ''}.`);
     }
-    const initial = this.screen.take().join('\n').replace(/\n+$/, '');
+    // The shell has read its startup file: empty it, so no command can read the marker's nonce there.
+    writeFileSync(files.bashrc, '');
+    const initial = this.takeLines().join('\n').replace(/\n+$/, '');
     this.promptLine = initial.split('\n').pop() ?? '';
     return initial;
   }
@@ -146,6 +159,7 @@ export class TerminalEnvironment implements RealEnvironment {
     this.outputBytes = 0;
     this.truncated = false;
     this.tail = '';
+    this.flushed = [];
     const command = action.replace(/\r?\n$/, '');
     this.pty.write(command.replace(/\r?\n/g, '\r') + '\r');
     const seconds = Math.round(this.limits.commandTimeoutMs / 100) / 10;
@@ -160,7 +174,7 @@ export class TerminalEnvironment implements RealEnvironment {
         status = await this.waitForPrompt(GRACE_MS);
       }
     }
-    const lines = this.screen.take();
+    const lines = this.takeLines();
     // When the echoed command line wrapped, its continuation rows come first (joined into one line).
     const firstLine = command.split('\n')[0] ?? '';
     if (this.promptLine.length + 1 + firstLine.length > this.limits.cols) lines.shift();
@@ -189,6 +203,7 @@ export class TerminalEnvironment implements RealEnvironment {
 
   private receive(data: string): void {
     this.pending += data;
+    if (this.confirming) return;
     const match = this.marker.exec(this.pending);
     let end = match ? match.index : this.pending.length;
     if (!match) {
@@ -199,13 +214,39 @@ export class TerminalEnvironment implements RealEnvironment {
     const text = this.pending.slice(0, end);
     this.pending = match ? this.pending.slice(match.index + match[0].length) : this.pending.slice(end);
     this.show(text);
-    if (match) {
+    if (match) void this.confirmPrompt(Number(match[1]));
+  }
+
+  /**
+   * A marker was printed: the step ends only if the shell really is back at its prompt. A
+   * program that printed the marker itself is still the terminal's foreground job, so its
+   * marker is dropped and the output after it is read on.
+   */
+  private async confirmPrompt(status: number): Promise<void> {
+    const pid = this.pty?.pid;
+    this.confirming = true;
+    let state: ReturnType<typeof shellState> = 'gone';
+    for (let waited = 0; pid !== undefined && waited < CONFIRM_MS; waited += CONFIRM_POLL_MS) {
+      state = shellState(pid);
+      if (state !== 'busy') break;
+      await new Promise((r) => setTimeout(r, CONFIRM_POLL_MS));
+    }
+    this.confirming = false;
+    if (state === 'prompt') {
       if (this.truncated) {
         // The prompt came after the dropped output: show the line it is on.
         this.screen.write('\r\n' + this.tail.slice(this.tail.lastIndexOf('\n') + 1));
       }
-      this.finishWait(Number(match[1]));
+      this.finishWait(status);
     }
+    if (this.pending) this.receive('');
+  }
+
+  /** The lines the emulator handed out during the step, then the rest of its screen. */
+  private takeLines(): string[] {
+    const lines = [...this.flushed, ...this.screen.take()];
+    this.flushed = [];
+    return lines;
   }
 
   private show(text: string): void {
@@ -214,12 +255,18 @@ export class TerminalEnvironment implements RealEnvironment {
     const room = this.limits.maxOutputBytes - this.outputBytes;
     this.outputBytes += bytes;
     if (this.truncated || bytes > room) {
-      if (!this.truncated && room > 0) this.screen.write(text.slice(0, room));
+      if (!this.truncated && room > 0) this.write(text.slice(0, room));
       this.truncated = true;
       this.tail = (this.tail + text).slice(-TAIL_BYTES);
       return;
     }
+    this.write(text);
+  }
+
+  /** Writes to the emulator, taking finished lines out before its scrollback would drop the oldest. */
+  private write(text: string): void {
     this.screen.write(text);
+    for (const line of this.screen.flushIfLarge()) this.flushed.push(line);
   }
 
   /** Resolves with the exit status when the prompt returns, null if the shell exited, undefined on time-out. */
