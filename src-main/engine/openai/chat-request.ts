@@ -8,11 +8,16 @@ export function chatCompletionBody(
   extraBody: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   const s = request.sampling;
+  const messages: { role: string; content: string }[] = request.messages.map((m) => ({ role: m.role, content: m.content }));
+  const continuing = request.continuation !== undefined && request.continuation !== '';
+  // The server's own template variables first, the request's on top (enable_thinking: false).
+  const templateKwargs = { ...(extraBody.chat_template_kwargs as Record<string, unknown> | undefined), ...request.templateKwargs };
+  if (continuing) messages.push({ role: 'assistant', content: request.continuation! });
   return {
     // Server-specific extras first, so they can never replace the fields below.
     ...extraBody,
     model,
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages,
     stream: true,
     // Asks for a last chunk with token counts (vLLM, SGLang, OpenAI); others ignore it.
     stream_options: { include_usage: true },
@@ -23,6 +28,14 @@ export function chatCompletionBody(
     ...(s.topK > 0 ? { top_k: s.topK } : {}),
     seed: s.seed,
     ...(s.stop.length > 0 ? { stop: s.stop } : {}),
+    // Left out when off, so a server applies its own default (vLLM: the model's generation_config.json).
+    ...(s.presencePenalty ? { presence_penalty: s.presencePenalty } : {}),
+    ...(s.repetitionPenalty !== undefined && s.repetitionPenalty !== 1 ? { repetition_penalty: s.repetitionPenalty } : {}),
+    ...(Object.keys(templateKwargs).length > 0 ? { chat_template_kwargs: templateKwargs } : {}),
+    // Resume the last assistant message instead of starting a new one: vLLM and SGLang read
+    // continue_final_message (vLLM also wants add_generation_prompt off); llama.cpp's server
+    // continues a trailing assistant message by itself.
+    ...(continuing ? { continue_final_message: true, add_generation_prompt: false } : {}),
   };
 }
 
@@ -46,13 +59,19 @@ export interface ChatChunk {
 }
 
 /**
- * Reasoning can arrive in its own field (`reasoning_content`, or `reasoning` in newer
- * vLLM) or inline as <think> tags in the content. Engines hand out one text stream, so
- * field reasoning is wrapped in <think>…</think> here and both shapes reach the output
- * parser (src-main/prompt/model-output.ts) alike.
+ * Reasoning can arrive in its own field (`reasoning` in current vLLM, `reasoning_content` in
+ * SGLang and older vLLM) or inline as <think> tags in the content (a server without a
+ * reasoning parser). Engines hand out one text stream, so field reasoning is wrapped in
+ * <think>…</think> here and every shape reaches the output parser
+ * (src-main/prompt/model-output.ts) alike.
  */
 export class ReasoningInliner {
-  #inReasoning = false;
+  #inReasoning: boolean;
+
+  /** `insideReasoning`: the stream continues a text whose think block is still open. */
+  constructor(insideReasoning = false) {
+    this.#inReasoning = insideReasoning;
+  }
 
   /** The text this delta adds to the stream. */
   push(delta: NonNullable<NonNullable<ChatChunk['choices']>[number]['delta']>): string {

@@ -1,6 +1,7 @@
 // Reads one streamed chat completion into a GenerateResult: text (reasoning inlined as
 // <think> tags), token counts, timings and why it finished.
 import type { FinishReason, GenerateRequest, GenerateResult, TokenEvent } from '../engine';
+import { incompleteness } from '../../prompt/model-output';
 import { finishReasonOf, ReasoningInliner, type ChatChunk } from './chat-request';
 import { sseData } from './sse';
 
@@ -24,13 +25,17 @@ export class CompletionStream {
   #chunksWithText = 0;
   #firstTokenAt: number | undefined;
   #usage: ChatChunk['usage'];
-  readonly #reasoning = new ReasoningInliner();
+  readonly #reasoning: ReasoningInliner;
 
   constructor(
     private readonly request: GenerateRequest,
     private readonly onToken: (e: TokenEvent) => void,
     private readonly startedAt: number,
-  ) {}
+  ) {
+    // A continuation cut inside its reasoning goes on reasoning: its new reasoning needs no second <think>.
+    const continued = request.continuation ?? '';
+    this.#reasoning = new ReasoningInliner(continued !== '' && incompleteness(continued, 'length') === 'reasoning');
+  }
 
   get emitted(): boolean {
     return this.#text !== '';

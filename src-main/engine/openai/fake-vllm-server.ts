@@ -1,6 +1,9 @@
-// Test support: a real HTTP server on 127.0.0.1 that answers like vLLM's OpenAI server
+// Test double: a real HTTP server on 127.0.0.1 that answers like vLLM's OpenAI server
 // (same routes, same SSE chunks, same error bodies), so the engine's tests go through
-// real sockets, real fetch and real stream parsing. Not used by the app.
+// real sockets, real HTTP and real stream parsing. One word is one token: it honours
+// max_tokens (finish_reason "length"), streams reasoning of any length in any of the
+// fields servers use, drops reasoning when enable_thinking is false, and resumes a
+// continued assistant message (continue_final_message). Not used by the app.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -12,8 +15,16 @@ export interface FakeServerOptions {
   failFirst?: number;
   /** Pause between streamed chunks. */
   chunkDelayMs?: number;
-  /** Send reasoning in `reasoning_content` deltas (as vLLM with a reasoning parser does), else inline <think> tags. */
+  /** Send reasoning in `reasoning_content` deltas (SGLang, older vLLM); same as reasoningIn: 'reasoning_content'. */
   reasoningField?: boolean;
+  /**
+   * Where reasoning travels: `reasoning` (current vLLM with a reasoning parser),
+   * `reasoning_content` (SGLang, older vLLM), or `content` inline in <think> tags (no parser).
+   * Default: `content`, or `reasoning_content` with reasoningField.
+   */
+  reasoningIn?: 'reasoning' | 'reasoning_content' | 'content';
+  /** Wait this long before the first streamed chunk (headers go out at once), as a busy server does. */
+  firstChunkDelayMs?: number;
   /** Keep streaming until the client hangs up (for cancel tests). */
   endless?: boolean;
   /** Drop the connection after this many streamed pieces (a crashed or restarted server). */
@@ -45,7 +56,11 @@ type ChatBody = {
   max_tokens: number;
   seed?: number;
   stop?: string[];
+  chat_template_kwargs?: { enable_thinking?: boolean };
+  continue_final_message?: boolean;
 };
+
+type Piece = { reasoning: boolean; text: string };
 
 const DEFAULT_MODELS = [{ id: 'tiny-world', max_model_len: 4096 }];
 
@@ -122,22 +137,47 @@ export async function startFakeVllm(options: FakeServerOptions = {}): Promise<Fa
       if (options.chunkDelayMs) await new Promise((r) => setTimeout(r, options.chunkDelayMs));
     };
     try {
-      const action = body.messages[body.messages.length - 1]!.content.split('**Action:**\n').pop()!;
-      const reply = options.reply ? options.reply(body.messages, stats.chatRequests) : fakeReply(action, body.seed);
+      const continuing = body.continue_final_message === true && body.messages[body.messages.length - 1]?.role === 'assistant';
+      const asked = continuing ? body.messages.slice(0, -1) : body.messages;
+      const action = asked[asked.length - 1]!.content.split('**Action:**\n').pop()!;
+      const reply = options.reply ? options.reply(asked, stats.chatRequests) : fakeReply(action, body.seed);
       const stopAt = body.stop?.find((s) => reply.content.includes(s));
       const content = stopAt ? reply.content.slice(0, reply.content.indexOf(stopAt)) : reply.content;
-      let completionTokens = 0;
+      const thinking = body.chat_template_kwargs?.enable_thinking !== false;
+      const all: Piece[] = [
+        ...(thinking ? words(reply.reasoning).map((text) => ({ reasoning: true, text })) : []),
+        ...words(content).map((text) => ({ reasoning: false, text })),
+      ];
+      // A continued message resumes after the words it already holds.
+      const done = continuing ? words(body.messages[body.messages.length - 1]!.content.replace(/<\/?think>/g, ' ')).length : 0;
+      const pieces = all.slice(done);
+      const where = options.reasoningIn ?? (options.reasoningField ? 'reasoning_content' : 'content');
+      if (options.firstChunkDelayMs) await new Promise((r) => setTimeout(r, options.firstChunkDelayMs));
       await send({ delta: { role: 'assistant', content: '' }, finish_reason: null });
-      const pieces = options.reasoningField
-        ? [...words(reply.reasoning).map((w) => ({ reasoning_content: w })), ...words(content).map((w) => ({ content: w }))]
-        : words(`<think>${reply.reasoning}</think>${content}`).map((w) => ({ content: w }));
+      let completionTokens = 0;
+      let inReasoning = done > 0 && all[done - 1]!.reasoning;
+      const delta = (piece: Piece): Record<string, string> => {
+        if (where !== 'content') return piece.reasoning ? { [where]: piece.text } : { content: piece.text };
+        // Inline: the model writes the tags itself, as a server without a reasoning parser passes them on.
+        let text = piece.text;
+        if (piece.reasoning && !inReasoning) text = `<think>${text}`;
+        if (!piece.reasoning && inReasoning) text = `</think>${text}`;
+        inReasoning = piece.reasoning;
+        return { content: text };
+      };
+      let finish: 'stop' | 'length' = 'stop';
       for (let i = 0; open && (i < pieces.length || options.endless); i++) {
         if (i === options.breakAfter) return void res.destroy();
-        await send({ delta: pieces[i % pieces.length], finish_reason: null });
+        if (completionTokens >= body.max_tokens) {
+          finish = 'length';
+          break;
+        }
+        await send({ delta: delta(pieces[i % pieces.length]!), finish_reason: null });
         completionTokens++;
       }
       if (!open) return;
-      await send({ delta: { content: '' }, finish_reason: 'stop', stop_reason: stopAt ?? null });
+      if (finish === 'stop' && where === 'content' && inReasoning) await send({ delta: { content: '</think>' }, finish_reason: null });
+      await send({ delta: { content: '' }, finish_reason: finish, stop_reason: finish === 'stop' ? (stopAt ?? null) : null });
       await send(null, { prompt_tokens: 42, completion_tokens: completionTokens, total_tokens: 42 + completionTokens, prompt_tokens_details: { cached_tokens: 16 } });
       res.end('data: [DONE]\n\n');
     } finally {

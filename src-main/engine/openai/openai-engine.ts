@@ -14,6 +14,7 @@ import { chatCompletionBody } from './chat-request';
 import { CompletionStream, emptyResult, StreamFailure } from './completion-stream';
 import { DEFAULT_RETRY, retryDelayMs, sleep, type RetryPolicy } from './retry';
 import { Semaphore } from './semaphore';
+import { postStreaming } from './streaming-post';
 import {
   API_KEY_ENV,
   droppedByServer,
@@ -200,16 +201,11 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
       // Only a request that got no answer at all means the server cannot be reached.
       let answered = false;
       try {
-        const response = await fetch(`${this.baseUrl}/chat/completions`, {
-          method: 'POST',
-          headers: this.#headers(),
-          body,
-          signal,
-        });
+        const response = await postStreaming(`${this.baseUrl}/chat/completions`, this.#headers(), body, signal);
         answered = true;
-        if (response.ok && response.body) return await stream.read(response.body, signal);
+        if (response.ok) return await stream.read(response.body, signal);
         const answer = await response.text().catch(() => '');
-        const failure = failureFromStatus(response.status, answer, ctx, response.headers.get('retry-after'));
+        const failure = failureFromStatus(response.status, answer, ctx, response.header('retry-after'));
         retry = { ...(await this.#retryOrThrow(failure, signal)), unreachable: false };
       } catch (err) {
         if (err instanceof EngineError) throw err;
