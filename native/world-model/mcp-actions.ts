@@ -1,17 +1,16 @@
 // Picks the calls of one MCP trajectory against the official filesystem or memory server:
-// valid calls, calls that fail inside the tool (isError results), calls that break the
-// input schema or name no tool, and requests for methods the server does not offer
-// (JSON-RPC errors). What the servers answer always comes from the real servers
-// (mcp-session.ts).
+// valid calls, calls that fail inside the tool (isError results), and calls that break the
+// input schema or name no tool (JSON-RPC errors). What the servers answer always comes
+// from the real servers, through the app's MCP recorder (record-mcp.ts).
 import type { Rng } from './rng';
 
 export type McpServerName = 'filesystem' | 'memory';
 
-/** A tools/call (name + arguments) or another JSON-RPC request (method + params). */
-export type McpCall = { name: string; arguments: Record<string, unknown> } | { method: string; params: Record<string, unknown> };
-
-/** The directory the filesystem server is allowed to touch, as recordings show it. */
-export const SHOWN_ROOT = '/workspace';
+/** A tools/call as the app's MCP recorder takes it (the action is this as JSON). */
+export interface McpCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
 
 const FILES = ['notes.txt', 'todo.md', 'config.json', 'readme.md', 'data.csv', 'plan.txt', 'log.txt', 'ideas.md', 'hello.py'];
 const DIRS = ['docs', 'src', 'data', 'archive', 'drafts'];
@@ -25,15 +24,15 @@ const FACTS = ['likes coffee', 'speaks French', 'started in 2021', 'is remote', 
   'is on vacation', 'leads the team', 'was founded in 1999'];
 
 const text = (rng: Rng): string => Array.from({ length: rng.int(1, 3) }, () => Array.from({ length: rng.int(1, 4) }, () => rng.pick(WORDS)).join(' ')).join('\n');
-const at = (...parts: string[]): string => [SHOWN_ROOT, ...parts].join('/');
 const call = (name: string, args: Record<string, unknown>): McpCall => ({ name, arguments: args });
 
-function filesystemCall(rng: Rng, files: Map<string, string>, dirs: Set<string>): McpCall {
+function filesystemCall(rng: Rng, root: string, files: Map<string, string>, dirs: Set<string>): McpCall {
+  const at = (...parts: string[]): string => [root, ...parts].join('/');
   const known = [...files.keys()];
   const missing = FILES.filter((f) => !files.has(f));
   const kind = rng.weighted({ write: 6, read: 5, readMissing: 4, list: 3, mkdir: 2, move: 1, search: 2, edit: 2, tree: 1,
-    allowed: 1, outside: 2, badArgs: 2, unknownTool: 1, otherMethod: 1, multi: 1 });
-  if ((kind === 'read' || kind === 'move' || kind === 'edit' || kind === 'multi') && known.length === 0) return filesystemCall(rng, files, dirs);
+    allowed: 1, outside: 2, badArgs: 2, unknownTool: 1, multi: 1 });
+  if ((kind === 'read' || kind === 'move' || kind === 'edit' || kind === 'multi') && known.length === 0) return filesystemCall(rng, root, files, dirs);
   switch (kind) {
     case 'write': {
       const name = rng.pick(FILES);
@@ -51,7 +50,7 @@ function filesystemCall(rng: Rng, files: Map<string, string>, dirs: Set<string>)
       return call(rng.pick(['read_text_file', 'read_text_file', 'get_file_info', 'list_directory']),
         { path: at(missing.length ? rng.pick(missing) : 'missing.txt') });
     case 'list':
-      return call(rng.pick(['list_directory', 'list_directory', 'list_directory_with_sizes']), { path: dirs.size && rng.chance(0.3) ? at(rng.pick([...dirs])) : SHOWN_ROOT });
+      return call(rng.pick(['list_directory', 'list_directory', 'list_directory_with_sizes']), { path: dirs.size && rng.chance(0.3) ? at(rng.pick([...dirs])) : root });
     case 'mkdir': {
       const d = rng.pick(DIRS);
       dirs.add(d);
@@ -65,7 +64,7 @@ function filesystemCall(rng: Rng, files: Map<string, string>, dirs: Set<string>)
       return call('move_file', { source: at(name), destination: at(target) });
     }
     case 'search':
-      return call('search_files', { path: SHOWN_ROOT, pattern: rng.pick(['*.txt', '*.md', '*.json', '**/*.txt', 'notes*', '*.py']) });
+      return call('search_files', { path: root, pattern: rng.pick(['*.txt', '*.md', '*.json', '**/*.txt', 'notes*', '*.py']) });
     case 'edit': {
       const name = rng.pick(known);
       const lines = files.get(name)!.split('\n');
@@ -75,7 +74,7 @@ function filesystemCall(rng: Rng, files: Map<string, string>, dirs: Set<string>)
       return call('edit_file', { path: at(name), edits: [{ oldText: old, newText: replacement }] });
     }
     case 'tree':
-      return call('directory_tree', { path: SHOWN_ROOT });
+      return call('directory_tree', { path: root });
     case 'allowed':
       return call('list_allowed_directories', {});
     case 'outside':
@@ -88,12 +87,10 @@ function filesystemCall(rng: Rng, files: Map<string, string>, dirs: Set<string>)
         call('write_file', { path: at(rng.pick(FILES)) }),
         call('read_text_file', { path: rng.int(1, 99) }),
         call('create_directory', { name: rng.pick(DIRS) }),
-        call('list_directory', { path: [SHOWN_ROOT] }),
+        call('list_directory', { path: [root] }),
       ]);
     case 'unknownTool':
       return call(rng.pick(['delete_file', 'remove_file', 'read', 'copy_file', 'rename']), { path: at(rng.pick(FILES)) });
-    case 'otherMethod':
-      return { method: rng.pick(['resources/list', 'prompts/list', 'prompts/get']), params: {} };
     case 'multi':
       return call('read_multiple_files', { paths: [at(rng.pick(known)), at(rng.pick([...FILES]))] });
   }
@@ -106,7 +103,7 @@ interface Entity {
 function memoryCall(rng: Rng, graph: Map<string, Entity>): McpCall {
   const names = [...graph.keys()];
   const kind = rng.weighted({ create: 6, relate: 3, observe: 3, observeMissing: 2, search: 3, open: 2, read: 2, delete: 1,
-    deleteObs: 1, badArgs: 2, unknownTool: 1, otherMethod: 1 });
+    deleteObs: 1, badArgs: 2, unknownTool: 1 });
   if (['relate', 'observe', 'delete', 'deleteObs'].includes(kind) && names.length === 0) return memoryCall(rng, graph);
   switch (kind) {
     case 'create': {
@@ -158,18 +155,16 @@ function memoryCall(rng: Rng, graph: Map<string, Entity>): McpCall {
       ]);
     case 'unknownTool':
       return call(rng.pick(['delete_graph', 'get_entity', 'update_entity', 'list_entities', 'search']), { name: rng.pick(PEOPLE) });
-    case 'otherMethod':
-      return { method: rng.pick(['resources/list', 'prompts/list', 'resources/read']), params: {} };
   }
 }
 
-/** The calls of one trajectory (2 to 5 of them) against one server. */
-export function mcpCalls(rng: Rng, server: McpServerName): McpCall[] {
-  const n = rng.int(2, 5);
+/** The calls of one trajectory (2 to 6 of them) against one server; `root` is the filesystem server's directory. */
+export function mcpCalls(rng: Rng, server: McpServerName, root: string): McpCall[] {
+  const n = rng.int(2, 6);
   const out: McpCall[] = [];
   const files = new Map<string, string>();
   const dirs = new Set<string>();
   const graph = new Map<string, Entity>();
-  for (let i = 0; i < n; i++) out.push(server === 'filesystem' ? filesystemCall(rng, files, dirs) : memoryCall(rng, graph));
+  for (let i = 0; i < n; i++) out.push(server === 'filesystem' ? filesystemCall(rng, root, files, dirs) : memoryCall(rng, graph));
   return out;
 }

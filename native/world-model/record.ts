@@ -1,87 +1,116 @@
-// Records the nano world model's training data: real bash sessions and real calls to the
-// official MCP filesystem and memory servers, as multi-turn trajectories. The same seed
-// gives the same file. Each trajectory is assigned to train or test as a whole (never
-// step by step); test trajectories identical to a train one are dropped.
+// Records the nano world model's sessions with the app's own recorders (recorders.ts):
+// terminal sessions in the bubblewrap sandbox, MCP sessions on the official filesystem and
+// memory servers, web sessions on local stores served on 127.0.0.1. The actions come from
+// the seed alone; each session is assigned to train or test as a whole (never step by
+// step), and test sessions identical to a train one are dropped.
 //
-//   tsx native/world-model/record.ts [--seed N] [--terminal N] [--mcp N] [--out DIR]
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+//   tsx native/world-model/record.ts [--seed N] [--terminal N] [--mcp N] [--web N] [--out FILE]
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadSystemPrompt } from '../../src-main/prompt/template-files';
-import { runBashSession } from './bash-session';
-import { mcpCalls, type McpServerName } from './mcp-actions';
-import { McpRecorder } from './mcp-session';
+import type { McpServerName } from './mcp-actions';
+import { DATA_DIR, type RecordedSession } from './paths';
+import { recordMcpSession, recordTerminalSession, recordWebSession } from './recorders';
 import { Rng, subSeed } from './rng';
-import { terminalCommands } from './terminal-actions';
-import { DATA_DIR, PROMPTS_DIR, type RecordedTrajectory } from './paths';
+import { inParallel, writeSessions } from './sessions';
+import { serveStores } from './web-site';
 
 const TEST_FRACTION = 0.1;
+/** Stores the web sessions visit; each number is a different shop (web-site.ts). */
+export const STORES = 400;
+export const DEFAULT_WEB_PORT = 47311;
+
+export interface RecordCounts {
+  terminal: number;
+  mcp: number;
+  web: number;
+}
+
+/** Records every session of one seed; `testFraction` 1 makes them all held out (evaluation). */
+export async function recordSessions(
+  seed: number,
+  counts: RecordCounts,
+  options: { webPort?: number; testFraction?: number; log?: (line: string) => void } = {},
+): Promise<RecordedSession[]> {
+  const log = options.log ?? console.log;
+  const fraction = options.testFraction ?? TEST_FRACTION;
+  const split = (stream: string, i: number): 'train' | 'test' => (new Rng(subSeed(seed, `split-${stream}`, i)).next() < fraction ? 'test' : 'train');
+  const sessions: RecordedSession[] = [];
+  const timed = async (label: string, work: () => Promise<RecordedSession[]>) => {
+    const started = Date.now();
+    const made = await work();
+    sessions.push(...made);
+    log(`${label}: ${made.length} sessions, ${made.reduce((n, s) => n + s.steps.length, 0)} steps in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  };
+
+  // A few shells at a time: each command is a short process and the machine is shared.
+  await timed('terminal', () =>
+    inParallel(counts.terminal, 3, async (i) => ({
+      id: `terminal-${seed}-${i}`,
+      split: split('terminal', i),
+      ...(await recordTerminalSession(new Rng(subSeed(seed, 'terminal', i)))),
+    })),
+  );
+
+  const scratch = mkdtempSync(join(tmpdir(), 'worldloom-nano-memory-'));
+  try {
+    // The filesystem server has one fixed root, so its sessions run one at a time.
+    for (const server of ['filesystem', 'memory'] as McpServerName[]) {
+      const count = server === 'filesystem' ? Math.ceil(counts.mcp / 2) : Math.floor(counts.mcp / 2);
+      await timed(`mcp ${server}`, () =>
+        inParallel(count, server === 'filesystem' ? 1 : 2, async (i, worker) => {
+          const dir = join(scratch, String(worker));
+          return {
+            id: `mcp-${server}-${seed}-${i}`,
+            split: split(`mcp-${server}`, i),
+            ...(await recordMcpSession(new Rng(subSeed(seed, `mcp-${server}`, i)), server, dir)),
+          };
+        }),
+      );
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  if (counts.web > 0) {
+    const site = await serveStores(options.webPort ?? DEFAULT_WEB_PORT);
+    try {
+      await timed('web', () =>
+        inParallel(counts.web, 2, async (i) => {
+          const rng = new Rng(subSeed(seed, 'web', i));
+          return { id: `web-${seed}-${i}`, split: split('web', i), ...(await recordWebSession(rng, site.origin, rng.int(1, STORES))) };
+        }),
+      );
+    } finally {
+      await site.close();
+    }
+  }
+
+  const trainKeys = new Set(sessions.filter((s) => s.split === 'train').map((s) => JSON.stringify(s.steps.map((t) => t.action))));
+  return sessions.filter((s) => s.split === 'train' || !trainKeys.has(JSON.stringify(s.steps.map((t) => t.action))));
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       seed: { type: 'string', default: '1234' },
-      terminal: { type: 'string', default: '5000' },
-      mcp: { type: 'string', default: '1600' },
-      out: { type: 'string', default: DATA_DIR },
+      terminal: { type: 'string', default: '3000' },
+      mcp: { type: 'string', default: '800' },
+      web: { type: 'string', default: '300' },
+      'web-port': { type: 'string', default: String(DEFAULT_WEB_PORT) },
+      out: { type: 'string', default: join(DATA_DIR, 'sessions.jsonl') },
     },
   });
-  const seed = Number(values.seed);
-  const outDir = values.out!;
-  mkdirSync(outDir, { recursive: true });
-  const trajectories: RecordedTrajectory[] = [];
-  const split = (stream: string, i: number): 'train' | 'test' => (new Rng(subSeed(seed, `split-${stream}`, i)).next() < TEST_FRACTION ? 'test' : 'train');
-
-  const terminalCount = Number(values.terminal);
-  const started = Date.now();
-  // A few shells at a time: each command is a short process, the machine is shared.
-  const CONCURRENCY = 4;
-  const terminal: RecordedTrajectory[] = new Array(terminalCount);
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < terminalCount) {
-      const i = next++;
-      const commands = terminalCommands(new Rng(subSeed(seed, 'terminal', i)));
-      const results = await runBashSession(commands);
-      terminal[i] = {
-        id: `terminal-${seed}-${i}`, domain: 'terminal', split: split('terminal', i),
-        steps: results.map((r) => ({ action: r.command, observation: r.output.replace(/\s+$/, '') })),
-      };
-    }
-  }));
-  trajectories.push(...terminal);
-  console.log(`terminal: ${terminalCount} trajectories in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-  const mcpCount = Number(values.mcp);
-  const toolsLists: Record<string, string> = {};
-  for (const server of ['filesystem', 'memory'] as McpServerName[]) {
-    const t0 = Date.now();
-    const recorder = await McpRecorder.start(server);
-    toolsLists[server] = recorder.toolsList;
-    const count = Math.floor(mcpCount / 2);
-    for (let i = 0; i < count; i++) {
-      recorder.reset();
-      const calls = mcpCalls(new Rng(subSeed(seed, `mcp-${server}`, i)), server);
-      const steps = [];
-      for (const call of calls) steps.push(await recorder.run(call));
-      trajectories.push({ id: `mcp-${server}-${seed}-${i}`, domain: 'mcp', server, split: split(`mcp-${server}`, i), steps });
-    }
-    await recorder.close();
-    console.log(`mcp ${server}: ${count} trajectories in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const counts = { terminal: Number(values.terminal), mcp: Number(values.mcp), web: Number(values.web) };
+  for (const [name, n] of Object.entries(counts)) {
+    if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number of sessions, got ${values[name as keyof typeof values]}.`);
   }
-
-  const trainKeys = new Set(trajectories.filter((t) => t.split === 'train').map((t) => JSON.stringify(t.steps)));
-  const kept = trajectories.filter((t) => t.split === 'train' || !trainKeys.has(JSON.stringify(t.steps)));
-  writeFileSync(join(outDir, 'trajectories.jsonl'), kept.map((t) => JSON.stringify(t)).join('\n') + '\n');
-  for (const [server, text] of Object.entries(toolsLists)) writeFileSync(join(outDir, `tools-list.${server}.json`), text + '\n');
-  // The system prompts exactly as the app sends them (template filled with no world spec).
-  const prompts = {
-    terminal: await loadSystemPrompt('terminal', { builtinDir: PROMPTS_DIR }),
-    mcp: await loadSystemPrompt('mcp', { builtinDir: PROMPTS_DIR }),
-  };
-  writeFileSync(join(outDir, 'system-prompts.json'), JSON.stringify(prompts, null, 2) + '\n');
-  const tests = kept.filter((t) => t.split === 'test').length;
-  console.log(`wrote ${kept.length} trajectories (${tests} test, ${trajectories.length - kept.length} duplicate test dropped) to ${outDir}`);
+  const sessions = await recordSessions(Number(values.seed), counts, { webPort: Number(values['web-port']) });
+  mkdirSync(dirname(values.out!), { recursive: true });
+  writeSessions(values.out!, sessions);
+  const test = sessions.filter((s) => s.split === 'test').length;
+  console.log(`wrote ${sessions.length} sessions (${test} held out) to ${values.out}`);
 }
 
-await main();
+if (import.meta.url === `file://${process.argv[1]}`) await main();

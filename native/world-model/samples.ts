@@ -1,84 +1,100 @@
-// Turns recorded trajectories into token sequences for training, with the app's own code:
-// buildWorldModelMessages lays out the chat (DESIGN.md "Prompt contract") and the model's
-// ChatTokenizer renders its chat template and tokenizes, so training sees exactly the
-// tokens the ONNX engine will feed the model. One sample is a whole trajectory; the
-// loss is taken on every assistant turn ("**Environment Observation:**\n…<|im_end|>"),
-// which is what the model generates after the prompt's "<|im_start|>assistant\n".
+// Tokenizes the training chats with the model's own tokenizer and chat template through the
+// engine's ChatTokenizer, so training sees exactly the tokens the ONNX engine feeds the
+// model. A sample is one chat; the loss spans are its assistant turns: earlier turns as the
+// template renders history (`<|im_start|>assistant\n**Environment Observation:**…<|im_end|>`),
+// the last one as the model writes it after the generation prompt's open think block (an
+// empty reasoning, `\n</think>\n\n`, then the observation and `<|im_end|>`).
 //
-//   tsx native/world-model/samples.ts [--data DIR] [--model DIR] [--max-tokens N]
+//   tsx native/world-model/samples.ts [--chats FILE] [--tokenizer DIR] [--out FILE] [--max-tokens N]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ChatMessage } from '../../src-main/engine/engine';
 import { ChatTokenizer } from '../../src-main/engine/onnx/chat-tokenizer';
-import { commonPrefixLength } from '../../src-main/engine/onnx/prefix-cache';
-import { buildWorldModelMessages } from '../../src-main/prompt/world-model-messages';
-import { responseForObservation } from '../../src-main/trajectory/turn-format';
-import { DATA_DIR, MODEL_DIR, type RecordedTrajectory } from './paths';
+import type { TrainingChat } from './chats';
+import { CHECKPOINT_DIR, DATA_DIR } from './paths';
 
-/** Longest training sequence, system prompt included. */
-export const MAX_SAMPLE_TOKENS = 1024;
+/** Longest training sequence: an MCP session's tool list alone is about 5,000 tokens. */
+export const MAX_SAMPLE_TOKENS = 8192;
 
-export function readTrajectories(dataDir: string): RecordedTrajectory[] {
-  return readFileSync(join(dataDir, 'trajectories.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordedTrajectory);
+export interface Sample {
+  id: string;
+  domain: TrainingChat['domain'];
+  split: TrainingChat['split'];
+  kind: TrainingChat['kind'];
+  ids: number[];
+  /** [start, end) token ranges that carry the loss. */
+  spans: [number, number][];
 }
 
-export function readSystemPrompts(dataDir: string): Record<RecordedTrajectory['domain'], string> {
-  return JSON.parse(readFileSync(join(dataDir, 'system-prompts.json'), 'utf8')) as Record<RecordedTrajectory['domain'], string>;
-}
+const isPrefix = (prefix: readonly number[], of: readonly number[]): boolean => prefix.length <= of.length && prefix.every((id, i) => of[i] === id);
 
-/** The chat the app sends to predict step `index`'s observation. */
-export function promptMessages(systemPrompt: string, trajectory: RecordedTrajectory, index: number): ChatMessage[] {
-  return buildWorldModelMessages({ systemPrompt, history: trajectory.steps.slice(0, index), action: trajectory.steps[index]!.action });
+/** The sample of one chat, or why it cannot be one. */
+export function sampleOf(tokenizer: ChatTokenizer, chat: TrainingChat, imEnd: number): Sample | string {
+  const { messages } = chat;
+  const fullText = tokenizer.renderChat(messages, false);
+  const promptText = tokenizer.renderChat(messages.slice(0, -1), true);
+  if (!fullText.startsWith(promptText)) return 'the generation prompt is not a text prefix of the full chat';
+  // The engine tokenizes the prompt alone and the model writes the rest token by token:
+  // "<think>\n" then "\n</think>" must not merge into one "\n\n" token as in the whole text.
+  const prompt = tokenizer.encode(promptText);
+  const ids = [...prompt, ...tokenizer.encode(fullText.slice(promptText.length))];
+  const spans: [number, number][] = [];
+  const spanFrom = (start: number): [number, number] => {
+    let end = start;
+    while (end < ids.length && ids[end] !== imEnd) end++;
+    return [start, Math.min(end + 1, ids.length)];
+  };
+  if (chat.loss === 'all') {
+    for (let m = 1; m < messages.length - 1; m++) {
+      if (messages[m]!.role !== 'assistant') continue;
+      const head = tokenizer.renderChat(messages.slice(0, m), false) + '<|im_start|>assistant\n';
+      if (!promptText.startsWith(head)) return `history turn ${m} does not render as a prefix`;
+      const headIds = tokenizer.encode(head);
+      if (!isPrefix(headIds, prompt)) return `history turn ${m} is not a token prefix`;
+      spans.push(spanFrom(headIds.length));
+    }
+  }
+  spans.push(spanFrom(prompt.length));
+  return { id: chat.id, domain: chat.domain, split: chat.split, kind: chat.kind, ids, spans };
 }
-
-const startsWith = (a: readonly number[], prefix: readonly number[]): boolean => commonPrefixLength(a, prefix) === prefix.length;
 
 function main(): void {
   const { values } = parseArgs({
     options: {
-      data: { type: 'string', default: DATA_DIR },
-      model: { type: 'string', default: MODEL_DIR },
+      chats: { type: 'string', default: join(DATA_DIR, 'chats.jsonl') },
+      tokenizer: { type: 'string', default: CHECKPOINT_DIR },
+      out: { type: 'string', default: join(DATA_DIR, 'samples.jsonl') },
       'max-tokens': { type: 'string', default: String(MAX_SAMPLE_TOKENS) },
     },
   });
   const maxTokens = Number(values['max-tokens']);
-  const tokenizer = ChatTokenizer.load(join(values.model!, 'tokenizer.json'), join(values.model!, 'tokenizer_config.json'));
-  const prompts = readSystemPrompts(values.data!);
-  const systemIds = Object.fromEntries(
-    Object.entries(prompts).map(([domain, text]) => [domain, tokenizer.encode(tokenizer.renderChat([{ role: 'system', content: text }], false))]),
-  );
+  if (!Number.isInteger(maxTokens) || maxTokens < 64) throw new Error(`--max-tokens must be a whole number of at least 64, got ${values['max-tokens']}.`);
+  const tokenizer = ChatTokenizer.load(join(values.tokenizer!, 'tokenizer.json'), join(values.tokenizer!, 'tokenizer_config.json'));
+  const [imEnd] = tokenizer.encode('<|im_end|>');
   const lines: string[] = [];
-  let truncated = 0;
-  let skipped = 0;
-  for (const trajectory of readTrajectories(values.data!)) {
-    const system = prompts[trajectory.domain];
-    const spans: [number, number][] = [];
-    let ids: number[] = systemIds[trajectory.domain]!;
-    for (let i = 0; i < trajectory.steps.length; i++) {
-      const asked = promptMessages(system, trajectory, i);
-      const prompt = tokenizer.encode(tokenizer.renderChat(asked, true));
-      const messages: ChatMessage[] = [...asked, { role: 'assistant', content: responseForObservation(trajectory.steps[i]!.observation) }];
-      const full = tokenizer.encode(tokenizer.renderChat(messages, false));
-      // Inference tokenizes the prompt alone; the sample must extend exactly those tokens.
-      if (!startsWith(prompt, ids) || !startsWith(full, prompt)) {
-        skipped++;
-        break;
-      }
-      if (full.length > maxTokens) {
-        truncated++;
-        break;
-      }
-      // The target ends with <|im_end|>; the template's "\n" after it belongs to the next turn.
-      const end = full.length - 1;
-      spans.push([prompt.length, end]);
-      ids = full.slice(0, end);
+  const problems = new Map<string, number>();
+  let tooLong = 0;
+  const lengths: Record<string, number[]> = {};
+  for (const line of readFileSync(values.chats!, 'utf8').split('\n')) {
+    if (!line) continue;
+    const chat = JSON.parse(line) as TrainingChat;
+    const sample = sampleOf(tokenizer, chat, imEnd!);
+    if (typeof sample === 'string') {
+      problems.set(sample, (problems.get(sample) ?? 0) + 1);
+      continue;
     }
-    if (spans.length === 0) continue;
-    lines.push(JSON.stringify({ id: trajectory.id, domain: trajectory.domain, split: trajectory.split, prefix: systemIds[trajectory.domain]!.length, ids, spans }));
+    if (sample.ids.length > maxTokens) {
+      tooLong++;
+      continue;
+    }
+    (lengths[chat.domain] ??= []).push(sample.ids.length);
+    lines.push(JSON.stringify(sample));
   }
-  writeFileSync(join(values.data!, 'samples.jsonl'), lines.join('\n') + '\n');
-  console.log(`samples: ${lines.length} trajectories (${truncated} cut at ${maxTokens} tokens, ${skipped} stopped at a tokenization mismatch); system prompts ${Object.entries(systemIds).map(([d, t]) => `${d} ${t.length}`).join(', ')} tokens`);
+  writeFileSync(values.out!, lines.join('\n') + '\n');
+  void tokenizer.close();
+  const stats = Object.entries(lengths).map(([d, l]) => `${d} ${l.length} (mean ${Math.round(l.reduce((a, b) => a + b, 0) / l.length)}, max ${Math.max(...l)} tokens)`);
+  console.log(`samples: ${lines.length} written (${stats.join('; ')}); ${tooLong} longer than ${maxTokens} tokens left out`);
+  for (const [problem, n] of problems) console.log(`  ${n} chats left out: ${problem}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -1,7 +1,8 @@
 // Picks the commands of one terminal trajectory: a plausible agent working in an empty
-// home directory (files, text tools, pipes, variables, cd/pwd) that now and then runs a
-// command that fails. The generator only tracks enough state to choose sensible
-// commands; what they print always comes from the real shell (bash-session.ts).
+// home directory (files, text tools, pipes, variables, cd/pwd, a look at the system) that
+// now and then runs a command that fails. The generator only tracks enough state to choose
+// sensible commands; what they print always comes from the app's real terminal
+// environment (record-terminal.ts).
 import type { Rng } from './rng';
 
 const FILES = ['notes.txt', 'todo.txt', 'data.csv', 'log.txt', 'names.txt', 'config.ini', 'report.md', 'readme.txt',
@@ -49,12 +50,18 @@ function newFile(rng: Rng, s: State): string {
 }
 
 type Kind = 'create' | 'append' | 'read' | 'readMissing' | 'count' | 'grep' | 'sort' | 'pipe' | 'ls' | 'mkdir' | 'cd'
-  | 'pwd' | 'env' | 'rm' | 'copy' | 'isDir' | 'typo' | 'script' | 'misc';
+  | 'pwd' | 'env' | 'rm' | 'copy' | 'isDir' | 'typo' | 'script' | 'misc' | 'system' | 'project';
 
 const WEIGHTS: Record<Kind, number> = {
   create: 10, append: 3, read: 8, readMissing: 9, count: 5, grep: 5, sort: 4, pipe: 5, ls: 6, mkdir: 4, cd: 5,
-  pwd: 3, env: 5, rm: 4, copy: 4, isDir: 2, typo: 3, script: 2, misc: 4,
+  pwd: 3, env: 5, rm: 4, copy: 4, isDir: 2, typo: 3, script: 2, misc: 4, system: 4, project: 2,
 };
+
+/** Questions an agent asks a fresh machine; the answers are the sandbox's own. */
+const SYSTEM = ['whoami', 'hostname', 'id', 'uname -s', 'uname -m', 'python3 --version', 'bash --version | head -n 1',
+  'echo $HOME', 'echo $SHELL', 'echo $USER', 'ls /', 'ls -la', 'ls -l', 'cat /etc/os-release | head -n 2', 'which python3',
+  'which ls', 'type cd', 'echo $PWD', 'ls ~', 'du -sh .', 'printenv HOME', 'nproc --version | head -n 1', 'git --version',
+  'node --version', 'pip --version', 'curl --version | head -n 1', 'ping -c 1 example.com'];
 
 /** One command, updating the tracked state as the real shell will. */
 function nextCommand(rng: Rng, s: State): string {
@@ -203,22 +210,35 @@ function nextCommand(rng: Rng, s: State): string {
       }
       return `./${name}`;
     }
+    case 'system':
+      return rng.pick(SYSTEM);
+    case 'project': {
+      const d = rng.pick(DIRS.filter((x) => !dirs.includes(x)));
+      const sub = rng.pick(DIRS.filter((x) => x !== d));
+      s.dirs.add(path(s, d));
+      s.dirs.add(path(s, `${d}/${sub}`));
+      if (rng.chance(0.5)) {
+        s.cwd.push(d);
+        return `mkdir -p ${d}/${sub} && cd ${d}`;
+      }
+      return `mkdir -p ${d}/${sub} && ls ${d}`;
+    }
     case 'misc': {
       const a = rng.int(1, 50);
       const b = rng.int(1, 20);
       const w = words(rng, rng.int(1, 3)).join(' ');
       return rng.pick([`echo $((${a} + ${b}))`, `echo $((${a} * ${b}))`, `seq 1 ${rng.int(2, 6)}`, `echo "${w}" | tr a-z A-Z`,
-        `echo ${w}`, `printf '%s-%s\\n' ${rng.pick(WORDS)} ${rng.pick(WORDS)}`, `echo "${w}" | wc -w`, `basename /home/user/${rng.pick(FILES)}`,
+        `echo ${w}`, `printf '%s-%s\\n' ${rng.pick(WORDS)} ${rng.pick(WORDS)}`, `echo "${w}" | wc -w`, `basename /home/agent/${rng.pick(FILES)}`,
         `test -f ${rng.pick([...files, ...FILES])} && echo yes || echo no`, `touch ${newFile(rng, s)} && ls`, `echo -n ${rng.pick(WORDS)}`,
         `expr ${a} + ${b}`, 'true', 'false; echo $?']);
     }
   }
 }
 
-/** The commands of one trajectory (3 to 8 of them). */
+/** The commands of one trajectory (3 to 10 of them). */
 export function terminalCommands(rng: Rng): string[] {
   const s: State = { cwd: [], files: new Map(), dirs: new Set(['']), vars: new Map(), scripts: new Map() };
-  const n = rng.int(3, 8);
+  const n = rng.int(3, 10);
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(nextCommand(rng, s));
   return out;
