@@ -99,7 +99,8 @@ export function readModelFolder(folder: string): ModelFolder {
     ? {
         modelPath: fileInFolder(absolute, parsed.embedding.filename, 'model.embedding.filename'),
         inputIds: parsed.embedding.inputs.input_ids ?? 'input_ids',
-        output: parsed.embedding.outputs.embeddings ?? parsed.model.inputNames.inputsEmbeds,
+        // onnxruntime-genai's key for the embedding model's output is "inputs_embeds".
+        output: parsed.embedding.outputs.inputs_embeds ?? 'inputs_embeds',
       }
     : null;
   const generation = readGenerationConfig(absolute);
