@@ -117,6 +117,19 @@ describe('simulating from the panel', () => {
     expect(pending[0]!.sample.completionTokens).toBe(100);
   });
 
+  it('stays at the node while another sample there still waits to be continued', async () => {
+    answers.set('simulate.run', () => result([], [incomplete(0, '<think>a', 64), incomplete(1, '<think>b', 64)]));
+    await simulate('root', 'ls', 2, 7);
+    const [first, second] = useSimulation.getState().pending;
+    answers.set('simulate.run', () => result([node('c1', 'root', 'ls')]));
+    await continueSample(first!.key);
+    expect(useStudio.getState().tree!.byId.has('c1')).toBe(true);
+    expect(useStudio.getState().selectedNodeId).toBe('root');
+    answers.set('simulate.run', () => result([node('c2', 'root', 'ls')]));
+    await continueSample(second!.key);
+    expect(useStudio.getState().selectedNodeId).toBe('c2');
+  });
+
   it('keeps pending samples when a continuation is cancelled', async () => {
     answers.set('simulate.run', () => result([], [incomplete(0, '<think>half', 64)]));
     await simulate('root', 'ls', 1, 7);

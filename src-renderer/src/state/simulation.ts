@@ -205,8 +205,9 @@ async function run(request: RunRequest): Promise<void> {
       sample,
     }));
     if (!result.cancelled) set({ pending: [...get().pending.filter((p) => p.key !== settled), ...fresh].slice(-MAX_PENDING) });
-    // With a sample left to continue, the selection stays where its notice shows; else the first new state is shown.
-    result.nodes.forEach((node, i) => insertNode(node, i === 0 && fresh.length === 0));
+    // With a sample left to continue at this node, the selection stays where its notice shows; else the first new state is shown.
+    const left = get().pending.some((p) => p.nodeId === request.nodeId);
+    result.nodes.forEach((node, i) => insertNode(node, i === 0 && !left));
     if (fresh.length > 0) {
       notify('error', `${fresh.length} of ${request.samples} sample${request.samples === 1 ? '' : 's'} ran out of tokens and ${fresh.length === 1 ? 'was' : 'were'} not stored`, [
         ...fresh.map((p) => `sample ${p.sample.sample + 1}: ${p.sample.message}`),
