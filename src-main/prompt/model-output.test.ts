@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseModelOutput, parsePartialOutput } from './model-output';
+import { incompleteness, parseModelOutput, parsePartialOutput } from './model-output';
 
 describe('parseModelOutput', () => {
   it('takes plain text as the observation', () => {
@@ -103,15 +103,16 @@ describe('parsePartialOutput', () => {
         expect(partial.observation.startsWith(before.observation.trimEnd())).toBe(true);
       }
     }
-    expect(parsePartialOutput(full)).toEqual({ ...parseModelOutput(full), reasoningOpen: false });
+    expect(parsePartialOutput(full)).toEqual({ ...parseModelOutput(full), reasoningOpen: false, observationOpen: false });
   });
 
   it('says when the stream is inside reasoning', () => {
-    expect(parsePartialOutput('<think>The fi')).toEqual({ observation: '', reasoning: 'The fi', reasoningOpen: true });
+    expect(parsePartialOutput('<think>The fi')).toEqual({ observation: '', reasoning: 'The fi', reasoningOpen: true, observationOpen: false });
     expect(parsePartialOutput('<think>done</think><predicted_observation>hel')).toEqual({
       observation: 'hel',
       reasoning: 'done',
       reasoningOpen: false,
+      observationOpen: true,
     });
   });
 
@@ -119,5 +120,19 @@ describe('parsePartialOutput', () => {
     expect(parsePartialOutput('<think>r</thi')).toMatchObject({ reasoning: 'r', reasoningOpen: true });
     expect(parsePartialOutput('<think>r</think><predicted_obs').observation).toBe('');
     expect(parsePartialOutput('a < b').observation).toBe('a < b');
+  });
+});
+
+describe('incompleteness', () => {
+  it('counts only a length cut, and says where it fell', () => {
+    expect(incompleteness('<think>still weighing whether ls', 'length')).toBe('reasoning');
+    // In-process output of a template that opened the think block starts with the tag too (engine.ts).
+    expect(incompleteness('<think>\n', 'length')).toBe('reasoning');
+    expect(incompleteness('<think>done</think>\n\n', 'length')).toBe('no-observation');
+    expect(incompleteness('<think>done</think><predicted_observation>\nfile1\nfi', 'length')).toBe('observation');
+    // A finished answer, however short, or an untagged one that cannot be told from finished.
+    expect(incompleteness('<think>done</think>', 'eos')).toBeNull();
+    expect(incompleteness('<think>done</think><predicted_observation>a</predicted_observation>', 'length')).toBeNull();
+    expect(incompleteness('total 0\ndrwxr', 'length')).toBeNull();
   });
 });

@@ -14,17 +14,47 @@ describe('buildWorldModelMessages', () => {
     });
     expect(messages).toEqual([
       { role: 'system', content: 'You are a Linux terminal.' },
-      { role: 'user', content: '## Turn 1\n\n**Action:**\npwd' },
+      { role: 'user', content: '### Turn 1\n**Action:**\npwd' },
       { role: 'assistant', content: '**Environment Observation:**\n/home/user' },
-      { role: 'user', content: '## Turn 2\n\n**Action:**\nls' },
+      { role: 'user', content: '### Turn 2\n**Action:**\nls' },
       { role: 'assistant', content: '**Environment Observation:**\nnotes.txt\nsrc' },
-      { role: 'user', content: '## Turn 3\n\n**Action:**\ncat notes.txt' },
+      { role: 'user', content: '### Turn 3\n**Action:**\ncat notes.txt' },
     ]);
   });
 
   it('asks for turn 1 when there is no history', () => {
     const messages = buildWorldModelMessages({ systemPrompt: 'S', history: [], action: 'open settings' });
-    expect(messages.map((m) => m.content)).toEqual(['S', '## Turn 1\n\n**Action:**\nopen settings']);
+    expect(messages.map((m) => m.content)).toEqual(['S', '### Turn 1\n**Action:**\nopen settings']);
+  });
+
+  it('writes GUI turns as the benchmark does: the task on turn 1, the screen each action is taken on', () => {
+    const messages = buildWorldModelMessages({
+      systemPrompt: 'You are an Android world model.',
+      domain: 'android',
+      taskInstruction: 'Open the calendar.',
+      initialState: '[0] launcher',
+      history: [{ action: 'tap(Calendar)', observation: '[0] calendar month view' }],
+      action: 'tap(Oct 28)',
+    });
+    expect(messages.map((m) => m.content)).toEqual([
+      // The initial screen is turn 1's Current State, not a section of the system prompt.
+      'You are an Android world model.',
+      '### Turn 1\n**Task Instruction:**\nOpen the calendar.\n\n**Current State:**\n[0] launcher\n\n**Action:**\ntap(Calendar)',
+      '**Environment Observation:**\n[0] calendar month view',
+      '### Turn 2\n**Current State:**\n[0] calendar month view\n\n**Action:**\ntap(Oct 28)',
+    ]);
+  });
+
+  it('sends imported turns and an imported action prompt exactly as written', () => {
+    const raw = '### Turn 1\n**Task Instruction:**\nCount lines.\n\n**Current State:**\nhome screen\n\n**Action:**\nopen(Files)';
+    const messages = buildWorldModelMessages({
+      systemPrompt: 'S',
+      domain: 'os',
+      history: [{ action: 'open(Files)', observation: 'files', rawPrompt: raw, rawResponse: '**Environment Observation:**\nfiles\n' }],
+      action: 'open(Downloads)',
+      actionPrompt: '### Turn 2\n**Current State:**\nfiles\n\n**Action:**\nopen(Downloads)',
+    });
+    expect(messages.slice(1).map((m) => m.content)).toEqual([raw, '**Environment Observation:**\nfiles\n', '### Turn 2\n**Current State:**\nfiles\n\n**Action:**\nopen(Downloads)']);
   });
 
   it('sends a plain (imported) system prompt untouched when there is nothing to add', () => {

@@ -44,9 +44,9 @@ describe('simulating a step', () => {
     expect(messages[0]!.content).toContain('You stand in for a Linux terminal');
     expect(messages[0]!.content).toContain('agent@box:~$');
     expect(messages[0]!.content).not.toContain('{{');
-    expect(messages[1]!.content).toBe('## Turn 1\n\n**Action:**\nls');
+    expect(messages[1]!.content).toBe('### Turn 1\n**Action:**\nls');
     expect(messages[2]!.content).toBe('**Environment Observation:**\nnotes.txt');
-    expect(messages[3]!.content).toBe('## Turn 2\n\n**Action:**\ncat notes.txt');
+    expect(messages[3]!.content).toBe('### Turn 2\n**Action:**\ncat notes.txt');
   });
 
   it('makes K simulated siblings in one batch, with provenance, streaming tokens as events', async () => {

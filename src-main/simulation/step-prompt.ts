@@ -11,7 +11,7 @@ import { UserError } from '../service/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { pathTo } from '../trajectory/build';
 import type { NodeRecord } from '../trajectory/model';
-import { GUI_DOMAINS, guiBlocksFromPrompt } from '../trajectory/turn-format';
+import { GUI_DOMAINS, guiBlocksFromPrompt, type GuiBlocks } from '../trajectory/turn-format';
 
 export interface StepPrompt {
   messages: ChatMessage[];
@@ -47,6 +47,8 @@ export async function promptForStep(
   const importedTwin = nodes.find((n) => n.parentId === nodeId && n.action === action && rawPrompt(n) !== null);
   const actionPrompt = importedTwin ? rawPrompt(importedTwin) : null;
   const imported = actionPrompt !== null || steps.some((n) => rawPrompt(n) !== null || rawResponse(n) !== null);
+  const gui = GUI_DOMAINS.includes(trajectory.domain);
+  const firstTurn = gui ? importedFirstTurn(nodes) : {};
   return {
     messages: buildWorldModelMessages({
       systemPrompt,
@@ -54,21 +56,21 @@ export async function promptForStep(
       action,
       actionPrompt,
       worldSpec: trajectory.worldSpec,
-      initialState: root.observation,
+      // An imported GUI trajectory keeps its first screen in its first prompt, not in the root.
+      initialState: root.observation.trim() === '' && firstTurn.currentState ? firstTurn.currentState : root.observation,
       controlInstruction,
       domain: trajectory.domain,
-      taskInstruction: GUI_DOMAINS.includes(trajectory.domain) ? taskInstructionOf(nodes) : null,
+      taskInstruction: firstTurn.taskInstruction ?? null,
     }),
     source: imported ? 'imported' : 'tree',
   };
 }
 
-/** A GUI trajectory's task, as its imported first turn states it. */
-function taskInstructionOf(nodes: readonly NodeRecord[]): string | null {
+/** A GUI trajectory's task and first screen, as its imported first turn states them. */
+function importedFirstTurn(nodes: readonly NodeRecord[]): GuiBlocks {
   for (const n of nodes) {
     const raw = n.depth === 1 ? rawPrompt(n) : null;
-    const task = raw ? guiBlocksFromPrompt(raw).taskInstruction : null;
-    if (task) return task;
+    if (raw) return guiBlocksFromPrompt(raw);
   }
-  return null;
+  return {};
 }
