@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendTokens, continuedStream, EMPTY_STREAM, fullText, lastLine, splitStream, tokensPerSecond } from './sample-streams';
+import { appendTokens, continuedStream, EMPTY_STREAM, fullText, lastLine, liveTail, splitStream, tokensPerSecond } from './sample-streams';
 
 describe('a sample stream', () => {
   it('shows reasoning apart from the observation from the first token', () => {
@@ -39,5 +39,15 @@ describe('a sample stream', () => {
     expect(lastLine('first\nsecond line\n\n  ')).toBe('second line');
     expect(lastLine(null)).toBe('');
     expect(lastLine('x'.repeat(10) + 'END', 5)).toBe('…xEND');
+  });
+
+  it('shows only the latest part of a long reasoning while it streams, from a line start, saying how much is left out', () => {
+    const text = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n');
+    expect(liveTail('short')).toEqual({ shown: 'short', omitted: 0 });
+    const { shown, omitted } = liveTail(text, 100);
+    expect(shown.startsWith('line ')).toBe(true);
+    expect(shown.endsWith('line 999')).toBe(true);
+    expect(shown.length).toBeLessThanOrEqual(100);
+    expect(text.slice(omitted)).toBe(shown);
   });
 });

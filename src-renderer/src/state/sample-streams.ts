@@ -57,13 +57,28 @@ export function splitStream(stream: SampleStream): PartialModelOutput {
   return parsePartialOutput(fullText(stream));
 }
 
-/** The last non-empty line of the reasoning, for a collapsed view that still shows progress. */
+/** The last non-empty line of the reasoning, for a collapsed view that still shows progress; looks only at the end of the text. */
 export function lastLine(text: string | null, max = 160): string {
   if (!text) return '';
-  const lines = text.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!.trim();
+  let end = text.length;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end).trim();
     if (line) return line.length > max ? `…${line.slice(line.length - max + 1)}` : line;
+    end = start - 1;
   }
   return '';
+}
+
+/**
+ * While a sample streams, an open reasoning view shows only its latest part: laying out tens
+ * of thousands of growing characters twenty times a second would stall the page. Cut at a
+ * line start, and say how much is left out; the whole text is kept and shown once it ends.
+ */
+export function liveTail(text: string, max = 20_000): { shown: string; omitted: number } {
+  if (text.length <= max) return { shown: text, omitted: 0 };
+  let from = text.length - max;
+  const lineStart = text.indexOf('\n', from);
+  if (lineStart >= 0 && lineStart < text.length - 1) from = lineStart + 1;
+  return { shown: text.slice(from), omitted: from };
 }
