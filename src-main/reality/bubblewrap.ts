@@ -129,8 +129,9 @@ export function sandboxedCommand(
   limits: SandboxLimits,
   program: readonly string[],
   mounts: SandboxMounts = {},
+  extraArgs: readonly string[] = [],
 ): { file: string; args: string[] } {
-  const bwrap = [bubblewrapPath(), ...bubblewrapArgs(files, mounts), '/bin/bash', '-c', limitsPrefix(limits), 'worldloom-sandbox', ...program];
+  const bwrap = [bubblewrapPath(), ...bubblewrapArgs(files, mounts), ...extraArgs, '/bin/bash', '-c', limitsPrefix(limits), 'worldloom-sandbox', ...program];
   if (!runsAsRoot()) return { file: bwrap[0]!, args: bwrap.slice(1) };
   return {
     file: '/usr/bin/setpriv',

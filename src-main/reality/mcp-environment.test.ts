@@ -1,18 +1,32 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { McpEnvironment, parseToolCall } from './mcp-environment';
 
-const memoryServer = { command: process.execPath, args: [join('node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js')] };
+// The working directory (the project, read-only in the sandbox) holds the servers' code.
+const cwd = process.cwd();
+const memoryServer = { command: process.execPath, args: [join('node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js')], cwd };
 const filesystemServer = (dir: string) => ({
   command: process.execPath,
   args: [join('node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), dir],
+  cwd,
 });
+/** A folder to share with a server; open to others, since a root caller's sandbox runs as nobody. */
+function sharedFolder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wl-mcp-fs-'));
+  chmodSync(dir, 0o777);
+  return dir;
+}
+const shellServer = { command: process.execPath, args: [join('src-main', 'reality', 'fixtures', 'shell-mcp-server.mjs')], cwd };
+const sh = (line: string) => JSON.stringify({ name: 'sh', arguments: { line } });
+const text = (observation: string) => (JSON.parse(observation) as { content: { text: string }[] }).content[0]!.text;
+const noBwrap = process.platform === 'linux' && !existsSync(process.env.WORLDLOOM_BWRAP ?? '/usr/bin/bwrap') ? ' — skipped: bubblewrap is not installed' : '';
 
 describe('a real MCP server', () => {
   it('lists the memory server tools and records calls with their results', async () => {
-    const env = new McpEnvironment({ ...memoryServer, env: { MEMORY_FILE_PATH: join(mkdtempSync(join(tmpdir(), 'wl-mcp-')), 'memory.jsonl') } });
+    // The sandbox's own /tmp: the server may write nowhere else but folders shared with it.
+    const env = new McpEnvironment({ ...memoryServer, env: { MEMORY_FILE_PATH: process.platform === 'linux' ? '/tmp/memory.jsonl' : join(sharedFolder(), 'memory.jsonl') } });
     try {
       await env.start();
       expect(env.listTools().map((t) => (t as { name: string }).name)).toContain('create_entities');
@@ -29,7 +43,7 @@ describe('a real MCP server', () => {
   });
 
   it('keeps a failing tool result (isError) and a protocol error as observations', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wl-mcp-fs-'));
+    const dir = sharedFolder();
     writeFileSync(join(dir, 'hello.txt'), 'hello world\n');
     const env = new McpEnvironment(filesystemServer(dir));
     try {
@@ -53,5 +67,31 @@ describe('a real MCP server', () => {
     expect(() => parseToolCall('{"arguments": {}}')).toThrow(/"name"/);
     const env = new McpEnvironment({ command: process.execPath, args: ['-e', 'console.error("no such server"); process.exit(3)'] });
     await expect(env.start()).rejects.toThrow(/Could not start the MCP server/);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux' || noBwrap !== '')(`an MCP server in the sandbox${noBwrap}`, () => {
+  it('runs as the sandbox user, without network, seeing only the system, its code and what was shared', async () => {
+    const shared = sharedFolder();
+    writeFileSync(join(shared, 'note.txt'), 'shared with the server\n');
+    const env = new McpEnvironment({ ...shellServer, args: [...shellServer.args, shared] });
+    expect(env.sandbox).toMatch(/^bubblewrap: no network/);
+    expect(env.sandbox).toContain(`read-write ${shared}`);
+    try {
+      await env.start();
+      expect(text((await env.step(sh('id -un; cat /etc/hostname'))).observation)).toBe('agent\nsandbox\n');
+      expect(text((await env.step(sh(`cat ${join(shared, 'note.txt')}; echo made > ${join(shared, 'made.txt')} && echo wrote`))).observation)).toBe('shared with the server\nwrote\n');
+      expect(text((await env.step(sh(`ls ${tmpdir()}/wl-mcp-fs-* /root /opt 2>&1 | grep -c "No such file"`))).observation)).not.toBe('0\n');
+      expect(text((await env.step(sh('echo x > package.json || echo read-only'))).observation)).toMatch(/read-only/);
+      expect(text((await env.step(sh('bash -c "ulimit -u; ulimit -v"'))).observation)).toBe('256\n2097152\n');
+      expect(text((await env.step(sh('bash -c "echo > /dev/tcp/1.1.1.1/53"'))).observation)).toMatch(/Network is unreachable/);
+    } finally {
+      await env.dispose();
+    }
+  }, 30_000);
+
+  it('refuses to share the whole system or home folder with a server', async () => {
+    const env = new McpEnvironment({ ...shellServer, args: [...shellServer.args, '/'] });
+    await expect(env.start()).rejects.toThrow(/not the whole system/);
   });
 });

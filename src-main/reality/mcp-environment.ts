@@ -9,14 +9,10 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { jsonObservation } from '../formats/tool-call';
 import { recordStep, RealEnvironmentError, type RealEnvironment, type RealLogEntry, type RealStep } from './environment';
 import { isObject } from '../formats/json-values';
+import { rmSync } from 'node:fs';
+import { mcpLaunch, mcpSandboxDescription, type McpServerCommand } from './mcp-sandbox';
 
-export interface McpServerCommand {
-  command: string;
-  args: string[];
-  cwd?: string;
-  /** Extra environment variables for the server (the SDK passes only a safe default set otherwise). */
-  env?: Record<string, string>;
-}
+export type { McpServerCommand } from './mcp-sandbox';
 
 export interface McpLimits {
   callTimeoutMs: number;
@@ -44,17 +40,19 @@ export class McpEnvironment implements RealEnvironment {
   private client: Client | null = null;
   private tools: unknown[] = [];
   private stderr = '';
+  private dir: string | null = null;
 
   constructor(
     readonly server: McpServerCommand,
     readonly limits: McpLimits = { callTimeoutMs: 30_000 },
   ) {
-    // The server is the user's own program; Worldloom passes it only the SDK's safe environment.
-    this.sandbox = `none: the MCP server runs as your user (${[server.command, ...server.args].join(' ')}), with a minimal environment`;
+    this.sandbox = mcpSandboxDescription(server);
   }
 
   async start(): Promise<string> {
-    const transport = new StdioClientTransport({ ...this.server, stderr: 'pipe' });
+    const launch = mcpLaunch(this.server);
+    this.dir = launch.dir;
+    const transport = new StdioClientTransport({ command: launch.command, args: launch.args, env: launch.env, ...(launch.cwd ? { cwd: launch.cwd } : {}), stderr: 'pipe' });
     transport.stderr?.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-4000);
     });
@@ -65,6 +63,7 @@ export class McpEnvironment implements RealEnvironment {
       this.tools = (await client.listTools(undefined, { timeout: this.limits.callTimeoutMs })).tools;
     } catch (err) {
       await client.close().catch(() => {});
+      await this.dispose();
       const said = this.stderr.trim() ? ` The server said: ${this.stderr.trim().slice(-1000)}` : '';
       throw new RealEnvironmentError(`Could not start the MCP server \`${[this.server.command, ...this.server.args].join(' ')}\`: ${(err as Error).message}.${said}`);
     }
@@ -112,5 +111,7 @@ export class McpEnvironment implements RealEnvironment {
     const client = this.client;
     this.client = null;
     await client?.close().catch(() => {});
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = null;
   }
 }

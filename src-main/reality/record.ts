@@ -3,7 +3,7 @@
 // started, so "run real" can start the same kind of environment again later.
 import type { RealDomain, RealEnvironmentSettings } from '../contract/reality';
 import type { WorkspaceStore } from '../store/workspace-store';
-import { chainBundle, type StepDraft } from '../trajectory/build';
+import { chainBundle } from '../trajectory/build';
 import { newId } from '../trajectory/ids';
 import type { NodeRecord, Provenance } from '../trajectory/model';
 import { RealEnvironmentError, type RealEnvironment } from './environment';
@@ -38,6 +38,11 @@ export async function realStep(env: RealEnvironment, action: string, index: numb
   }
 }
 
+/**
+ * Records `actions` as a new real trajectory. The root is stored once the environment has
+ * started and each step as soon as it completes, so a process killed mid-recording keeps
+ * every step it finished.
+ */
 export async function recordTrajectory(
   store: WorkspaceStore,
   input: { domain: RealDomain; actions: readonly string[]; title?: string; settings: RealEnvironmentSettings },
@@ -48,13 +53,6 @@ export async function recordTrajectory(
   try {
     onProgress(0, input.actions.length, `Starting the real ${input.domain} environment…`);
     const initialState = await env.start();
-    const steps: StepDraft[] = [];
-    for (const [i, action] of input.actions.entries()) {
-      if (signal?.aborted) break;
-      const step = await realStep(env, action, i + 1);
-      steps.push({ action, observation: step.observation, origin: 'real', provenance: { engine: 'real', real: step.details } });
-      onProgress(i + 1, input.actions.length, action);
-    }
     const now = new Date().toISOString();
     const bundle = chainBundle(
       {
@@ -63,7 +61,7 @@ export async function recordTrajectory(
         systemPrompt: env.description(),
         initialState,
         rootProvenance: { ...environmentProvenance(env, input.settings), recordedAt: now },
-        steps,
+        steps: [],
       },
       newId,
       now,
@@ -71,7 +69,16 @@ export async function recordTrajectory(
     // What the environment showed before the first action is real too.
     bundle.nodes[0]!.origin = 'real';
     store.transaction(() => store.insertBundle(bundle));
-    return { trajectoryId: bundle.trajectory.id, steps: steps.length, sandbox: env.sandbox };
+    let parent: NodeRecord = bundle.nodes[0]!;
+    let steps = 0;
+    for (const [i, action] of input.actions.entries()) {
+      if (signal?.aborted) break;
+      const step = await realStep(env, action, i + 1);
+      parent = store.addNode({ parentId: parent.id, action, observation: step.observation, origin: 'real', provenance: { engine: 'real', real: step.details } });
+      steps++;
+      onProgress(i + 1, input.actions.length, action);
+    }
+    return { trajectoryId: bundle.trajectory.id, steps, sandbox: env.sandbox };
   } finally {
     await env.dispose();
   }

@@ -8,6 +8,7 @@ import { REAL_DOMAINS } from '../contract/reality';
 import type { Domain } from '../trajectory/model';
 import { RealEnvironmentError, type RealEnvironment } from './environment';
 import { McpEnvironment } from './mcp-environment';
+import { mcpSandboxDescription } from './mcp-sandbox';
 import { checkBubblewrap, SANDBOX_DESCRIPTION, writeSandboxFiles } from './bubblewrap';
 import { TerminalEnvironment } from './terminal/terminal-environment';
 import { chromiumPath, DEFAULT_WEB_LIMITS, WebEnvironment } from './web-environment';
@@ -18,7 +19,8 @@ interface RealEnvironmentKind {
   check(settings: RealEnvironmentSettings): Omit<SandboxState, 'domain'>;
 }
 
-function terminalProblem(): string | null {
+/** Why bubblewrap cannot run here, or null when it can. */
+function bubblewrapProblem(): string | null {
   const dir = mkdtempSync(join(tmpdir(), 'worldloom-probe-'));
   try {
     const files = writeSandboxFiles(dir, '');
@@ -40,7 +42,7 @@ const KINDS: Record<RealDomain, RealEnvironmentKind> = {
         ...(s.terminal?.maxProcesses ? { maxProcesses: s.terminal.maxProcesses } : {}),
       }),
     check: () => {
-      const problem = terminalProblem();
+      const problem = bubblewrapProblem();
       return { available: problem === null, sandbox: problem === null ? SANDBOX_DESCRIPTION : 'none available: real terminals are refused', problem };
     },
   },
@@ -49,11 +51,11 @@ const KINDS: Record<RealDomain, RealEnvironmentKind> = {
       if (!s.mcp) throw new RealEnvironmentError('Give the command that starts the MCP server (for example `npx -y @modelcontextprotocol/server-memory`).', 'start-failed');
       return new McpEnvironment({ command: s.mcp.command, args: s.mcp.args, cwd: s.mcp.cwd, env: s.mcp.env });
     },
-    check: (s) => ({
-      available: true,
-      sandbox: s.mcp ? new McpEnvironment({ command: s.mcp.command, args: s.mcp.args }).sandbox : 'none: the MCP server runs as your user, with a minimal environment',
-      problem: null,
-    }),
+    check: (s) => {
+      // Off Linux there is no bubblewrap and the description says the server runs unsandboxed.
+      const problem = process.platform === 'linux' ? bubblewrapProblem() : null;
+      return { available: problem === null, sandbox: problem === null ? mcpSandboxDescription(s.mcp) : 'none available: MCP servers are refused', problem };
+    },
   },
   web: {
     open: (s) => new WebEnvironment({ ...DEFAULT_WEB_LIMITS, ...(s.web?.actionTimeoutSeconds ? { actionTimeoutMs: s.web.actionTimeoutSeconds * 1000 } : {}) }),

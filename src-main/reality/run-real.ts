@@ -8,6 +8,7 @@ import { pathTo } from '../trajectory/build';
 import type { NodeRecord } from '../trajectory/model';
 import { UserError } from '../service/user-error';
 import { isRealNode } from './comparison';
+import { RealEnvironmentError } from './environment';
 import { environmentProvenance, realStep, recordedSettings, type Progress } from './record';
 import { openRealEnvironment } from './registry';
 
@@ -22,8 +23,18 @@ export async function runReal(
   const trajectory = store.getTrajectory(node.trajectoryId)!;
   const path = pathTo(store.getNodes(trajectory.id), node.id);
   if (path.length < 2) throw new UserError('The root has no action to run: choose a step of the branch to run for real.', 'invalid');
-  // Settings given now win; otherwise those the trajectory was recorded with.
-  const settings = input.settings ?? recordedSettings(path[0]);
+  // Settings come only from the caller (the Run real dialog, CLI flags). A trajectory's own
+  // provenance is data from a file, and a file never chooses what runs on this machine.
+  const settings = input.settings ?? {};
+  if (trajectory.domain === 'mcp' && !settings.mcp) {
+    const named = recordedSettings(path[0]).mcp;
+    throw new RealEnvironmentError(
+      named
+        ? `Run real needs the MCP server command from you. This trajectory names \`${[named.command, ...named.args].join(' ')}\`, but a command in a trajectory's data never runs by itself: check it in the Run real dialog and confirm it, or give your own.`
+        : 'Give the command that starts the MCP server in the Run real dialog (for example `npx -y @modelcontextprotocol/server-memory`).',
+      'start-failed',
+    );
+  }
   const env = openRealEnvironment(trajectory.domain, settings);
   const steps = path.slice(1);
   const created: NodeRecord[] = [];

@@ -95,7 +95,7 @@ describe('a real MCP session', () => {
       jobId: 'mcp',
       domain: 'mcp',
       actions: [JSON.stringify({ name: 'create_entities', arguments: { entities: [{ name: 'Ada', entityType: 'person', observations: [] }] } }), JSON.stringify({ name: 'read_graph', arguments: {} })],
-      environment: { mcp: { command: process.execPath, args: [MEMORY_SERVER], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } } },
+      environment: { mcp: { command: process.execPath, args: [MEMORY_SERVER], env: { MEMORY_FILE_PATH: process.platform === 'linux' ? '/tmp/memory.jsonl' : join(dir, 'memory.jsonl') } } },
     });
     const bundle = await call('trajectory.get', { id: recorded.trajectoryId });
     expect(bundle.trajectory.systemPrompt).toMatch(/read_graph/);
