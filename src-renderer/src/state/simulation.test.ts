@@ -22,7 +22,7 @@ vi.mock('../api/client', () => ({
 }));
 
 const simulation = await import('./simulation');
-const { useSimulation, simulate, continueSample, retryWithLargerBudget, listenForSimulation, runOrCancelSimulation, changeDraft } = simulation;
+const { useSimulation, simulate, resample, freshSeed, MAX_SEED, continueSample, retryWithLargerBudget, listenForSimulation, runOrCancelSimulation, changeDraft } = simulation;
 const { useGenerationSettings } = await import('./generation-settings');
 const { selectTrajectory, useStudio } = await import('./store');
 
@@ -74,6 +74,19 @@ describe('simulating from the panel', () => {
     expect(useStudio.getState().selectedNodeId).toBe('n1');
     expect(useStudio.getState().tree!.byId.has('n2')).toBe(true);
     expect(useSimulation.getState().pending).toEqual([]);
+  });
+
+  it('resamples from the parent with another seed each time, within what the contract takes, leaving the typed seed alone', async () => {
+    answers.set('simulate.run', () => result([]));
+    changeDraft({ seed: MAX_SEED });
+    await resample('root', 'ls', 3);
+    const sent = runs()[0]!.sampling as { seed: number };
+    expect(runs()[0]).toMatchObject({ nodeId: 'root', action: 'ls', samples: 3 });
+    expect(sent.seed).not.toBe(MAX_SEED);
+    expect(sent.seed).toBeGreaterThanOrEqual(0);
+    expect(sent.seed).toBeLessThanOrEqual(MAX_SEED);
+    expect(useSimulation.getState().draft.seed).toBe(MAX_SEED);
+    expect(freshSeed(5, 2000)).not.toBe(5);
   });
 
   it('keeps a sample that ran out of tokens out of the tree, pending at its node, and the selection there', async () => {

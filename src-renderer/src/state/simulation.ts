@@ -23,8 +23,6 @@ export interface SimulationJob {
   cancelled: boolean;
   tokensPerSecond: number | null;
   device: string | null;
-  /** The pending sample this job continues or retries (its key), if any. */
-  settles: string | null;
 }
 
 /** A sample that ran out of tokens: not in the tree; it waits here to be continued, retried or dismissed. */
@@ -175,7 +173,7 @@ async function run(request: RunRequest): Promise<void> {
   const carried = request.continuation;
   const streams = carried ? [continuedStream(carried.text, carried.completionTokens)] : Array.from({ length: request.samples }, () => EMPTY_STREAM);
   set({
-    job: { jobId, nodeId: request.nodeId, action: request.action, streams, running: true, cancelled: false, tokensPerSecond: null, device: null, settles: request.settles ?? null },
+    job: { jobId, nodeId: request.nodeId, action: request.action, streams, running: true, cancelled: false, tokensPerSecond: null, device: null },
   });
   // The core announces the new nodes to every window; this one puts them into its tree itself.
   expectEcho('simulated');
@@ -233,9 +231,7 @@ export async function simulate(nodeId: string, action: string, samples: number, 
 
 /** The same action again from the node's parent, with a fresh seed: new sibling samples. */
 export async function resample(parentId: string, action: string, samples: number): Promise<void> {
-  const seed = freshSeed(get().draft.seed);
-  changeDraft({ seed });
-  await run({ nodeId: parentId, action, samples, sampling: callSampling(seed) });
+  await run({ nodeId: parentId, action, samples, sampling: callSampling(freshSeed(get().draft.seed)) });
 }
 
 /** Resumes a sample from where it ran out, with its own seed and another budget of the same size. */
