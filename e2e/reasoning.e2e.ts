@@ -73,6 +73,13 @@ describe.skipIf(NO_CHROMIUM !== '')(`a reasoning world model in the host UI${NO_
     await page.getByText('Show the exact prompt').click();
     await expect.poll(() => page.getByTestId('prompt-message').last().textContent()).toContain('ls');
     expect(await page.getByTestId('exact-prompt').textContent()).toContain('**Action:**');
+    // Copyable: the messages as a chat `messages` array.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy the messages' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { role: string; content: string }[];
+    expect(copied.at(-1)).toMatchObject({ role: 'user' });
+    expect(copied.at(-1)!.content).toMatch(/\*\*Action:\*\*\nls$/);
     expect(errors).toEqual([]);
   });
 
