@@ -2,7 +2,7 @@
 // in force and the record/run-real/replay job in progress. Changed only by the actions
 // below and by job.progress / workspace.changed events from the core.
 import { create } from 'zustand';
-import type { SandboxState, TrajectoryComparison } from '../../../src-main/contract/reality';
+import type { RealEnvironmentSettings, SandboxState, TrajectoryComparison } from '../../../src-main/contract/reality';
 import { call, onEvent } from '../api/client';
 import { notify, refreshTrajectories, selectTrajectory } from './store';
 
@@ -43,7 +43,7 @@ function listen(): void {
 }
 
 /** Which sandbox each real environment uses here, asked once: the view says which is in force. */
-function loadSandboxes(): void {
+export function loadSandboxes(): void {
   if (get().sandboxes.length === 0) call('reality.sandboxes', {}).then((sandboxes) => set({ sandboxes }), () => {});
 }
 
@@ -110,8 +110,9 @@ export async function replay(trajectoryId: string): Promise<void> {
   await selectTrajectory(trajectoryId);
 }
 
-export async function runReal(nodeId: string, trajectoryId: string): Promise<void> {
-  const result = await runJob('Running the branch for real', (jobId) => call('reality.runReal', { jobId, nodeId }));
+/** Runs the branch with the settings the user confirmed in the Run real dialog (never the trajectory's own). */
+export async function runReal(nodeId: string, trajectoryId: string, environment: RealEnvironmentSettings): Promise<void> {
+  const result = await runJob('Running the branch for real', (jobId) => call('reality.runReal', { jobId, nodeId, environment }));
   if (!result) return;
   notify('info', `Ran ${result.comparison.steps.length} steps for real`, [`Sandbox: ${result.sandbox}`, `${result.nodes.length} real nodes added beside the simulated ones.`]);
   show({ trajectoryId, nodeId }, result.comparison, 0);

@@ -1,6 +1,7 @@
-import { lazy, Suspense } from 'react';
-import { cancelRealityJob, openCompare, replay, runReal, useCompare } from '../../state/compare';
+import { lazy, Suspense, useState } from 'react';
+import { cancelRealityJob, openCompare, replay, useCompare } from '../../state/compare';
 import { useStudio } from '../../state/store';
+import { RunRealForm } from './RunRealForm';
 
 // Monaco and xterm load only when the comparison is first opened.
 const CompareView = lazy(() => import('./CompareView'));
@@ -11,6 +12,7 @@ export function CompareLauncher() {
   const selected = useStudio((s) => (s.selectedNodeId ? s.tree?.byId.get(s.selectedNodeId) : undefined));
   const open = useCompare((s) => s.open);
   const job = useCompare((s) => s.job);
+  const [asking, setAsking] = useState<string | null>(null);
   if (!trajectory) return null;
   const realDomain = ['terminal', 'mcp', 'web'].includes(trajectory.domain);
   return (
@@ -26,13 +28,14 @@ export function CompareLauncher() {
             Replay
           </button>
           {realDomain && selected && selected.parentId !== null && (
-            <button onClick={() => void runReal(selected.id, trajectory.id)} title="Run this branch's actions for real, in a fresh sandbox">
-              Run real
+            <button onClick={() => setAsking(selected.id)} title="Run this branch's actions for real: the next dialog shows the sandbox and asks for the settings">
+              Run real…
             </button>
           )}
         </>
       )}
       <button onClick={() => void openCompare(trajectory.id, selected?.parentId ? selected.id : undefined)}>Sim vs real</button>
+      {asking && <RunRealForm nodeId={asking} onDone={() => setAsking(null)} />}
       {open && (
         <Suspense fallback={<div className="compare">Loading the comparison…</div>}>
           <CompareView />

@@ -40,7 +40,7 @@ export function RecordForm({ onDone }: { onDone: () => void }) {
       {domain === 'mcp' && (
         <>
           <label>
-            MCP server command (started over stdio, as you; not sandboxed)
+            MCP server command (started over stdio in a bubblewrap sandbox where the system has one: no network, only folders named in its arguments)
             <input value={command} onChange={(e) => setCommand(e.target.value)} spellCheck={false} />
           </label>
           <label>

@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react';
+import type { RealEnvironmentSettings } from '../../../../src-main/contract/reality';
+import { loadSandboxes, runReal, useCompare } from '../../state/compare';
+import { useNodeRecord } from '../../state/node-records';
+import { useStudio } from '../../state/store';
+
+/** An MCP server a trajectory's root names (recorded here, or carried in by an imported file). */
+function namedServer(provenance: Record<string, unknown> | undefined): { command: string; args: string[]; cwd?: string } | null {
+  const settings = (provenance?.environment as { settings?: RealEnvironmentSettings } | undefined)?.settings;
+  const mcp = settings?.mcp;
+  if (!mcp || typeof mcp.command !== 'string') return null;
+  return { command: mcp.command, args: Array.isArray(mcp.args) ? mcp.args.map(String) : [], ...(typeof mcp.cwd === 'string' ? { cwd: mcp.cwd } : {}) };
+}
+
+/**
+ * Asks before running a branch for real: which sandbox it runs in, and for MCP the server to
+ * start. A server the trajectory names is shown and must be confirmed; nothing from a
+ * trajectory's data runs on its own.
+ */
+export function RunRealForm({ nodeId, onDone }: { nodeId: string; onDone: () => void }) {
+  const rootId = useStudio((s) => s.tree?.shape.roots[0]);
+  const root = useNodeRecord(rootId);
+  useEffect(() => loadSandboxes(), []);
+  if (!root) {
+    return (
+      <div className="overlay" onClick={onDone}>
+        <p className="overlay-card">Reading the trajectory…</p>
+      </div>
+    );
+  }
+  return <RunRealSheet nodeId={nodeId} named={namedServer(root.provenance)} onDone={onDone} />;
+}
+
+function RunRealSheet({ nodeId, named, onDone }: { nodeId: string; named: ReturnType<typeof namedServer>; onDone: () => void }) {
+  const trajectory = useStudio((s) => s.trajectory);
+  const depth = useStudio((s) => s.tree?.byId.get(nodeId)?.depth ?? 0);
+  const sandboxes = useCompare((s) => s.sandboxes);
+  // A server the trajectory names fills the fields, for the user to read, change or clear.
+  const [command, setCommand] = useState(named?.command ?? '');
+  const [args, setArgs] = useState(named?.args.join(' ') ?? '');
+  const [cwd, setCwd] = useState(named?.cwd ?? '');
+  if (!trajectory) return null;
+  const domain = trajectory.domain;
+  const sandbox = sandboxes.find((s) => s.domain === domain);
+  const mcp = domain === 'mcp';
+  const ready = sandbox?.available !== false && (!mcp || command.trim() !== '');
+  const environment: RealEnvironmentSettings = mcp
+    ? { mcp: { command: command.trim(), args: args.split(' ').filter(Boolean), ...(cwd.trim() ? { cwd: cwd.trim() } : {}) } }
+    : {};
+  return (
+    <div className="overlay" onClick={onDone}>
+      <form
+        className="overlay-card run-real"
+        role="dialog"
+        aria-label="Run real"
+        onClick={(e) => e.stopPropagation()}
+        onSubmit={(e) => {
+          e.preventDefault();
+          onDone();
+          void runReal(nodeId, trajectory.id, environment);
+        }}
+      >
+        <h2>Run this branch for real</h2>
+        <p>
+          Runs the {depth} action{depth === 1 ? '' : 's'} from the root to the selected step in a fresh real {domain} environment and puts
+          each real observation beside the simulated one.
+        </p>
+        <p className="run-real-sandbox" data-testid="run-real-sandbox">
+          Sandbox: {sandbox ? (sandbox.available ? sandbox.sandbox : `${sandbox.sandbox}. ${sandbox.problem ?? ''}`) : 'checking…'}
+        </p>
+        {mcp && named && (
+          <p className="warning" role="alert">
+            This trajectory names the server below. It came with the trajectory&apos;s data, not from you: check the command before you run
+            it, or replace it with your own.
+          </p>
+        )}
+        {mcp && (
+          <>
+            <label>
+              MCP server command
+              <input value={command} onChange={(e) => setCommand(e.target.value)} spellCheck={false} />
+            </label>
+            <label>
+              Arguments (space-separated; folders named here are shared with the server, read-write)
+              <input value={args} onChange={(e) => setArgs(e.target.value)} spellCheck={false} />
+            </label>
+            <label>
+              Working directory (optional; shared read-only)
+              <input value={cwd} onChange={(e) => setCwd(e.target.value)} spellCheck={false} />
+            </label>
+          </>
+        )}
+        <div className="row">
+          <button type="submit" disabled={!ready}>
+            Run {depth} step{depth === 1 ? '' : 's'} for real
+          </button>
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
