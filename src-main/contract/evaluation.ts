@@ -32,6 +32,11 @@ export const EvaluationSampling = z.object({
   top_k: z.number(),
   max_tokens: z.number(),
   seed: z.number(),
+  /** Written only when on, so runs without them read as before. */
+  presence_penalty: z.number().optional(),
+  repetition_penalty: z.number().optional(),
+  /** false when the model was asked not to think (enable_thinking: false). */
+  thinking: z.boolean().optional(),
 });
 export type EvaluationSampling = z.infer<typeof EvaluationSampling>;
 

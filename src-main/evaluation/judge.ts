@@ -1,8 +1,13 @@
 // Judging one prediction with the rubric through any engine (an OpenAI-compatible judge
 // endpoint or the local model). Like the public script, a call that fails or a reply that
-// cannot be read is tried again, three times in all.
-import { readFileSync } from 'node:fs';
-import { DEFAULT_SAMPLING, type WorldModelEngine } from '../engine/engine';
+// cannot be read is tried again, three times in all, and a judge may reason for as long as
+// the public script lets it (32,768 tokens). With the public per-domain judge system prompts
+// (--judge-prompts DIR, read as the public script lays them out: DIR/<domain>/
+// judge_system_prompt.txt) each domain's prompt goes first as the system message.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChatMessage, WorldModelEngine } from '../engine/engine';
+import { DOMAINS } from '../trajectory/model';
 import { fillTemplate, stripLeadingComment } from '../prompt/template';
 import { actionPrompt, earlierTurns, referenceObservation, type BenchmarkSample } from './benchmark-data';
 import { readJudgeReply, type JudgeVerdict } from './judge-reply';
@@ -17,14 +22,34 @@ export interface Judgement {
   raw: string;
 }
 
-/**
- * Room for the answer with its lists of strengths and weaknesses. A judge that reasons
- * first needs more (`--judge-max-tokens`; the public script allows 32768).
- */
-export const DEFAULT_JUDGE_MAX_TOKENS = 1024;
+/** The public script's judge budget: judges reason before they grade. */
+export const DEFAULT_JUDGE_MAX_TOKENS = 32_768;
+
+/** The file name the public repository gives each domain's judge system prompt. */
+export const JUDGE_SYSTEM_PROMPT_FILE = 'judge_system_prompt.txt';
 
 export function loadJudgeTemplate(file: string): string {
   return stripLeadingComment(readFileSync(file, 'utf8'));
+}
+
+/**
+ * Each domain's judge system prompt from DIR/<domain>/judge_system_prompt.txt, keyed by
+ * subtask. A domain without a file gets none, as in the public script (an empty system
+ * message); a folder with no such file at all is refused, since its scores would not compare.
+ */
+export function loadJudgeSystemPrompts(dir: string): Record<string, string> {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new Error(`--judge-prompts ${dir} is not a folder. Point it at a folder holding <domain>/${JUDGE_SYSTEM_PROMPT_FILE} files (e.g. the prompts/ folder of QwenLM/Qwen-AgentWorld).`);
+  }
+  const prompts: Record<string, string> = {};
+  for (const domain of DOMAINS) {
+    const file = join(dir, domain, JUDGE_SYSTEM_PROMPT_FILE);
+    if (existsSync(file)) prompts[domain] = readFileSync(file, 'utf8');
+  }
+  if (Object.keys(prompts).length === 0) {
+    throw new Error(`--judge-prompts ${dir} holds no ${JUDGE_SYSTEM_PROMPT_FILE} in any domain folder (${DOMAINS.map((d) => `${d}/`).join(', ')}).`);
+  }
+  return prompts;
 }
 
 function judgePrompt(template: string, sample: BenchmarkSample, prediction: string): string {
@@ -46,11 +71,15 @@ export async function judge(
   template: string,
   sample: BenchmarkSample,
   prediction: string,
-  options: { attempts?: number; maxTokens?: number; signal?: AbortSignal } = {},
+  options: { attempts?: number; maxTokens?: number; systemPrompt?: string | null; signal?: AbortSignal } = {},
 ): Promise<Judgement> {
   const attempts = options.attempts ?? 3;
   const maxTokens = options.maxTokens ?? DEFAULT_JUDGE_MAX_TOKENS;
-  const prompt = judgePrompt(template, sample, prediction);
+  const messages: ChatMessage[] = [
+    // With the public prompts every line sends a system message, an empty one where a domain has none.
+    ...(options.systemPrompt != null ? [{ role: 'system' as const, content: options.systemPrompt }] : []),
+    { role: 'user', content: judgePrompt(template, sample, prediction) },
+  ];
   let raw = '';
   let error = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -59,9 +88,9 @@ export async function judge(
         [
           {
             id: sample.key,
-            messages: [{ role: 'user', content: prompt }],
+            messages,
             // Later attempts sample a little so a judge stuck on a malformed reply can recover.
-            sampling: { ...DEFAULT_SAMPLING, temperature: attempt === 1 ? 0 : 0.3, seed: attempt, maxTokens },
+            sampling: { temperature: attempt === 1 ? 0 : 0.3, topK: 0, topP: 1, seed: attempt, maxTokens, stop: [] },
           },
         ],
         () => {},

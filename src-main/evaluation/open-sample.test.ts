@@ -18,7 +18,7 @@ describe('opening an evaluated sample', () => {
   it('makes a trajectory of the real turns with the prediction beside the evaluated observation, once', async () => {
     const out = mkdtempSync(join(tmpdir(), 'wl-open-'));
     const engine = await OnnxEngine.load(TEST_MODEL);
-    await runEvaluation({ dataDir: DATA, outDir: out, engine, judgeTemplate: TEMPLATE, maxTokens: 6 });
+    await runEvaluation({ dataDir: DATA, outDir: out, engine, judgeTemplate: TEMPLATE, sampling: { maxTokens: 6 } });
     await engine.dispose();
     const store = WorkspaceStore.create(join(out, 'w.worldloom'));
     const opened = openEvaluatedSample(store, out, 'terminal/t1/2');

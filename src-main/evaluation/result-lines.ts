@@ -9,7 +9,7 @@ import { EvaluationSampling } from '../contract/evaluation';
 import type { FinishReason, GenerateResult } from '../engine/engine';
 import { domainOf } from '../formats/agentworldbench';
 import { compareObservations, type MetricsRecord } from '../metrics/compare';
-import { parseModelOutput } from '../prompt/model-output';
+import { contentAfterReasoning, parseModelOutput } from '../prompt/model-output';
 import { DOMAINS, type Domain } from '../trajectory/model';
 import { observationFromResponse } from '../trajectory/turn-format';
 import { referenceObservation, sampleKey, subtaskOf, turnOf, type BenchmarkSample } from './benchmark-data';
@@ -31,6 +31,8 @@ export interface WorldloomPrediction {
   finish_reason: FinishReason;
   /** The engine's error when inference failed (then `gen` is ""). */
   error?: string;
+  /** The model's text when it wrote no observation (ended inside its reasoning, or nothing after it): `gen` is "" then. */
+  raw_output?: string;
   /** The observation parsed from `gen`: what is judged and compared. */
   prediction: string;
   reasoning: string | null;
@@ -133,8 +135,11 @@ export function predictionLine(
   sampling: EvaluationSampling,
 ): ResultLine {
   const failed = result.finishReason === 'error';
-  const gen = failed ? '' : result.text;
-  const { observation, reasoning } = parseModelOutput(gen);
+  // A server with a reasoning parser returns no content for a generation cut inside its
+  // reasoning, and the public script then fails the line; so does an empty `gen` here.
+  const answered = !failed && contentAfterReasoning(result.text).trim() !== '';
+  const gen = answered ? result.text : '';
+  const { observation, reasoning } = parseModelOutput(failed ? '' : result.text);
   const reference = referenceObservation(sample);
   const worldloom: WorldloomPrediction = {
     key: sample.key,
@@ -142,6 +147,7 @@ export function predictionLine(
     sampling,
     finish_reason: result.finishReason,
     ...(failed ? { error: result.error ?? 'the model failed' } : {}),
+    ...(!failed && !answered ? { raw_output: result.text } : {}),
     prediction: observation,
     reasoning,
     reference,

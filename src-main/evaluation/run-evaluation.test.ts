@@ -48,7 +48,7 @@ const judgedPrompts = (server: FakeServer) => server.stats.bodies.map((b) => (b.
 
 beforeAll(async () => {
   model = await OnnxEngine.load(TEST_MODEL);
-  judgeServer = await startFakeVllm({ reply: judgeReply, models: [{ id: 'judge-1' }] });
+  judgeServer = await startFakeVllm({ reply: judgeReply, models: [{ id: 'judge-1', max_model_len: 131_072 }] });
   judgeEngine = new OpenAiCompatibleEngine({ baseUrl: judgeServer.url, model: 'judge-1', retry: { attempts: 1, baseDelayMs: 1 } });
   await judgeEngine.load();
 });
@@ -68,7 +68,7 @@ describe('evaluation on an AgentWorldBench directory', () => {
       judgeEngine,
       judgeTemplate: TEMPLATE,
       concurrency: 2,
-      maxTokens: 8,
+      sampling: { maxTokens: 8 },
       onProgress: (p) => progress.push(`${p.phase} ${p.done}/${p.total}`),
     });
     expect(result.problems).toEqual([]);
@@ -110,7 +110,8 @@ describe('evaluation on an AgentWorldBench directory', () => {
       unjudged: 0,
       external_predictions: 0,
       judges: ['judge-1'],
-      sampling: [{ temperature: 0, top_p: 1, top_k: 0, max_tokens: 8, seed: 0 }],
+      // The model's own recommendation (its genai_config says do_sample false: greedy), the budget given.
+      sampling: [{ temperature: 0, top_p: 0.95, top_k: 20, max_tokens: 8, seed: 0 }],
     });
     expect(s.worldloom.domains.mcp!.rule_based).toHaveProperty('editSimilarity');
     expect(JSON.parse(readFileSync(join(out, RESULT_FILES.scores), 'utf8'))).toEqual(JSON.parse(JSON.stringify(s)));
@@ -118,7 +119,7 @@ describe('evaluation on an AgentWorldBench directory', () => {
 
   it('resumes an interrupted run to the same final scores and files', async () => {
     const full = mkdtempSync(join(tmpdir(), 'wl-eval-full-'));
-    const base = { dataDir: DATA, engine: model, judgeEngine, judgeTemplate: TEMPLATE, concurrency: 1, maxTokens: 8 };
+    const base = { dataDir: DATA, engine: model, judgeEngine, judgeTemplate: TEMPLATE, concurrency: 1, sampling: { maxTokens: 8 } };
     const reference = (await runEvaluation({ ...base, outDir: full })).summary;
 
     const out = mkdtempSync(join(tmpdir(), 'wl-eval-resume-'));
@@ -148,7 +149,7 @@ describe('evaluation on an AgentWorldBench directory', () => {
       reasoningField: true,
       reply: (messages) => (messages[messages.length - 1]!.content.includes('cat nope') ? { reasoning: '', content: '' } : { reasoning: '', content: 'ok' }),
     });
-    const judgeOnly = await startFakeVllm({ reply: judgeReply, models: [{ id: 'judge-1' }] });
+    const judgeOnly = await startFakeVllm({ reply: judgeReply, models: [{ id: 'judge-1', max_model_len: 131_072 }] });
     try {
       const worldEngine = new OpenAiCompatibleEngine({ baseUrl: world.url });
       const judgeEngine2 = new OpenAiCompatibleEngine({ baseUrl: judgeOnly.url, model: 'judge-1' });

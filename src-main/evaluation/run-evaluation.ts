@@ -7,19 +7,27 @@
 // current prediction.
 // The model sees what the public script's inference step sends: the system prompt, the real
 // turns before as user/assistant messages, then the turn's prompt (benchmark-data.ts).
-// Where Worldloom differs on purpose: predictions are greedy unless a temperature is given
-// (the public default is 0.6, every other sampling setting left to the server; here a
-// temperature means top-p 1 and no top-k); the judge prompt is Worldloom's own
-// (resources/judge/rubric.md) in one user message, asked greedily first (the public script
-// samples the judge at 0.6), and shows the action the model predicted from, the turn's
-// entry in `prompt` (the public judge prefers `current_prompt`, the same text in
-// AgentWorldBench); `gen` keeps reasoning the server sends apart, as <think> blocks. How
-// scoring and reply reading differ: scores.ts, judge-reply.ts.
+// Predictions are sampled as the public script samples them: 32,768 new tokens at
+// temperature 0.6, or what the model itself recommends (its generation config), never greedy
+// unless asked (greedy decoding makes reasoning models loop). A generation that ended inside
+// its reasoning, or wrote nothing after it, is what a server with a reasoning parser returns
+// as empty content: its `gen` is "" and it fails with "No model generation", left out of the
+// means, exactly as in the public script (its raw text stays under `worldloom`).
+// Where Worldloom differs on purpose: top-p and top-k are sent (the model's recommendation,
+// else Qwen's thinking-mode values) where the public script leaves them to the server; the
+// judge prompt is Worldloom's own (resources/judge/rubric.md) in one user message, after the
+// domain's judge system prompt when --judge-prompts gives the public ones, asked greedily
+// first (the public script samples the judge at 0.6), and shows the action the model
+// predicted from, the turn's entry in `prompt` (the public judge prefers `current_prompt`, the
+// same text in AgentWorldBench); `gen` keeps reasoning the server sends apart, as <think>
+// blocks. How scoring and reply reading differ: scores.ts, judge-reply.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvaluationSampling, ScoreSummary } from '../contract/evaluation';
-import { DEFAULT_SAMPLING, type SamplingParams, type WorldModelEngine } from '../engine/engine';
-import { loadBenchmarkDir, sampleMessages } from './benchmark-data';
+import type { Sampling, SamplingOverrides } from '../contract/simulation';
+import type { WorldModelEngine } from '../engine/engine';
+import { engineRequestParts, generationParameters } from '../simulation/generation-parameters';
+import { loadBenchmarkDir, sampleMessages, subtaskOf } from './benchmark-data';
 import { judge } from './judge';
 import { evaluatedLines, judgedOf, openRunFolder, predictionOf, RESULT_FILES } from './result-files';
 import { extractedOutput, failedInference, genOf, judgedLine, noGenerationLine, predictionLine, type ResultLine } from './result-lines';
@@ -39,13 +47,14 @@ export interface EvalOptions {
   engine: WorldModelEngine;
   judgeEngine?: WorldModelEngine | null;
   judgeTemplate: string;
-  /** The longest judge reply in tokens. */
+  /** Per-domain judge system prompts (--judge-prompts), keyed by subtask; sent before the rubric. */
+  judgeSystemPrompts?: Readonly<Record<string, string>> | null;
+  /** The longest judge reply in tokens (default: the public script's 32,768). */
   judgeMaxTokens?: number;
   /** Samples predicted (and judged) at once; the ONNX engine batches them. */
   concurrency?: number;
-  maxTokens?: number;
-  /** 0 (the default) is greedy; above 0, plain temperature sampling (no top-k, top-p 1). */
-  temperature?: number;
+  /** Overrides of the prediction settings; the rest is the model's recommendation, else 0.6 and 32,768 tokens. */
+  sampling?: SamplingOverrides;
   limit?: number;
   signal?: AbortSignal;
   onProgress?: (p: EvalProgress) => void;
@@ -76,13 +85,17 @@ async function inChunks<T>(
   }
 }
 
-function predictionSampling(options: EvalOptions): SamplingParams {
-  const temperature = options.temperature ?? 0;
-  return { ...DEFAULT_SAMPLING, temperature, topK: 0, topP: 1, seed: 0, maxTokens: options.maxTokens ?? DEFAULT_SAMPLING.maxTokens };
-}
-
-function samplingRecord(s: SamplingParams): EvaluationSampling {
-  return { temperature: s.temperature, top_p: s.topP, top_k: s.topK, max_tokens: s.maxTokens, seed: s.seed };
+function samplingRecord(s: Sampling): EvaluationSampling {
+  return {
+    temperature: s.temperature,
+    top_p: s.topP,
+    top_k: s.topK,
+    max_tokens: s.maxTokens,
+    seed: s.seed,
+    ...(s.presencePenalty ? { presence_penalty: s.presencePenalty } : {}),
+    ...(s.repetitionPenalty !== 1 ? { repetition_penalty: s.repetitionPenalty } : {}),
+    ...(s.thinking ? {} : { thinking: false }),
+  };
 }
 
 export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
@@ -92,8 +105,9 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const folder = openRunFolder(options.outDir, { repair: true });
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const model = options.engine.describe().modelId;
-  const sampling = predictionSampling(options);
+  const sampling = generationParameters(options.engine, null).resolve(options.sampling);
   const recordedSampling = samplingRecord(sampling);
+  const request = engineRequestParts(sampling);
 
   const toPredict = samples.filter((s) => {
     const existing = predictionOf(folder, s.key);
@@ -102,7 +116,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const resumed = samples.length - toPredict.length;
   await inChunks(toPredict, concurrency, 'predict', options, async (chunk) => {
     const results = await options.engine.generate(
-      chunk.map((s) => ({ id: s.key, messages: sampleMessages(s), sampling })),
+      chunk.map((s) => ({ id: s.key, messages: sampleMessages(s), ...request })),
       () => {},
       options.signal,
     );
@@ -127,7 +141,11 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
             // As in the public script, an empty generation is failed without asking the judge.
             if (genOf(prediction) === '') return noGenerationLine(prediction);
             const extracted = extractedOutput(prediction);
-            const judgement = await judge(judgeEngine, options.judgeTemplate, sample, extracted, { maxTokens: options.judgeMaxTokens, signal: options.signal });
+            const judgement = await judge(judgeEngine, options.judgeTemplate, sample, extracted, {
+              maxTokens: options.judgeMaxTokens,
+              systemPrompt: options.judgeSystemPrompts ? (options.judgeSystemPrompts[subtaskOf(sample.line.task)] ?? '') : null,
+              signal: options.signal,
+            });
             return judgedLine(prediction, extracted, judgement, judgeModel);
           }),
         );

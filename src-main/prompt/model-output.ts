@@ -48,6 +48,16 @@ export function parseModelOutput(text: string): ModelOutput {
 }
 
 /**
+ * What a server with a reasoning parser returns as the message `content` for this text: what
+ * follows the reasoning, and "" while the reasoning is still open (a generation cut inside it).
+ */
+export function contentAfterReasoning(text: string): string {
+  if (split(text).reasoningOpen) return '';
+  const close = text.toLowerCase().lastIndexOf('</think>');
+  return close < 0 ? text : text.slice(close + '</think>'.length);
+}
+
+/**
  * Parses text that is still streaming. A tag (or the observation heading) cut in half at
  * the end is held back, so the UI never flashes "<predicted_obs" and then erases it.
  */

@@ -44,7 +44,7 @@ describe('the evaluation contract', () => {
 
     // What the message promises: resuming predicts the samples again and the old lines give way.
     const engine = await OnnxEngine.load(TEST_MODEL);
-    const resumed = await runEvaluation({ dataDir: DATA, outDir: out, engine, judgeTemplate: TEMPLATE, maxTokens: 4 });
+    const resumed = await runEvaluation({ dataDir: DATA, outDir: out, engine, judgeTemplate: TEMPLATE, sampling: { maxTokens: 4 } });
     await engine.dispose();
     expect(resumed).toMatchObject({ predicted: 5, resumed: 0 });
     const predictions = readFileSync(join(out, RESULT_FILES.predictions), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -4,13 +4,14 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { OpenAiCompatibleEngine } from '../../engine/openai/openai-engine';
-import { DEFAULT_JUDGE_MAX_TOKENS, loadJudgeTemplate } from '../../evaluation/judge';
+import { DEFAULT_JUDGE_MAX_TOKENS, loadJudgeSystemPrompts, loadJudgeTemplate } from '../../evaluation/judge';
 import { RESULT_FILES } from '../../evaluation/result-files';
 import { runEvaluation } from '../../evaluation/run-evaluation';
 import { publicScoreBlock, worldloomReport } from '../../evaluation/score-report';
 import { openModelForCli } from '../model-argument';
-import { temperature, wholeNumber } from '../option-parsers';
+import { wholeNumber } from '../option-parsers';
 import { RESOURCES_DIR } from '../paths';
+import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 function eta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '';
@@ -18,7 +19,7 @@ function eta(seconds: number | null): string {
 }
 
 export function registerEval(program: Command): void {
-  program
+  const command = program
     .command('eval')
     .description('evaluate a world model on an AgentWorldBench directory (resumable; files as the public eval.py writes them)')
     .requiredOption('-d, --data <dir>', 'folder with <domain>_test.jsonl files')
@@ -27,27 +28,27 @@ export function registerEval(program: Command): void {
     .option('--judge-model <name>', 'judge model name on that endpoint')
     .option('--local-judge', 'judge with the loaded world model itself')
     .option('--judge-template <file>', 'judge prompt template', join(RESOURCES_DIR, 'judge', 'rubric.md'))
-    .option('--judge-max-tokens <n>', 'longest judge reply in tokens (raise it for judges that reason first)', wholeNumber(1), DEFAULT_JUDGE_MAX_TOKENS)
+    .option('--judge-prompts <dir>', 'per-domain judge system prompts: DIR/<domain>/judge_system_prompt.txt (e.g. the public repository\'s prompts/)')
+    .option('--judge-max-tokens <n>', 'longest judge reply in tokens, reasoning included (the public script allows 32768)', wholeNumber(1), DEFAULT_JUDGE_MAX_TOKENS)
     .requiredOption('-o, --out <dir>', 'output folder (predictions.jsonl, judged.jsonl, scores.json)')
     .option('-c, --concurrency <n>', 'samples at once', wholeNumber(1), 4)
-    .option('--limit <n>', 'evaluate only the first N samples', wholeNumber(1))
-    .option('--max-tokens <n>', 'longest prediction in tokens', wholeNumber(1), 512)
-    .option('--temperature <t>', 'sampling temperature for predictions; 0 is greedy (the public script samples at 0.6)', temperature, 0)
-    .action(
-      async (opts: {
+    .option('--limit <n>', 'evaluate only the first N samples', wholeNumber(1));
+  // Prediction settings: unset ones are the model's recommendation, else the public script's 0.6 and 32768 tokens.
+  addSamplingOptions(command).action(
+      async (opts: SamplingFlags & {
         data: string;
         model?: string;
         judge?: string;
         judgeModel?: string;
         localJudge?: boolean;
         judgeTemplate: string;
+        judgePrompts?: string;
         judgeMaxTokens: number;
         out: string;
         concurrency: number;
         limit?: number;
-        maxTokens: number;
-        temperature: number;
       }) => {
+        const judgeSystemPrompts = opts.judgePrompts ? loadJudgeSystemPrompts(resolve(opts.judgePrompts)) : null;
         const { models, engine } = await openModelForCli(opts.model);
         let judgeEngine = opts.localJudge ? engine : null;
         if (opts.judge) {
@@ -67,11 +68,11 @@ export function registerEval(program: Command): void {
             engine,
             judgeEngine,
             judgeTemplate: loadJudgeTemplate(opts.judgeTemplate),
+            judgeSystemPrompts,
             judgeMaxTokens: opts.judgeMaxTokens,
             concurrency: opts.concurrency,
             limit: opts.limit,
-            maxTokens: opts.maxTokens,
-            temperature: opts.temperature,
+            sampling: samplingOverrides(opts),
             signal: controller.signal,
             onProgress: (p) => process.stderr.write(`\r${p.phase} ${p.done}/${p.total}${eta(p.etaSeconds)}   `),
           });

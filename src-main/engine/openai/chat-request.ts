@@ -89,6 +89,17 @@ export class ReasoningInliner {
     }
     return text;
   }
+
+  /**
+   * What closes the text when the answer ended on its own: a server's reasoning parser ends
+   * the reasoning field when the model closes its think block, so an answer that finished
+   * there wrote nothing after it. (A length cut leaves the block open: it ended inside.)
+   */
+  close(): string {
+    if (!this.#inReasoning) return '';
+    this.#inReasoning = false;
+    return '</think>';
+  }
 }
 
 /**

@@ -72,6 +72,13 @@ export class CompletionStream {
       finish = finishReasonOf(choice.finish_reason, stoppedBy, this.request.sampling.stop.length > 0) ?? finish;
     }
     if (signal.aborted) return this.result('cancelled');
+    if (finish === 'eos' || finish === 'stop') {
+      const closing = this.#reasoning.close();
+      if (closing) {
+        this.#text += closing;
+        this.onToken({ requestId: this.request.id, text: closing });
+      }
+    }
     if (finish === null) {
       if (this.emitted) return this.result('error', 'The server closed the stream before the answer was finished.');
       throw new StreamFailure('the server closed the stream without an answer');

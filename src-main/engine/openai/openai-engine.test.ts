@@ -139,7 +139,8 @@ describe('OpenAiCompatibleEngine against a vLLM-like server', () => {
     const s = await server({ models: [{ id: 'tiny-world', max_model_len: 600 }] });
     const e = engine(s.url);
     await e.load();
-    const err = await engineError(e.generate([request('a', 'x'.repeat(400))], () => {}));
+    // A prompt that alone is longer than the context: no budget can make it fit.
+    const err = await engineError(e.generate([request('a', 'x'.repeat(700))], () => {}));
     expect(err.code).toBe('context-overflow');
     expect(err.message).toMatch(/context window of 600 tokens.*maximum context length is 600.*Shorten the history.*max tokens \(now 512\)/);
     expect(s.stats.chatRequests).toBe(1);

@@ -194,7 +194,8 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
    */
   async #generateOne(request: GenerateRequest, onToken: (e: TokenEvent) => void, signal: AbortSignal): Promise<GenerateResult> {
     const ctx = this.#context(request.sampling.maxTokens);
-    const body = JSON.stringify(chatCompletionBody(request, this.#model!, this.#extraBody));
+    let body = JSON.stringify(chatCompletionBody(request, this.#model!, this.#extraBody));
+    let budgetFitted = false;
     for (let attempt = 1; ; attempt++) {
       const stream = new CompletionStream(request, onToken, performance.now());
       let retry: { reason: string; after?: string | null; unreachable: boolean };
@@ -205,6 +206,15 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
         answered = true;
         if (response.ok) return await stream.read(response.body, signal);
         const answer = await response.text().catch(() => '');
+        // A reasoning budget (32,768 by default) may not fit beside a long prompt in a smaller
+        // context: once, ask for what the context leaves, as the server itself reports it.
+        const room = budgetFitted || response.status !== 400 ? null : roomLeft(answer);
+        if (room !== null && room > 0 && room < request.sampling.maxTokens) {
+          budgetFitted = true;
+          body = JSON.stringify(chatCompletionBody({ ...request, sampling: { ...request.sampling, maxTokens: room } }, this.#model!, this.#extraBody));
+          attempt--;
+          continue;
+        }
         const failure = failureFromStatus(response.status, answer, ctx, response.header('retry-after'));
         retry = { ...(await this.#retryOrThrow(failure, signal)), unreachable: false };
       } catch (err) {
@@ -321,6 +331,18 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
       contextLength: this.#contextLength || undefined,
     };
   }
+}
+
+/**
+ * The completion budget a context-length refusal leaves: the context minus the prompt, read
+ * from vLLM's ("maximum context length is C tokens … (P in the messages, …") or SGLang's
+ * ("maximum context length of C tokens … P tokens from the input messages") message.
+ */
+export function roomLeft(answer: string): number | null {
+  const vllm = /maximum context length is (\d+) tokens[\s\S]*?\((\d+) in the messages/.exec(answer);
+  const sglang = /maximum context length of (\d+) tokens[\s\S]*?(\d+) tokens from the input/.exec(answer);
+  const found = vllm ?? sglang;
+  return found ? Number(found[1]) - Number(found[2]) : null;
 }
 
 function normaliseBaseUrl(raw: string): string {

@@ -100,4 +100,13 @@ describe('OpenAiCompatibleEngine with a reasoning model', () => {
     const [cancelled] = await pending;
     expect(cancelled!.finishReason).toBe('cancelled');
   });
+
+  it('fits the default budget into a smaller context by what the server says is left', async () => {
+    const s = await startFakeVllm({ models: [{ id: 'agentworld', max_model_len: 4096 }], reasoningIn: 'reasoning', reply: () => longReply(3000) });
+    servers.push(s);
+    const [result] = await engine(s.url).generate([request({ maxTokens: 32_768 })], () => {});
+    const prompt = 'A shell.'.length + '### Turn 1\n**Action:**\nls'.length;
+    expect(s.stats.bodies.map((b) => b.max_tokens)).toEqual([32_768, 4096 - prompt]);
+    expect(result!.finishReason).toBe('eos');
+  });
 });
