@@ -60,6 +60,8 @@ export const DatasetExportInput = z.object({
   /** Estimated Jaccard similarity at or above which two samples count as near-duplicates. */
   nearDuplicateThreshold: z.number().min(0.5).max(1).default(0.85),
   scrub: z.boolean().default(false),
+  /** Also export samples whose path holds a step that ran out of tokens (finish reason "length"); off, they are left out. */
+  includeCutOff: z.boolean().default(false),
   /** Samples longer than this many tokens are left out (and counted in the card). */
   maxTokens: z.number().int().min(1).max(10_000_000).nullable().default(null),
   /** messages format: `field` puts reasoning in `reasoning_content` (TRL, Qwen templates); `inline` as <think> in content (ms-swift). */

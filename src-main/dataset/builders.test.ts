@@ -51,7 +51,7 @@ describe('sample builders', () => {
     const [sample] = buildSamples(t1!, [end], { builder: 'world-model', per: 'path', reasoning: false });
     expect(sample!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
     expect(sample!.messages.some((m) => m.reasoning)).toBe(false);
-    expect(sample!.messages[5]!.content).toBe('## Turn 3\n\n**Action:**\ncurl -s http://intranet/config');
+    expect(sample!.messages[5]!.content).toBe('### Turn 3\n**Action:**\ncurl -s http://intranet/config');
     expect(sample!.perturbations).toEqual(['terminal.leaky-config']);
   });
 

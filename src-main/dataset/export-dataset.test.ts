@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetExportInput, type DatasetExportInput as ExportInput } from '../contract/dataset';
 import { ExportCancelledError, exportDataset, previewDataset } from './export-dataset';
-import { bundleSource, fixtureBundles, manyBundles } from './sample-fixtures';
+import { bundleSource, fixtureBundles, manyBundles, treeBundle } from './sample-fixtures';
 
 const source = bundleSource([...fixtureBundles(), ...manyBundles(30)]);
 const freshDir = () => mkdtempSync(join(tmpdir(), 'wl-export-'));
@@ -39,6 +39,27 @@ describe('dataset export job', () => {
     const summary = await exportDataset(source, opts(join(freshDir(), 'ds'), { maxTokens: 30 }));
     expect(summary.removed.overLength).toBeGreaterThan(0);
     expect(summary.samples.train).toBe(68 - summary.removed.overLength);
+  });
+
+  it('leaves out steps that ran out of tokens, and what follows them, unless asked to include them', async () => {
+    const bundle = treeBundle('cut', 'terminal', 'A shell.', '$ ', [
+      { action: 'ls', observation: 'a.txt', children: [{ action: 'cat a.txt', observation: 'the reasoning so far', children: [{ action: 'pwd', observation: '/root' }] }] },
+      { action: 'whoami', observation: 'root' },
+    ]);
+    const cut = bundle.nodes.find((n) => n.action === 'cat a.txt')!;
+    cut.provenance = { ...cut.provenance, finishReason: 'length' };
+    const only = bundleSource([bundle]);
+    const skipped = await exportDataset(only, opts(join(freshDir(), 'ds')));
+    expect(skipped.samples.train).toBe(2);
+    const lastTurns = (dir: string) =>
+      readFileSync(join(dir, 'train.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { messages: { content: string }[] }).messages.at(-1)!.content);
+    expect(lastTurns(skipped.out)).toEqual(['**Environment Observation:**\na.txt', '**Environment Observation:**\nroot']);
+    const kept = await exportDataset(only, opts(join(freshDir(), 'ds'), { includeCutOff: true }));
+    expect(kept.samples.train).toBe(4);
+    expect(previewDataset(only, { filter: '', scope: { kind: 'all' } }, {}, 10).samples).toBe(2);
   });
 
   it('cancels without leaving a file behind', async () => {

@@ -98,14 +98,20 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
   const planned: { id: string; samples: number }[] = [];
   let total = 0;
   for (const bundle of source.iterateBundles(scopeTrajectoryIds(options.selection.scope))) {
-    const ends = sampleEnds(bundle, selection, sampleOptions.per);
+    const ends = sampleEnds(bundle, selection, sampleOptions.per, options.includeCutOff);
     if (ends.length > 0) {
       planned.push({ id: bundle.trajectory.id, samples: ends.length });
       total += ends.length;
     }
     await beat('Choosing samples', planned.length, null);
   }
-  if (total === 0) throw new DatasetExportError('The selection holds no samples. Loosen the filter or choose other trajectories.');
+  if (total === 0) {
+    throw new DatasetExportError(
+      options.includeCutOff
+        ? 'The selection holds no samples. Loosen the filter or choose other trajectories.'
+        : 'The selection holds no samples (steps that ran out of tokens are left out unless you include them). Loosen the filter, choose other trajectories, or include cut-off steps.',
+    );
+  }
   const splits = splitTrajectories(planned.map((p) => p.id), options.split, options.seed);
 
   mkdirSync(dirname(out), { recursive: true });
@@ -116,7 +122,7 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
     let done = 0;
     for (const bundle of source.iterateBundles(planned.map((p) => p.id))) {
       const split = splits.get(bundle.trajectory.id)!;
-      for (const sample of buildSamples(bundle, sampleEnds(bundle, selection, sampleOptions.per), sampleOptions)) {
+      for (const sample of buildSamples(bundle, sampleEnds(bundle, selection, sampleOptions.per, options.includeCutOff), sampleOptions)) {
         const added = pipeline.add(sample, split);
         if (typeof added !== 'string') await added;
         done++;

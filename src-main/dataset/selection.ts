@@ -1,6 +1,8 @@
 // Which nodes of a trajectory a selection picks, and where each sample ends. Pure.
 // A step sample ends at every selected step; a path sample ends at every selected node
 // that has no selected node below it, so a path is taken once, at its deepest selection.
+// A sample whose path holds a step the model wrote until it ran out of tokens (finish
+// reason "length") is left out unless asked for: a cut-off observation is not training data.
 import type { DatasetSelection, SelectionScope } from '../contract/dataset';
 import type { NodeRecord, TrajectoryBundle } from '../trajectory/model';
 import { parseFilter, type NodePredicate } from './filter-expression';
@@ -26,8 +28,27 @@ export function selectedSteps(bundle: TrajectoryBundle, selection: CompiledSelec
   return bundle.nodes.filter((node) => node.parentId !== null && (inScope === null || inScope.has(node.id)) && selection.keep({ trajectory, node }));
 }
 
-/** Where samples end: every selected step, or (per path) only the deepest selected node of each branch. */
-export function sampleEnds(bundle: TrajectoryBundle, selection: CompiledSelection, per: 'step' | 'path'): NodeRecord[] {
+/** True for a step the model wrote until its token budget ran out. */
+export function endedByLength(node: NodeRecord): boolean {
+  return node.provenance.finishReason === 'length';
+}
+
+/**
+ * Where samples end: every selected step, or (per path) only the deepest selected node of
+ * each branch; without `keepCutOff`, none whose path holds a step that ended by length.
+ */
+export function sampleEnds(bundle: TrajectoryBundle, selection: CompiledSelection, per: 'step' | 'path', keepCutOff = false): NodeRecord[] {
+  const ends = deepestOrEvery(bundle, selection, per);
+  if (keepCutOff || !bundle.nodes.some(endedByLength)) return ends;
+  const byId = new Map(bundle.nodes.map((n) => [n.id, n]));
+  const cutOnPath = (node: NodeRecord | undefined): boolean => {
+    for (let n = node; n; n = n.parentId ? byId.get(n.parentId) : undefined) if (endedByLength(n)) return true;
+    return false;
+  };
+  return ends.filter((n) => !cutOnPath(n));
+}
+
+function deepestOrEvery(bundle: TrajectoryBundle, selection: CompiledSelection, per: 'step' | 'path'): NodeRecord[] {
   const steps = selectedSteps(bundle, selection);
   if (per === 'step') return steps;
   const selected = new Set(steps.map((n) => n.id));

@@ -24,6 +24,7 @@ interface ExportOptions {
   reasoning?: boolean;
   reasoningStyle?: 'field' | 'inline';
   maxTokens?: number;
+  includeCutOff?: boolean;
   name?: string;
   overwrite?: boolean;
 }
@@ -53,6 +54,7 @@ export function registerExport(program: Command): void {
     .option('--reasoning', "keep the world model's reasoning on the observations it learns")
     .option('--reasoning-style <style>', 'messages format: field (reasoning_content, TRL) | inline (<think>, ms-swift)', oneOf(['field', 'inline']))
     .option('--max-tokens <n>', 'leave out samples longer than this', wholeNumber(1, 10_000_000))
+    .option('--include-cut-off', 'also export steps the model wrote until it ran out of tokens (left out by default)')
     .option('--name <name>', 'dataset name in the card and dataset_info.json (default: the folder name)')
     .option('--overwrite', 'replace an earlier export in the same folder')
     .action(async (opts: ExportOptions) => {
@@ -75,6 +77,7 @@ export function registerExport(program: Command): void {
           nearDuplicateThreshold: opts.nearDuplicates,
           scrub: opts.scrub ?? false,
           maxTokens: opts.maxTokens ?? null,
+          includeCutOff: opts.includeCutOff ?? false,
           reasoningStyle: opts.reasoningStyle,
           overwrite: opts.overwrite ?? false,
         });
