@@ -7,10 +7,11 @@ import { meetsGoal, type BenchSuite, type Figure } from './bench';
 import { engineSuite } from './engine.bench';
 import { importSuite } from './import.bench';
 import { nanoSuite } from './nano.bench';
+import { qwen35Suite } from './qwen35.bench';
 import { treeSuite } from './tree.bench';
 import { exportSuite } from './export.bench';
 
-const SUITES: BenchSuite[] = [importSuite, treeSuite, engineSuite, nanoSuite, exportSuite];
+const SUITES: BenchSuite[] = [importSuite, treeSuite, engineSuite, qwen35Suite, nanoSuite, exportSuite];
 
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const wanted = process.argv.slice(2);

@@ -6,10 +6,12 @@
 // layout every graph reads correctly (GroupQueryAttention takes each row's length from its
 // mask and assumes right padding; plain attention graphs assume left padding). Rows of other
 // lengths form their own groups, stepped in turn, so every request streams at once.
+// Graphs whose GroupQueryAttention can update its key/value buffer in place get buffers with
+// room to grow, so a step moves only the new token's keys and values, not the whole cache.
 
 import type { FinishReason, SamplingParams, TokenEvent } from '../engine';
 import type { CacheLayout } from './cache-layout';
-import { lastLogits, selectRows, stackRows, type CacheTensors } from './cache-tensors';
+import { growCapacity, lastLogits, selectRows, stackIntoCapacity, stackRows, type CacheTensors } from './cache-tensors';
 import type { DecoderStep } from './decoder-step';
 import type { PreparedPrompt } from './prompt-prefill';
 import { sampleToken, seededRandom, type RandomSource, type TokenHistory } from './sampler';
@@ -34,6 +36,10 @@ export interface DecodeSettings {
   contextLength: number;
   signal?: AbortSignal;
   onToken: (event: TokenEvent) => void;
+  /** The graph updates key/value buffers in place (checked when the model loaded). */
+  sharedKvBuffer?: boolean;
+  /** Positions a shared key/value buffer grows by at a time. Default 256. */
+  bufferGrowth?: number;
 }
 
 interface Row {
@@ -52,6 +58,8 @@ interface Row {
 interface Group {
   rows: Row[];
   cache: CacheTensors;
+  /** Positions the shared key/value buffers hold; null when every step returns a new, longer cache. */
+  capacity: number | null;
 }
 
 export async function decodeBatch(
@@ -103,10 +111,17 @@ export async function decodeBatch(
     if (accept(row, request.prompt.logits)) started.push(row);
   });
 
+  const growth = Math.max(1, settings.bufferGrowth ?? 256);
   let groups: Group[] = [];
   for (const length of new Set(started.map((row) => row.cacheLength))) {
     const rows = started.filter((row) => row.cacheLength === length);
-    groups.push({ rows, cache: stackRows(rows.map((row) => row.request.prompt.cache), layout, length) });
+    const caches = rows.map((row) => row.request.prompt.cache);
+    if (!settings.sharedKvBuffer) {
+      groups.push({ rows, cache: stackRows(caches, layout, length), capacity: null });
+    } else {
+      const capacity = Math.min(settings.contextLength, length + growth);
+      groups.push({ rows, cache: stackIntoCapacity(caches, layout, capacity), capacity });
+    }
   }
 
   while (groups.length > 0) {
@@ -117,14 +132,20 @@ export async function decodeBatch(
     const next: Group[] = [];
     for (const group of groups) {
       const length = group.rows[0]!.cacheLength;
-      const output = await step.run(group.rows.map((row) => ({ tokens: [row.nextToken] })), length, group.cache);
+      if (group.capacity !== null && length + 1 > group.capacity) {
+        const capacity = Math.min(settings.contextLength, Math.max(length + 1, group.capacity + growth, group.capacity * 2));
+        group.cache = growCapacity(group.cache, layout, length, capacity);
+        group.capacity = capacity;
+      }
+      const output = await step.run(group.rows.map((row) => ({ tokens: [row.nextToken] })), length, group.cache, group.capacity ?? undefined);
       const kept: number[] = [];
       group.rows.forEach((row, r) => {
         row.cacheLength += 1;
         if (accept(row, lastLogits(output.logits, r))) kept.push(r);
       });
-      if (kept.length === group.rows.length) next.push({ rows: group.rows, cache: output.cache });
-      else if (kept.length > 0) next.push({ rows: kept.map((r) => group.rows[r]!), cache: selectRows(output.cache, kept) });
+      const { capacity } = group;
+      if (kept.length === group.rows.length) next.push({ rows: group.rows, cache: output.cache, capacity });
+      else if (kept.length > 0) next.push({ rows: kept.map((r) => group.rows[r]!), cache: selectRows(output.cache, kept), capacity });
     }
     groups = next;
   }

@@ -124,6 +124,67 @@ export function stackRows(rows: readonly CacheTensors[], layout: CacheLayout, pa
   });
 }
 
+/**
+ * Stacks per-row caches of one length into one batch whose sequence slots hold `capacity`
+ * positions, each row's tokens at the start: the layout of a key/value buffer that
+ * GroupQueryAttention fills in place (past and present share it).
+ */
+export function stackIntoCapacity(rows: readonly CacheTensors[], layout: CacheLayout, capacity: number): CacheTensors {
+  return layout.slots.map((slot, i) => {
+    const first = rows[0]![i]!;
+    const dims = [...first.dims];
+    dims[0] = rows.length;
+    if (slot.sequenceAxis > 0) dims[slot.sequenceAxis] = capacity;
+    const out = allocateLike(first, dims);
+    const target = out.data as NumericArray;
+    const rowElements = product(dims, 1);
+    rows.forEach((row, r) => {
+      const source = row[i]!.data as NumericArray;
+      if (slot.sequenceAxis < 0) return target.set(source, r * rowElements);
+      copyRowAlongAxis(source, row[i]!.dims[slot.sequenceAxis]!, target, r * rowElements, dims, slot.sequenceAxis);
+    });
+    return out;
+  });
+}
+
+/** The same batch with room for `capacity` positions in every sequence slot (tokens kept at the start). */
+export function growCapacity(tensors: CacheTensors, layout: CacheLayout, length: number, capacity: number): CacheTensors {
+  return tensors.map((tensor, i) => {
+    const axis = layout.slots[i]!.sequenceAxis;
+    if (axis < 0) return tensor;
+    const dims = [...tensor.dims];
+    const old = dims[axis]!;
+    dims[axis] = capacity;
+    const out = allocateLike(tensor, dims);
+    const rowElements = product(dims, 1);
+    const oldRow = product(tensor.dims, 1);
+    const source = tensor.data as NumericArray;
+    for (let r = 0; r < dims[0]!; r++) {
+      const view = source.subarray(r * oldRow, (r + 1) * oldRow);
+      copyRowAlongAxis(view, old, out.data as NumericArray, r * rowElements, dims, axis, length);
+    }
+    return out;
+  });
+}
+
+/** Copies one row's first `length` positions (of `sourceLength`) into a row of `dims` at `offset`. */
+function copyRowAlongAxis(
+  source: NumericArray,
+  sourceLength: number,
+  target: NumericArray,
+  offset: number,
+  dims: readonly number[],
+  axis: number,
+  length = sourceLength,
+): void {
+  const outer = product(dims, 1, axis);
+  const inner = product(dims, axis + 1);
+  const capacity = dims[axis]!;
+  for (let o = 0; o < outer; o++) {
+    target.set(source.subarray(o * sourceLength * inner, (o * sourceLength + length) * inner), offset + o * capacity * inner);
+  }
+}
+
 /** Keeps the listed batch rows, in that order. */
 export function selectRows(tensors: CacheTensors, rows: readonly number[]): CacheTensors {
   return tensors.map((tensor) => {

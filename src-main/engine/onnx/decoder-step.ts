@@ -39,18 +39,23 @@ export class DecoderStep {
     this.fetches = [config.logitsName, ...layout.slots.map((slot) => slot.output)];
   }
 
-  /** `pastLength`: tokens every row's cache already holds. */
-  async run(rows: readonly StepRow[], pastLength: number, cache: CacheTensors): Promise<StepOutput> {
+  /**
+   * `pastLength`: tokens every row's cache already holds. With `capacity`, the key/value
+   * tensors in `cache` are buffers of that many positions which the graph's
+   * GroupQueryAttention fills in place (the builder's past_present_share_buffer): the mask
+   * spans the buffer, and the returned cache holds the same buffers.
+   */
+  async run(rows: readonly StepRow[], pastLength: number, cache: CacheTensors, capacity?: number): Promise<StepOutput> {
     const batch = rows.length;
     const sequence = rows[0]!.tokens.length;
-    const total = pastLength + sequence;
+    const total = capacity ?? pastLength + sequence;
     const inputIds = new BigInt64Array(batch * sequence);
     rows.forEach((row, r) => {
       for (let s = 0; s < sequence; s++) inputIds[r * sequence + s] = BigInt(row.tokens[s]!);
     });
     const { inputIds: idsName, inputsEmbeds, attentionMask, positionIds } = this.config.inputNames;
     const feeds: Record<string, Tensor> = {
-      [attentionMask]: new ort.Tensor('int64', new BigInt64Array(batch * total).fill(1n), [batch, total]),
+      [attentionMask]: new ort.Tensor('int64', maskFor(batch, total, pastLength + sequence), [batch, total]),
     };
     if (this.layout.tokenInput === 'ids') feeds[idsName] = new ort.Tensor('int64', inputIds, [batch, sequence]);
     else feeds[inputsEmbeds] = await this.embedder!.embed(inputIds, batch, sequence);
@@ -59,12 +64,31 @@ export class DecoderStep {
     this.layout.slots.forEach((slot, i) => {
       feeds[slot.input] = cache[i]!;
     });
-    const outputs = await this.session.run(feeds, this.fetches);
+    if (capacity === undefined) {
+      const outputs = await this.session.run(feeds, this.fetches);
+      return {
+        logits: outputs[this.config.logitsName] as Tensor,
+        cache: this.layout.slots.map((slot) => outputs[slot.output] as Tensor),
+      };
+    }
+    // Key/value outputs written into the input buffers; only logits and state are new.
+    const fetches: Record<string, Tensor | null> = { [this.config.logitsName]: null };
+    this.layout.slots.forEach((slot, i) => {
+      fetches[slot.output] = slot.kind === 'sequence' ? cache[i]! : null;
+    });
+    const outputs = await this.session.run(feeds, fetches);
     return {
       logits: outputs[this.config.logitsName] as Tensor,
-      cache: this.layout.slots.map((slot) => outputs[slot.output] as Tensor),
+      cache: this.layout.slots.map((slot, i) => (slot.kind === 'sequence' ? cache[i]! : (outputs[slot.output] as Tensor))),
     };
   }
+}
+
+/** Ones for each row's first `seen` positions, zeros for the rest of a `total`-wide mask. */
+function maskFor(batch: number, total: number, seen: number): BigInt64Array {
+  const mask = new BigInt64Array(batch * total);
+  for (let r = 0; r < batch; r++) mask.fill(1n, r * total, r * total + seen);
+  return mask;
 }
 
 /** Positions pastLength … pastLength+sequence-1 for every row; rank 3 repeats them for the three rotary sections (text only). */

@@ -41,6 +41,7 @@ const GenaiConfigSchema = z.object({
       top_p: z.number().optional(),
       repetition_penalty: z.number().optional(),
       max_length: z.number().int().optional(),
+      past_present_share_buffer: z.boolean().optional(),
     })
     .partial()
     .optional(),
@@ -70,6 +71,8 @@ export interface ModelConfig {
   cacheNameTemplates: { past: string; present: string }[];
   /** What the config says about the graph, checked against it when the model loads. */
   declared: { headSize?: number; hiddenSize?: number; kvHeads?: number; layers?: number; vocabSize?: number };
+  /** The builder says its attention can update the key/value buffer in place (verified before use). */
+  sharesKvBuffer: boolean;
   /** The model's own sampling: generation_config.json when present, else genai_config.json search. */
   samplingDefaults: SamplingDefaults;
 }
@@ -190,6 +193,7 @@ function parseGenaiConfig(text: string, folder: string) {
       layers: model.decoder.num_hidden_layers,
       vocabSize: model.vocab_size,
     },
+    sharesKvBuffer: search?.past_present_share_buffer ?? false,
     samplingDefaults: {
       doSample: search?.do_sample ?? false,
       temperature: search?.temperature,

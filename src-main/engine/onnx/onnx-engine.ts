@@ -23,6 +23,7 @@ import { openSession, type ProviderName, type ProviderReport } from './execution
 import { readModelFolder, type ModelFolder } from './genai-config';
 import { recommendedSampling } from './generation-config';
 import { checkGraphAgainstConfig } from './graph-checks';
+import { probeSharedKvBuffer } from './shared-buffer-probe';
 import { PrefixCache } from './prefix-cache';
 import { PrefillCancelled, prefillPrompt, type PreparedPrompt } from './prompt-prefill';
 import { TextStream } from './text-stream';
@@ -40,6 +41,8 @@ export interface OnnxEngineOptions {
   /** Longest slice of a prompt computed in one pass. Default 512. */
   prefillChunkTokens?: number;
   intraOpThreads?: number;
+  /** Positions a key/value buffer updated in place grows by when full. Default 256. */
+  kvBufferGrowth?: number;
 }
 
 const DEFAULT_PREFIX_CACHE_BYTES = 512 * 1024 * 1024;
@@ -51,6 +54,8 @@ export class OnnxEngine implements WorldModelEngine {
   /** Generate calls run one after another: they share the session and the prefix cache. */
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  /** Decode steps update key/value buffers in place (the graph was checked to allow it). */
+  private sharedKvBuffer = false;
 
   private constructor(
     private readonly model: ModelFolder,
@@ -96,7 +101,9 @@ export class OnnxEngine implements WorldModelEngine {
         embeddingWidth: embedding?.hiddenSize,
       });
       const reasoning = await tokenizer.reasoning();
-      return new OnnxEngine(model, opened.session, layout, tokenizer, opened.device, opened.providers, options, embedding, reasoning);
+      const engine = new OnnxEngine(model, opened.session, layout, tokenizer, opened.device, opened.providers, options, embedding, reasoning);
+      engine.sharedKvBuffer = model.config.sharesKvBuffer && (await probeSharedKvBuffer(engine.step, layout, model.config.padTokenId));
+      return engine;
     } catch (error) {
       await opened.session.release();
       await embedding?.release();
@@ -123,7 +130,9 @@ export class OnnxEngine implements WorldModelEngine {
           ? `prefix cache: ${this.prefixCache.size} prompts, ${this.prefixCache.bytes} bytes`
           : 'prefix reuse off',
         // onnxruntime-node hands every output back in host memory, so caches cross the bus each step.
-        'cache tensors round-trip through host memory between steps',
+        this.sharedKvBuffer
+          ? 'key/value buffers are updated in place; state tensors round-trip through host memory between steps'
+          : 'cache tensors round-trip through host memory between steps',
       ],
       recommendedSampling: recommendedSampling(this.model.config.samplingDefaults),
       reasoning: this.reasoning,
@@ -245,6 +254,8 @@ export class OnnxEngine implements WorldModelEngine {
         contextLength: this.model.config.contextLength,
         signal,
         onToken,
+        sharedKvBuffer: this.sharedKvBuffer,
+        bufferGrowth: this.options.kvBufferGrowth,
       });
       rows.forEach((row, r) => {
         const outcome = outcomes[r]!;

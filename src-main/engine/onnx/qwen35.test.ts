@@ -95,6 +95,22 @@ describe('Qwen3.5-MoE batches and prefix reuse (tokens-fp32, its own chat templa
 
   const sampled = (seed: number): SamplingParams => ({ temperature: 0.9, topK: 20, topP: 0.95, maxTokens: 12, seed, stop: [] });
 
+  it.skipIf(!present)('decodes with key/value buffers updated in place, as the converted graph allows', () => {
+    expect(reuse.describe().notes.join('\n')).toMatch(/key\/value buffers are updated in place/);
+  });
+
+  it.skipIf(!present)('buffers that fill up grow without changing a token', async () => {
+    const growing = await OnnxEngine.load(folder, { providers: ['cpu'], intraOpThreads: 1, kvBufferGrowth: 3 });
+    try {
+      const cases = golden('tokens-fp32');
+      const eos = [eosOf('tokens-fp32')].flat();
+      const { tokens } = await fromIds(growing, cases.map((c) => c.promptIds), cases.map((c) => greedy(c.reference.length)));
+      tokens.forEach((row, i) => expect(row, `case ${i}`).toEqual(untilEos(cases[i]!.reference, eos)));
+    } finally {
+      await growing.dispose();
+    }
+  });
+
   it.skipIf(!present)('K samples of one prompt in one batch each match their run alone', async () => {
     const prompt = golden('tokens-fp32')[0]!.promptIds;
     const seeds = [1, 2, 3, 4];
@@ -127,8 +143,8 @@ describe('Qwen3.5-MoE batches and prefix reuse (tokens-fp32, its own chat templa
     const first = [...history, turn(3, 'cat notes.txt')];
     const sibling = [...history, turn(3, 'whoami')];
     const child = [...first, seen('buy milk'), turn(4, 'date')];
-    const withReuse = [];
-    const without = [];
+    const withReuse: Awaited<ReturnType<typeof chat>>[] = [];
+    const without: Awaited<ReturnType<typeof chat>>[] = [];
     for (const conversation of [first, sibling, child]) {
       withReuse.push(await chat(reuse, [conversation], [greedy(10)]));
       without.push(await chat(noReuse, [conversation], [greedy(10)]));

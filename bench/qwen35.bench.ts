@@ -1,0 +1,159 @@
+// The in-process engine on the tiny Qwen3.5-MoE fixture (src-main/engine/onnx/fixtures/qwen35:
+// a checkpoint made by transformers' own classes and its conversion to the model builder's
+// layout), all in one run:
+// - decode tokens/s against transformers (PyTorch, CPU), greedy, same prompt ids, same thread
+//   count, identical tokens; goal ≥ 3×; prefill beside it
+// - engine time per decoded token against a bare loop of session.run on the same graph and
+//   inputs (the limit for this engine); goal ≤ 1.15×
+// - resample ×8 from ≥ 1,500 tokens of history under the fixture's Qwen3.5 template, prefix
+//   reuse against none; goal ≥ 4×
+// A figure whose runs did not produce identical tokens gets ratio 0, so it shows as missed.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchEngine, longHistory, withAction } from '../src-main/engine/onnx/bench-engine';
+import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
+import { bareGreedyLoop } from './bare-loop';
+import type { BenchSuite, Figure } from './bench';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// WORLDLOOM_QWEN35_FIXTURES benches another set laid out the same way (hf/, tokens-fp32/).
+const FIXTURES = process.env.WORLDLOOM_QWEN35_FIXTURES ?? join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'qwen35');
+const HF = join(FIXTURES, 'hf');
+const ONNX = join(FIXTURES, 'tokens-fp32');
+const PYTHON = join(ROOT, 'native', '.venv', 'bin', 'python');
+const THREADS = 1;
+const DECODE_TOKENS = 64;
+const ROUNDS = 3;
+
+interface TimedTokens {
+  tokens: number[];
+  tokenTimes: number[];
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** Milliseconds per token between the first generated token and the last: decode steps only. */
+const msPerToken = (run: TimedTokens): number => (run.tokenTimes.at(-1)! - run.tokenTimes[0]!) / (run.tokenTimes.length - 1);
+const same = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+
+async function engineRuns(prompt: number[], rounds: number): Promise<(TimedTokens & { prefillMs: number })[]> {
+  const engine = await OnnxEngine.load(ONNX, { providers: ['cpu'], intraOpThreads: THREADS, prefixReuse: false });
+  try {
+    const runs = [];
+    for (let round = 0; round <= rounds; round++) {
+      const run: TimedTokens = { tokens: [], tokenTimes: [] };
+      const [result] = await engine.generateFromIds(
+        [{ id: 'bench', promptIds: prompt, sampling: { temperature: 0, topK: 0, topP: 1, maxTokens: DECODE_TOKENS, seed: 0, stop: [] } }],
+        (event) => {
+          if (event.tokenId === undefined) return;
+          run.tokens.push(event.tokenId);
+          run.tokenTimes.push(performance.now());
+        },
+      );
+      if (result!.finishReason === 'error') throw new Error(`engine bench generation failed: ${result!.error}`);
+      // Round 0 warms up.
+      if (round > 0) runs.push({ ...run, prefillMs: result!.timings.prefillMs });
+    }
+    return runs;
+  } finally {
+    await engine.dispose();
+  }
+}
+
+function transformersRuns(prompt: number[], rounds: number): { tokens: number[]; prefillMs: number; decodeTokensPerSecond: number }[] {
+  const scratch = mkdtempSync(join(tmpdir(), 'worldloom-bench-'));
+  try {
+    const promptFile = join(scratch, 'prompt.json');
+    writeFileSync(promptFile, JSON.stringify(prompt));
+    const result = spawnSync(
+      PYTHON,
+      [join(ROOT, 'bench', 'qwen35_peer.py'), '--hf', HF, '--prompt-ids', promptFile, '--tokens', String(DECODE_TOKENS), '--threads', String(THREADS), '--rounds', String(rounds)],
+      { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: String(THREADS) }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    if (result.status !== 0) throw new Error(`the transformers peer failed: ${result.stderr.slice(-800)}`);
+    return (JSON.parse(result.stdout.trim().split('\n').pop()!) as { rounds: ReturnType<typeof transformersRuns> }).rounds;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+export const qwen35Suite: BenchSuite = {
+  name: 'qwen35',
+  async run() {
+    if (!existsSync(join(ONNX, 'golden.json')) || !existsSync(join(HF, 'config.json'))) {
+      throw new Error(`The Qwen3.5-MoE fixtures are missing under ${FIXTURES}; they are committed with the repository.`);
+    }
+    if (!existsSync(PYTHON)) throw new Error(`The Python tooling is not set up (${PYTHON}): run npm run python:setup first.`);
+    const figures: Figure[] = [];
+
+    // The prompt: the fixture's template applied to a short terminal conversation.
+    const probe = await OnnxEngine.load(ONNX, { providers: ['cpu'], intraOpThreads: THREADS });
+    const history = await longHistory(probe, 200);
+    const prompt = await probe.tokenize(await probe.renderPrompt(withAction(history, 'uptime')));
+    await probe.dispose();
+
+    const ours = await engineRuns(prompt, ROUNDS);
+    const theirs = transformersRuns(prompt, ROUNDS);
+    const bare = (await bareGreedyLoop(ONNX, prompt, DECODE_TOKENS, THREADS, ROUNDS + 1)).slice(1);
+
+    const identicalPeer = ours.every((run, i) => same(run.tokens, theirs[i]!.tokens.slice(0, run.tokens.length)));
+    const oursRate = median(ours.map((run) => 1000 / msPerToken(run)));
+    const theirRate = median(theirs.map((run) => run.decodeTokensPerSecond));
+    figures.push({
+      name: 'Qwen3.5-MoE decode tokens/s vs transformers (PyTorch)',
+      value: oursRate,
+      unit: 'tok/s',
+      ratio: identicalPeer ? oursRate / theirRate : 0,
+      goal: 3,
+      higherIsBetter: true,
+      note:
+        `transformers ${theirRate.toFixed(0)} tok/s; ${ours[0]!.tokens.length} greedy tokens after a ${prompt.length}-token prompt, ` +
+        `${THREADS} thread each, median of ${ROUNDS}; ` + (identicalPeer ? 'identical token ids' : 'TOKEN IDS DIFFER'),
+    });
+    const oursPrefill = median(ours.map((run) => run.prefillMs));
+    const theirPrefill = median(theirs.map((run) => run.prefillMs));
+    figures.push({
+      name: `Qwen3.5-MoE prefill ms vs transformers (${prompt.length}-token prompt)`,
+      value: oursPrefill,
+      unit: 'ms',
+      ratio: oursPrefill / theirPrefill,
+      note: `transformers ${theirPrefill.toFixed(1)} ms to the first token; for reference, no goal`,
+    });
+
+    const identicalBare = ours.every((run, i) => same(run.tokens, bare[i]!.tokens.slice(0, run.tokens.length)));
+    const oursMs = median(ours.map(msPerToken));
+    const bareMs = median(bare.map((run) => msPerToken({ ...run, tokenTimes: run.tokenTimes.slice(0, ours[0]!.tokens.length) })));
+    figures.push({
+      name: 'Qwen3.5-MoE engine ms per decoded token vs bare session.run loop',
+      value: oursMs,
+      unit: 'ms',
+      ratio: identicalBare ? oursMs / bareMs : 0,
+      goal: 1.15,
+      note: `bare loop ${bareMs.toFixed(3)} ms per token on the same session options; ` + (identicalBare ? 'identical token ids' : 'TOKEN IDS DIFFER'),
+    });
+
+    const runs = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.push(await benchEngine(ONNX, { providers: ['cpu'], historyTokens: 1500, samples: 8, maxTokens: 32 }));
+    }
+    runs.sort((a, b) => a.resample.speedup - b.resample.speedup);
+    const resample = runs[Math.floor(runs.length / 2)]!.resample;
+    const identical = runs.every((run) => run.resample.identical);
+    figures.push({
+      name: `Qwen3.5-MoE resample ×8 from ${resample.promptTokens} tokens, prefix reuse vs none`,
+      value: resample.reuseMs,
+      unit: 'ms',
+      ratio: identical ? resample.speedup : 0,
+      goal: 4,
+      higherIsBetter: true,
+      note:
+        `no reuse ${resample.noReuseMs.toFixed(0)} ms; ${resample.cachedPromptTokens} prompt tokens from the cache; 32 sampled tokens each; ` +
+        `median of ${ROUNDS} (${runs.map((run) => run.resample.speedup.toFixed(1)).join(', ')}×); ` +
+        (identical ? 'identical tokens with and without reuse' : 'TOKENS DIFFER with and without reuse'),
+    });
+    return figures;
+  },
+};
