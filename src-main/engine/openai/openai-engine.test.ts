@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SAMPLING, EngineError, type GenerateRequest, type TokenEvent } from '../engine';
+import { EngineError, type GenerateRequest, type SamplingParams, type TokenEvent } from '../engine';
 import { buildWorldModelMessages } from '../../prompt/world-model-messages';
 import { parseModelOutput } from '../../prompt/model-output';
 import { deadPort, fakeReply, startFakeVllm, type FakeServer, type FakeServerOptions } from './fake-vllm-server';
@@ -20,11 +20,12 @@ function engine(url: string, options: Partial<OpenAiEngineOptions> = {}): OpenAi
   return new OpenAiCompatibleEngine({ baseUrl: url, model: 'tiny-world', retry: FAST_RETRY, ...options });
 }
 
+const SAMPLING: SamplingParams = { temperature: 0.6, topK: 20, topP: 0.95, maxTokens: 100, seed: 0, stop: [] };
 function request(id: string, action: string, seed = 7): GenerateRequest {
   return {
     id,
     messages: buildWorldModelMessages({ systemPrompt: 'You are a Linux terminal.', history: [{ action: 'pwd', observation: '/root' }], action }),
-    sampling: { ...DEFAULT_SAMPLING, seed },
+    sampling: { ...SAMPLING, seed },
   };
 }
 
@@ -142,7 +143,7 @@ describe('OpenAiCompatibleEngine against a vLLM-like server', () => {
     // A prompt that alone is longer than the context: no budget can make it fit.
     const err = await engineError(e.generate([request('a', 'x'.repeat(700))], () => {}));
     expect(err.code).toBe('context-overflow');
-    expect(err.message).toMatch(/context window of 600 tokens.*maximum context length is 600.*Shorten the history.*max tokens \(now 512\)/);
+    expect(err.message).toMatch(/context window of 600 tokens.*maximum context length is 600.*Shorten the history.*max tokens \(now 100\)/);
     expect(s.stats.chatRequests).toBe(1);
   });
 
