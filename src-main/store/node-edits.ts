@@ -68,7 +68,7 @@ export class NodeEdits {
       this.search.forgetNode(id);
       this.db.prepare(`DELETE FROM nodes WHERE id = ?`).run(id);
       return node;
-    })();
+    }).immediate();
   }
 
   /** Redoes an undone edit: the same node comes back where it was. */
@@ -82,6 +82,6 @@ export class NodeEdits {
       this.db.prepare(INSERT_NODE_SQL).run(nodeParams(node));
       this.db.prepare(`DELETE FROM undone_edits WHERE id = ?`).run(id);
       return node;
-    })();
+    }).immediate();
   }
 }

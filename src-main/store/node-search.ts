@@ -96,7 +96,7 @@ export class NodeSearch {
         .run(from, to).changes;
       this.setIndexedThrough(to);
       return added;
-    })();
+    }).immediate();
   }
 
   /** Call before a node's note or tags change in place: drops its old text from the index. */

@@ -2,7 +2,7 @@
 export class WorkspaceError extends Error {
   constructor(
     message: string,
-    readonly code: 'not-found' | 'not-a-workspace' | 'newer-schema' | 'exists' | 'invalid',
+    readonly code: 'not-found' | 'not-a-workspace' | 'newer-schema' | 'exists' | 'invalid' | 'busy' | 'read-only',
   ) {
     super(message);
   }

@@ -1,6 +1,6 @@
 // The workspace: one SQLite file (better-sqlite3, WAL). Node content is immutable; only
 // curation and metrics change after a node is written.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { newId } from '../trajectory/ids';
 import { existsSync, statSync } from 'node:fs';
 import {
@@ -21,8 +21,14 @@ import { NodeEdits } from './node-edits';
 import { NodeSearch, type NodeSearchQuery, type NodeSearchResult } from './node-search';
 import { INSERT_NODE_SQL, nodeParams, toNode, toTrajectory, type NodeRow, type TrajectoryRow } from './rows';
 import { WorkspaceError } from './workspace-error';
+import { BUSY_TIMEOUT_MS, busyError, canWrite, inspectExisting, openDatabase, openForReading, readOnlyError, setSqliteNativeBinding, sqliteCode } from './workspace-access';
 
 export { WorkspaceError } from './workspace-error';
+
+export interface StoreOptions {
+  /** How long a write waits for another process's write (default 5 s). */
+  busyTimeoutMs?: number;
+}
 
 export interface WorkspaceInfo {
   path: string;
@@ -45,51 +51,7 @@ export interface NewNode {
 }
 
 /** Native binding override, set by the Electron door (its Node ABI differs from plain Node's). */
-let nativeBinding: string | undefined;
-export function useSqliteNativeBinding(path: string | undefined): void {
-  nativeBinding = path;
-}
-
-function openDatabase(path: string, readonly: boolean): Database.Database {
-  return new Database(path, { readonly, fileMustExist: readonly, nativeBinding });
-}
-
-/** Reads the header of an existing file without changing it; throws a WorkspaceError if it is not ours. */
-function inspectExisting(path: string): void {
-  let db: Database.Database | undefined;
-  try {
-    db = openDatabase(path, true);
-    const appId = db.pragma('application_id', { simple: true }) as number;
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (appId !== WORKSPACE_APPLICATION_ID) {
-      throw new WorkspaceError(
-        `${path} is an SQLite database but not a Worldloom workspace. It was left untouched; ` +
-          `open a .worldloom file or create a new workspace.`,
-        'not-a-workspace',
-      );
-    }
-    if (version > SCHEMA_VERSION) {
-      throw new WorkspaceError(
-        `${path} was written by a newer Worldloom (workspace schema ${version}; this version ` +
-          `knows up to ${SCHEMA_VERSION}). It was left untouched; update Worldloom to open it.`,
-        'newer-schema',
-      );
-    }
-  } catch (err) {
-    if (err instanceof WorkspaceError) throw err;
-    const code = (err as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new WorkspaceError(
-        `${path} is not a Worldloom workspace (not an SQLite database). It was left untouched; ` +
-          `choose a .worldloom file or create a new workspace.`,
-        'not-a-workspace',
-      );
-    }
-    throw err;
-  } finally {
-    db?.close();
-  }
-}
+export const useSqliteNativeBinding = setSqliteNativeBinding;
 
 export class WorkspaceStore {
   private readonly db: Database.Database;
@@ -100,6 +62,9 @@ export class WorkspaceStore {
   private constructor(
     readonly path: string,
     db: Database.Database,
+    /** Opened where this user may not write: reads work, every write says so. */
+    readonly readOnly = false,
+    private readonly busyTimeoutMs = BUSY_TIMEOUT_MS,
   ) {
     this.db = db;
     this.stmt = {
@@ -122,8 +87,8 @@ export class WorkspaceStore {
     this.edits = new NodeEdits(db, this.nodeSearch);
   }
 
-  /** Opens an existing workspace, migrating it forward if it is older. */
-  static open(path: string): WorkspaceStore {
+  /** Opens an existing workspace, migrating it forward if it is older; read-only where it cannot be written. */
+  static open(path: string, options: StoreOptions = {}): WorkspaceStore {
     if (!existsSync(path)) {
       throw new WorkspaceError(`No workspace at ${path}. Create one first (File ▸ New workspace, or --create).`, 'not-found');
     }
@@ -131,45 +96,75 @@ export class WorkspaceStore {
       throw new WorkspaceError(`${path} is an empty file, not a Worldloom workspace. It was left untouched.`, 'not-a-workspace');
     }
     inspectExisting(path);
-    return WorkspaceStore.connect(path);
+    if (!canWrite(path)) return WorkspaceStore.connectForReading(path);
+    return WorkspaceStore.connect(path, options);
   }
 
   /** Creates a new workspace file; refuses to overwrite anything that exists. */
-  static create(path: string): WorkspaceStore {
+  static create(path: string, options: StoreOptions = {}): WorkspaceStore {
     if (existsSync(path)) {
       throw new WorkspaceError(`${path} already exists. Open it instead, or choose a new file name.`, 'exists');
     }
-    return WorkspaceStore.connect(path);
+    return WorkspaceStore.connect(path, options);
   }
 
-  static openOrCreate(path: string): WorkspaceStore {
-    return existsSync(path) ? WorkspaceStore.open(path) : WorkspaceStore.create(path);
+  static openOrCreate(path: string, options: StoreOptions = {}): WorkspaceStore {
+    return existsSync(path) ? WorkspaceStore.open(path, options) : WorkspaceStore.create(path, options);
   }
 
-  private static connect(path: string): WorkspaceStore {
+  private static connectForReading(path: string): WorkspaceStore {
+    const db = openForReading(path);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version < SCHEMA_VERSION) {
+      db.close();
+      throw new WorkspaceError(
+        `${path} was written by an older Worldloom and must be upgraded before it can be read, but this user may not write it. ` +
+          'Copy it to a folder you can write to and open the copy.',
+        'read-only',
+      );
+    }
+    return new WorkspaceStore(path, db, true);
+  }
+
+  private static connect(path: string, options: StoreOptions): WorkspaceStore {
     const db = openDatabase(path, false);
+    const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     try {
+      // Set first: even the switch to WAL waits for another process that is writing.
+      db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('foreign_keys = ON');
-      db.pragma('busy_timeout = 5000');
       // 64 MB page cache: large imports and big trees stay in memory instead of re-reading pages.
       db.pragma('cache_size = -65536');
       migrate(db);
     } catch (err) {
       db.close();
+      if (sqliteCode(err) === 'SQLITE_BUSY') throw busyError(path, busyTimeoutMs);
       throw err;
     }
-    return new WorkspaceStore(path, db);
+    return new WorkspaceStore(path, db, false, busyTimeoutMs);
   }
 
   close(): void {
     if (this.db.open) this.db.close();
   }
 
-  /** Runs `fn` in one transaction: all of it is written or none of it. */
+  /**
+   * Runs `fn` in one transaction: all of it is written or none of it. The transaction takes
+   * the write lock at its start (BEGIN IMMEDIATE), waiting up to the busy timeout for another
+   * process: a deferred one that reads first could not wait when it comes to write.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    if (this.readOnly) throw readOnlyError(this.path);
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (err) {
+      const code = sqliteCode(err);
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT') throw busyError(this.path, this.busyTimeoutMs);
+      if (code?.startsWith('SQLITE_READONLY')) throw readOnlyError(this.path);
+      throw err;
+    }
   }
 
   /** True when a trajectory with this id or source key is already in the workspace. */
@@ -256,7 +251,7 @@ export class WorkspaceStore {
       metrics: input.metrics ?? null,
       createdAt: new Date().toISOString(),
     };
-    this.writeNode(node);
+    this.transaction(() => this.writeNode(node));
     return node;
   }
 
@@ -375,14 +370,16 @@ export class WorkspaceStore {
   }
 
   setSetting(key: string, value: string): void {
-    this.db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(key, value);
+    this.transaction(() =>
+      this.db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(key, value),
+    );
   }
 
   /** A trajectory's world specification is settings, not content: it may change. */
   setWorldSpec(trajectoryId: string, worldSpec: WorldSpec | null): void {
-    const changed = this.db
-      .prepare(`UPDATE trajectories SET world_spec = ? WHERE id = ?`)
-      .run(worldSpec ? JSON.stringify(worldSpec) : null, trajectoryId).changes;
+    const changed = this.transaction(
+      () => this.db.prepare(`UPDATE trajectories SET world_spec = ? WHERE id = ?`).run(worldSpec ? JSON.stringify(worldSpec) : null, trajectoryId).changes,
+    );
     if (changed === 0) throw new WorkspaceError(`Trajectory ${trajectoryId} does not exist in this workspace.`, 'invalid');
   }
 
@@ -398,9 +395,11 @@ function migrate(db: Database.Database): void {
   }
   for (let v = version; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
+      // Another process may have migrated it while this one waited for the lock.
+      if ((db.pragma('user_version', { simple: true }) as number) > v) return;
       db.exec(MIGRATIONS[v]!);
       db.pragma(`application_id = ${WORKSPACE_APPLICATION_ID}`);
       db.pragma(`user_version = ${v + 1}`);
-    })();
+    }).immediate();
   }
 }
