@@ -1,7 +1,6 @@
 // Handlers for the simulation part of the contract (contract/simulation.ts).
 import { join } from 'node:path';
 import type { simulationApi } from '../contract/simulation';
-import type { ChatMessage, WorldModelEngine } from '../engine/engine';
 import { promptHash } from '../prompt/prompt-hash';
 import { instructionOfNode } from '../simulation/perturb-step';
 import { generationParameters, engineRequestParts } from '../simulation/generation-parameters';
@@ -91,7 +90,7 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
       let rendered: string | null = null;
       let renderNote: string;
       if (!engine) renderNote = 'No model is loaded: the chat template is applied by the model that receives the messages.';
-      else if (!canRender(engine)) renderNote = `${engine.describe().modelId || 'This server'} applies its chat template itself; these messages are what it receives.`;
+      else if (!engine.renderPrompt) renderNote = `${engine.describe().modelId || 'This server'} applies its chat template itself; these messages are what it receives.`;
       else {
         rendered = await engine.renderPrompt(prompt.messages, templateKwargs);
         renderNote = `Rendered with the chat template of ${engine.describe().modelId}.`;
@@ -99,13 +98,6 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
       return { messages: prompt.messages, templateKwargs, rendered, renderNote, source: prompt.source, promptHash: await promptHash(prompt.messages) };
     },
   };
-}
-
-type TemplateKwargs = Record<string, string | number | boolean>;
-/** Engines that can apply their chat template on request (in-process); servers apply theirs out of sight. */
-type PromptRenderer = { renderPrompt(messages: ChatMessage[], templateKwargs?: TemplateKwargs): Promise<string> | string };
-function canRender(engine: WorldModelEngine): engine is WorldModelEngine & PromptRenderer {
-  return typeof (engine as Partial<PromptRenderer>).renderPrompt === 'function';
 }
 
 /** The thinking switch a node was simulated with, so its exact prompt is shown as it was sent. */
