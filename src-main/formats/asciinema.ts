@@ -11,7 +11,8 @@ import { chainBundle, type StepDraft } from '../trajectory/build';
 import type { ImportItem, ImportSource, TrajectoryImporter } from './format';
 import { contentKey } from './content-key';
 import { LineEditor } from './keystrokes';
-import { TerminalScreen } from './terminal-screen';
+import { parseBoundedJson } from './json-limits';
+import { clampTerminalSize, TerminalScreen } from './terminal-screen';
 
 const FORMAT = 'asciinema';
 const Dim = z.number().int().positive();
@@ -74,7 +75,7 @@ export const asciinemaImporter: TrajectoryImporter = {
       if (line.text.trim() === '' || line.text.startsWith('#')) continue;
       let raw: unknown;
       try {
-        raw = JSON.parse(line.text);
+        raw = parseBoundedJson(line.text);
       } catch (err) {
         yield { kind: 'problem', line: line.lineNo, reason: `not valid JSON (${(err as Error).message})` };
         if (!header) return;
@@ -90,6 +91,9 @@ export const asciinemaImporter: TrajectoryImporter = {
         }
         header = parsed.data;
         headerLineNo = line.lineNo;
+        const [w, h] = header.version === 2 ? [header.width, header.height] : [header.term.cols, header.term.rows];
+        const note = sizeNote(w, h, 'the header asks for');
+        if (note) yield { kind: 'problem', line: line.lineNo, field: header.version === 2 ? 'width' : 'term.cols', reason: note };
         continue;
       }
       const problem = eventProblem(raw);
@@ -98,6 +102,9 @@ export const asciinemaImporter: TrajectoryImporter = {
         continue;
       }
       const [t, code, data] = raw as [number, string, string];
+      const resize = code === 'r' ? /^(\d+)x(\d+)$/.exec(data.trim()) : null;
+      const note = resize ? sizeNote(Number(resize[1]), Number(resize[2]), 'a resize event asks for') : null;
+      if (note) yield { kind: 'problem', line: line.lineNo, field: 'data', reason: note };
       clock = header.version === 3 ? clock + t : t;
       events.push({ time: clock, code, data, line: line.lineNo });
     }
@@ -105,7 +112,7 @@ export const asciinemaImporter: TrajectoryImporter = {
       yield { kind: 'problem', line: null, reason: 'empty file: no asciinema header line' };
       return;
     }
-    const [cols, rows] = header.version === 2 ? [header.width, header.height] : [header.term.cols, header.term.rows];
+    const [cols, rows] = clampTerminalSize(...(header.version === 2 ? [header.width, header.height] as const : [header.term.cols, header.term.rows] as const));
     const typed = events.some((e) => e.code === 'i' && /[\r\n]/.test(e.data));
     const split = typed ? splitByKeystrokes(events, cols, rows) : splitByPrompts(events, cols, rows);
     let { initialState, turns } = split;
@@ -160,6 +167,12 @@ function eventProblem(raw: unknown): { field: string; reason: string } | undefin
   if (typeof raw[1] !== 'string' || raw[1] === '') return { field: 'code', reason: 'event code must be a string such as "o" or "i"' };
   if (typeof raw[2] !== 'string') return { field: 'data', reason: 'event data must be a string' };
   return undefined;
+}
+
+/** The note for a terminal size past the emulator's bounds (the size is clamped, the cast still imports), or null. */
+function sizeNote(cols: number, rows: number, where: string): string | null {
+  const [c, r] = clampTerminalSize(cols, rows);
+  return c === cols && r === rows ? null : `${where} a ${cols}×${rows} terminal; it was replayed at ${c}×${r}, the largest Worldloom renders`;
 }
 
 function applyResize(screen: TerminalScreen, data: string): void {

@@ -10,6 +10,7 @@ import { chainBundle, type StepDraft } from '../trajectory/build';
 import type { ImportItem, ImportSource, TrajectoryImporter } from './format';
 import { contentKey } from './content-key';
 import { contentText, parseJsonDocument, zodProblem } from './json-document';
+import { parseBoundedJson } from './json-limits';
 import { toolCallAction } from './tool-call';
 
 const FORMAT = 'atif';
@@ -39,7 +40,7 @@ function argsObject(args: unknown): Record<string, unknown> | undefined {
   let value = args;
   if (typeof value === 'string') {
     try {
-      value = JSON.parse(value);
+      value = parseBoundedJson(value);
     } catch {
       return undefined;
     }

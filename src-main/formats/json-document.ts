@@ -3,10 +3,13 @@
 // string or a list of typed parts are read the same way everywhere.
 import type { z } from 'zod';
 import type { ImportItem } from './format';
+import { nestingProblem } from './json-limits';
 
 export type Problem = Extract<ImportItem, { kind: 'problem' }>;
 
 export function parseJsonDocument(text: string): { value: unknown } | { problem: Problem } {
+  const tooDeep = nestingProblem(text);
+  if (tooDeep) return { problem: { kind: 'problem', line: null, reason: tooDeep } };
   try {
     return { value: JSON.parse(text) };
   } catch (err) {

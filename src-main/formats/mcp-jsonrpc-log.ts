@@ -7,6 +7,7 @@
 // description. A new `initialize` request starts a new session, hence a new trajectory.
 import { chainBundle, type StepDraft } from '../trajectory/build';
 import { jsonLines } from './json-lines';
+import { parseBoundedJson } from './json-limits';
 import type { ImportItem, ImportSource, TrajectoryImporter } from './format';
 import { contentKey } from './content-key';
 import { jsonObservation, toolCallAction } from './tool-call';
@@ -60,7 +61,7 @@ function unwrap(raw: unknown): { direction?: Direction; messages: unknown[] } | 
     let message = raw.message;
     if (typeof message === 'string') {
       try {
-        message = JSON.parse(message);
+        message = parseBoundedJson(message);
       } catch {
         return { field: 'message', reason: 'message is a string that is not JSON' };
       }

@@ -14,6 +14,14 @@ interface SyncCore {
   writeSync(data: string): void;
 }
 
+/** The largest terminal rendered: a file asking for more gets this (its memory grows with cols × rows). */
+export const MAX_TERMINAL_COLS = 500;
+export const MAX_TERMINAL_ROWS = 200;
+
+export function clampTerminalSize(cols: number, rows: number): [number, number] {
+  return [Math.min(Math.max(1, cols), MAX_TERMINAL_COLS), Math.min(Math.max(1, rows), MAX_TERMINAL_ROWS)];
+}
+
 /** Rows kept before finished lines are handed out and dropped (bounds memory on long casts). */
 const FLUSH_ROWS = 2000;
 
@@ -24,9 +32,10 @@ export class TerminalScreen {
   private start = 0;
 
   constructor(cols: number, rows: number) {
+    [cols, rows] = clampTerminalSize(cols, rows);
     this.term = new Terminal({
-      cols: Math.max(1, cols),
-      rows: Math.max(1, rows),
+      cols,
+      rows,
       scrollback: FLUSH_ROWS * 4,
       allowProposedApi: true,
       logLevel: 'off',
@@ -46,7 +55,7 @@ export class TerminalScreen {
   }
 
   resize(cols: number, rows: number): void {
-    if (cols > 0 && rows > 0) this.term.resize(cols, rows);
+    if (cols > 0 && rows > 0) this.term.resize(...clampTerminalSize(cols, rows));
   }
 
   get inFullScreenProgram(): boolean {

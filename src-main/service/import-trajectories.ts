@@ -63,6 +63,11 @@ export function importTrajectories(store: WorkspaceStore, source: ImportSource, 
     });
     options.onProgress?.(report);
   };
+  if (head.trim() === '') {
+    // Every format agrees: an empty file holds nothing, and silence would read as success.
+    report.problems.push({ line: null, reason: `the file is empty: nothing to import as ${importer.label}` });
+    return report;
+  }
   const now = new Date().toISOString();
   for (const item of importer.parse(source, newId, now)) {
     if (options.signal?.aborted) break;
@@ -76,6 +81,13 @@ export function importTrajectories(store: WorkspaceStore, source: ImportSource, 
     if (batch.length >= batchSize) flush();
   }
   flush();
+  if (report.imported === 0 && report.alreadyPresent === 0 && report.problems.length === 0 && !options.signal?.aborted) {
+    // Silence would read as success: say why nothing came in.
+    report.problems.push({
+      line: null,
+      reason: `no ${importer.label} trajectories were found in it`,
+    });
+  }
   return report;
 }
 
