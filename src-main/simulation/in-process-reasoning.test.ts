@@ -54,6 +54,20 @@ describe.skipIf(MISSING !== '')(`simulating in-process with a model whose templa
     expect(result.incomplete[0]!.text.startsWith('<think>')).toBe(true);
     expect(result.incomplete[0]!.message).toBe('ran out of tokens while reasoning (6 used)');
     expect(studio.workspace!.getNodes(studio.workspace!.getNode(leafId)!.trajectoryId)).toHaveLength(before);
+
+    // Continuing resumes from what it wrote: the new tokens follow the old ones, counted together.
+    const first = result.incomplete[0]!;
+    const again = await call('simulate.run', {
+      jobId: 'more',
+      nodeId: leafId,
+      action: 'ls',
+      sampling: { maxTokens: 4, seed: first.seed },
+      continuation: { text: first.text, completionTokens: first.completionTokens },
+    });
+    expect(again.incomplete).toHaveLength(1);
+    expect(again.incomplete[0]!.completionTokens).toBe(10);
+    expect(again.incomplete[0]!.text.startsWith(first.text)).toBe(true);
+    expect(again.incomplete[0]!.text.length).toBeGreaterThan(first.text.length);
   });
 
   it('with thinking off, renders the template with enable_thinking=false and its output is no reasoning', async () => {
