@@ -153,8 +153,17 @@ export class OnnxEngine implements WorldModelEngine {
     onToken: (event: TokenEvent) => void,
     signal?: AbortSignal,
   ): Promise<GenerateResult[]> {
-    const promptOf = (request: GenerateRequest): Promise<ChatPrompt> =>
-      this.tokenizer.prepare(request.messages, { templateKwargs: request.templateKwargs, continuation: request.continuation });
+    // K samples of one node carry the same conversation: render and tokenize it once.
+    const rendered = new Map<string, Promise<ChatPrompt>>();
+    const promptOf = (request: GenerateRequest): Promise<ChatPrompt> => {
+      const key = JSON.stringify([request.messages, request.templateKwargs ?? null, request.continuation ?? null]);
+      let prompt = rendered.get(key);
+      if (!prompt) {
+        prompt = this.tokenizer.prepare(request.messages, { templateKwargs: request.templateKwargs, continuation: request.continuation });
+        rendered.set(key, prompt);
+      }
+      return prompt;
+    };
     const run = this.queue.then(() => this.generateNow(requests, promptOf, onToken, signal));
     this.queue = run.catch(() => undefined);
     return run;
