@@ -24,7 +24,7 @@ const tokenEvents: { sample: number; completionTokens: number; elapsedMs: number
 async function call<M extends string>(method: M, input: unknown) {
   const envelope = await dispatch(studio, method, input);
   if (!envelope.ok) throw new Error(envelope.error.message);
-  return envelope.value as M extends 'simulate.run' ? ApiOutput<'simulate.run'> : M extends 'simulate.prompt' ? ApiOutput<'simulate.prompt'> : ApiOutput<'sampling.get'>;
+  return envelope.value as M extends 'simulate.run' | 'perturb.run' ? ApiOutput<'simulate.run'> : M extends 'simulate.prompt' ? ApiOutput<'simulate.prompt'> : ApiOutput<'sampling.get'>;
 }
 
 beforeAll(async () => {
@@ -118,6 +118,20 @@ describe('a reasoning model behind a server', () => {
     expect((await call('sampling.get', {})).workspace).toEqual({ thinking: false, maxTokens: 2048 });
     await call('sampling.setWorkspace', { overrides: {} });
     expect((await call('sampling.get', {})).effective).toMatchObject({ thinking: true, maxTokens: 32_768 });
+  });
+
+  it('perturbs in instruction mode with the same settings: a cut-off sample is reported, a finished one keeps its instruction', async () => {
+    const cut = await call('perturb.run', { jobId: 'pc', nodeId: leafId, mode: 'instruction', kinds: [{ kindId: 'terminal.disk-full' }], seed: 2, sampling: { maxTokens: 100 } });
+    expect(cut).toMatchObject({ nodes: [], incomplete: [{ reason: 'reasoning', completionTokens: 100, message: 'terminal.disk-full: ran out of tokens while reasoning (100 used)' }] });
+    const done = await call('perturb.run', { jobId: 'pd', nodeId: leafId, mode: 'instruction', kinds: [{ kindId: 'terminal.disk-full' }], seed: 2 });
+    expect(server.stats.bodies.at(-1)).toMatchObject({ max_tokens: 32_768 });
+    const node = done.nodes[0]!;
+    expect(node).toMatchObject({ origin: 'perturbed', observation: OBSERVATION });
+    expect(node.provenance.controlInstruction).toMatch(/disk/i);
+    // The exact prompt of a perturbed node carries the instruction it was simulated under.
+    const prompt = await call('simulate.prompt', { nodeId: node.id });
+    expect(prompt.messages[0]!.content).toContain(node.provenance.controlInstruction as string);
+    expect(prompt.promptHash).toBe(node.provenance.promptHash);
   });
 
   it('brings its defaults within a small model’s context and refuses a larger budget with what to ask for', async () => {
