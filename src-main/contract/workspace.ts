@@ -23,6 +23,10 @@ export const ImportReport = z.object({
 });
 export type ImportReport = z.infer<typeof ImportReport>;
 
+/** Bytes of a dropped file per upload chunk, and the base64 text that carries them. */
+export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
+const UPLOAD_CHUNK_BASE64_CHARS = Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4;
+
 const ImportFormat = z.enum(['auto', 'agentworldbench', 'jsonl']).or(z.string().min(1).max(64));
 const Path = z.string().min(1).max(4096);
 const Id = z.string().min(1).max(200);
@@ -73,6 +77,20 @@ export const workspaceApi = {
     z.object({ name: z.string().min(1).max(1000), text: z.string().max(512 * 1024 * 1024), format: ImportFormat }),
     ImportReport,
   ),
+  /**
+   * A dropped file, sent in chunks (never one message, never read whole): begin with its
+   * size, send base64 slices in order, then finish to import it as `worldloom import` would.
+   */
+  'import.begin': method(
+    z.object({ name: z.string().min(1).max(1000), format: ImportFormat, size: z.number().int().min(0).max(64 * 1024 ** 3) }),
+    z.object({ uploadId: z.string() }),
+  ),
+  'import.chunk': method(
+    z.object({ uploadId: z.string().min(1).max(100), offset: z.number().int().min(0), data: z.string().max(UPLOAD_CHUNK_BASE64_CHARS) }),
+    z.object({ received: z.number().int() }),
+  ),
+  'import.finish': method(z.object({ uploadId: z.string().min(1).max(100) }), ImportReport),
+  'import.abort': method(z.object({ uploadId: z.string().min(1).max(100) }), z.object({ aborted: z.boolean() })),
   /** Import files by path on the machine the core runs on. */
   'import.files': method(z.object({ paths: z.array(Path).min(1).max(1000), format: ImportFormat }), z.array(ImportReport)),
   'export.file': method(

@@ -6,12 +6,14 @@ import { buildOutline } from '../trajectory/outline';
 import { openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from './export-file';
 import { importTrajectories } from './import-trajectories';
+import { ImportUploads } from './import-upload';
 import { readRecent } from './recent-workspaces';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from './user-error';
 import type { workspaceApi } from '../contract/workspace';
 
 export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceApi> {
+  const uploads = new ImportUploads();
   return {
   'app.info': () => ({
     version: studio.version,
@@ -70,6 +72,14 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
     studio.emit('workspace.changed', { reason: 'imported' });
     return report;
   },
+  'import.begin': (input) => uploads.begin(input),
+  'import.chunk': (input) => uploads.chunk(input),
+  'import.finish': (input) => {
+    const report = uploads.finish(() => studio.requireStore(), input);
+    studio.emit('workspace.changed', { reason: 'imported' });
+    return report;
+  },
+  'import.abort': (input) => uploads.abort(input),
   'import.files': ({ paths, format }) => {
     const store = studio.requireStore();
     const reports = paths.map((p) => importTrajectories(store, fileSource(p), { format, head: fileHead(p) }));

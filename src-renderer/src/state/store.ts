@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import type { AppInfo, ImportReport, WorkspaceInfo } from '../../../src-main/contract/api';
 import type { Domain, NodeRecord, TrajectoryRecord, TrajectorySummary } from '../../../src-main/trajectory/model';
 import type { SearchHit } from '../../../src-main/contract/curation';
+import { UPLOAD_CHUNK_BYTES } from '../../../src-main/contract/workspace';
 import { call } from '../api/client';
 import { lastMessageArrivedAt } from '../api/door';
 import { expectEcho, dropEcho } from './echoes';
@@ -247,10 +248,38 @@ function reportImport(reports: ImportReport[]): void {
   }
 }
 
+/** A slice of a file as base64, read by the browser without decoding the bytes as text. */
+function base64Slice(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsDataURL(blob);
+  });
+}
+
+/**
+ * Sends a dropped file to the core in chunks and imports it there: the page never holds the
+ * whole file, and the core reads its bytes exactly as `worldloom import` reads a file.
+ */
+async function uploadAndImport(file: File): Promise<ImportReport> {
+  const { uploadId } = await call('import.begin', { name: file.name, format: 'auto', size: file.size });
+  try {
+    for (let offset = 0; offset < file.size; offset += UPLOAD_CHUNK_BYTES) {
+      const data = await base64Slice(file.slice(offset, offset + UPLOAD_CHUNK_BYTES));
+      await call('import.chunk', { uploadId, offset, data });
+    }
+  } catch (err) {
+    await call('import.abort', { uploadId }).catch(() => undefined);
+    throw err;
+  }
+  return call('import.finish', { uploadId });
+}
+
 export async function importFiles(files: File[]): Promise<void> {
   await attempt('Importing', async () => {
     const reports: ImportReport[] = [];
-    for (const file of files) reports.push(await call('import.text', { name: file.name, text: await file.text(), format: 'auto' }));
+    for (const file of files) reports.push(await uploadAndImport(file));
     reportImport(reports);
     await refreshTrajectories();
   });

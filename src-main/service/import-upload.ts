@@ -1,0 +1,85 @@
+// Files dropped onto the UI reach the core in chunks, never as one message: the UI reads a
+// slice at a time and the core appends it to a temporary file, then imports that file the
+// way `worldloom import` does (same byte-level UTF-8 checks, same streaming line reader).
+// Neither side ever holds the whole file.
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileHead, fileSource } from '../formats/sources';
+import type { WorkspaceStore } from '../store/workspace-store';
+import { importTrajectories, type ImportReport } from './import-trajectories';
+import { UserError } from './user-error';
+
+/** Uploads in progress at once; a page that starts more is told to finish some first. */
+const MAX_OPEN_UPLOADS = 8;
+
+interface Upload {
+  name: string;
+  format: string;
+  size: number;
+  received: number;
+  dir: string;
+  path: string;
+  fd: number;
+}
+
+export class ImportUploads {
+  private readonly open = new Map<string, Upload>();
+
+  begin(input: { name: string; format: string; size: number }): { uploadId: string } {
+    if (this.open.size >= MAX_OPEN_UPLOADS) {
+      throw new UserError(`${MAX_OPEN_UPLOADS} imports are already being uploaded; wait for them to finish, then drop the rest.`, 'busy');
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'worldloom-upload-'));
+    const path = join(dir, 'upload');
+    const uploadId = randomBytes(12).toString('hex');
+    this.open.set(uploadId, { ...input, received: 0, dir, path, fd: openSync(path, 'w', 0o600) });
+    return { uploadId };
+  }
+
+  chunk(input: { uploadId: string; offset: number; data: string }): { received: number } {
+    const upload = this.get(input.uploadId);
+    if (input.offset !== upload.received) {
+      throw new UserError(`The upload of ${upload.name} expected bytes from ${upload.received}, not ${input.offset}; drop the file again.`, 'invalid');
+    }
+    const bytes = Buffer.from(input.data, 'base64');
+    if (upload.received + bytes.length > upload.size) {
+      this.abort({ uploadId: input.uploadId });
+      throw new UserError(`${upload.name} sent more than the ${upload.size} bytes it announced; the upload was dropped. Drop the file again.`, 'invalid');
+    }
+    writeSync(upload.fd, bytes);
+    upload.received += bytes.length;
+    return { received: upload.received };
+  }
+
+  /** Imports the uploaded file into the workspace `store()` returns; the upload is gone afterwards, whatever happens. */
+  finish(store: () => WorkspaceStore, input: { uploadId: string }): ImportReport {
+    const upload = this.get(input.uploadId);
+    try {
+      if (upload.received !== upload.size) {
+        throw new UserError(`${upload.name} arrived incomplete (${upload.received} of ${upload.size} bytes); drop the file again.`, 'invalid');
+      }
+      closeSync(upload.fd);
+      upload.fd = -1;
+      return importTrajectories(store(), fileSource(upload.path, upload.name), { format: upload.format, head: fileHead(upload.path) });
+    } finally {
+      this.abort(input);
+    }
+  }
+
+  abort(input: { uploadId: string }): { aborted: boolean } {
+    const upload = this.open.get(input.uploadId);
+    if (!upload) return { aborted: false };
+    this.open.delete(input.uploadId);
+    if (upload.fd >= 0) closeSync(upload.fd);
+    rmSync(upload.dir, { recursive: true, force: true });
+    return { aborted: true };
+  }
+
+  private get(uploadId: string): Upload {
+    const upload = this.open.get(uploadId);
+    if (!upload) throw new UserError('This upload is not in progress (it finished, failed or was never started); drop the file again.', 'not-found');
+    return upload;
+  }
+}
