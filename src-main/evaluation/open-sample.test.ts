@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OnnxEngine } from '../engine/onnx/onnx-engine';
+import { promptForStep } from '../simulation/step-prompt';
 import { WorkspaceStore } from '../store/workspace-store';
 import { loadJudgeTemplate } from './judge';
 import { openEvaluatedSample } from './open-sample';
@@ -35,6 +36,14 @@ describe('opening an evaluated sample', () => {
     expect(predicted.parentId).toBe(real.parentId);
     expect(predicted.metrics).toHaveProperty('editSimilarity');
     expect(predicted.provenance).toMatchObject({ modelId: engine.describe().modelId, evaluation: { key: 'terminal/t1/2', judge: null } });
+    // Simulating the step again sends the model exactly what the evaluation sent.
+    const again = await promptForStep(store, { builtinDir: fileURLToPath(new URL('../../resources/prompts', import.meta.url)) }, real.parentId!, real.action);
+    expect(again.messages).toEqual([
+      { role: 'system', content: 'You simulate a bash shell.' },
+      { role: 'user', content: '## Turn 1\n\n**Action:**\nls' },
+      { role: 'assistant', content: '**Environment Observation:**\na.txt' },
+      { role: 'user', content: '## Turn 2\n\n**Action:**\ncat a.txt' },
+    ]);
     expect(openEvaluatedSample(store, out, 'terminal/t1/2')).toEqual(opened);
     expect(() => openEvaluatedSample(store, out, 'terminal/zzz/1')).toThrow(/no prediction for terminal\/zzz\/1/);
     store.close();

@@ -9,7 +9,7 @@ import type { WorkspaceStore } from '../store/workspace-store';
 import { chainBundle } from '../trajectory/build';
 import { newId } from '../trajectory/ids';
 import type { NodeRecord } from '../trajectory/model';
-import { actionFromPrompt, observationFromResponse } from '../trajectory/turn-format';
+import { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation } from '../trajectory/turn-format';
 import { turnOf } from './benchmark-data';
 import { evaluatedLines, openRunFolder, RESULT_FILES } from './result-files';
 import { genOf, predictionProvenanceOf } from './result-lines';
@@ -47,12 +47,17 @@ export function openEvaluatedSample(store: WorkspaceStore, outDir: string, key: 
       systemPrompt: line.system_str,
       sourceKey,
       rootProvenance: { source: { ...source, task: line.task } },
-      steps: line.prompt.slice(0, turnIdx).map((p, i) => ({
-        action: actionFromPrompt(p),
-        observation: observationFromResponse(line.response[i]!),
-        origin: 'real' as const,
-        provenance: { source },
-      })),
+      steps: line.prompt.slice(0, turnIdx).map((p, i) => {
+        const action = actionFromPrompt(p);
+        const observation = observationFromResponse(line.response[i]!);
+        // The benchmark's own text is kept where the parts do not rebuild it (GUI blocks, other
+        // layouts), so simulating from this trajectory sends the model what the evaluation sent.
+        const raw = {
+          ...(promptForAction(i + 1, action) !== p ? { rawAction: p } : {}),
+          ...(responseForObservation(observation) !== line.response[i] ? { rawObservation: line.response[i]! } : {}),
+        };
+        return { action, observation, origin: 'real' as const, provenance: { source: { ...source, ...raw } } };
+      }),
     },
     newId,
     new Date().toISOString(),
