@@ -45,7 +45,15 @@ describe.skipIf(MISSING !== '')(`simulating in-process with a model whose templa
 
   it('stores no node when the budget ends inside the reasoning the template opened', async () => {
     const before = studio.workspace!.getNodes(studio.workspace!.getNode(leafId)!.trajectoryId).length;
+    const counts: number[] = [];
+    const stop = studio.onEvent((event, payload) => {
+      if (event === 'simulate.token' && (payload as { sample: number }).sample === 0) counts.push((payload as { completionTokens: number }).completionTokens);
+    });
     const result = await call('simulate.run', { jobId: 'cut', nodeId: leafId, action: 'ls', samples: 2, sampling: { maxTokens: 6, seed: 1 } });
+    stop();
+    // The opened think block streams first and is no token; then one count per token, up to the budget.
+    expect(counts[0]).toBe(0);
+    expect(counts.at(-1)).toBe(6);
     expect(result.nodes).toEqual([]);
     expect(result.incomplete.map((s) => [s.sample, s.reason, s.completionTokens])).toEqual([
       [0, 'reasoning', 6],

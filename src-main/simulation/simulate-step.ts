@@ -78,12 +78,14 @@ export async function simulateStep(
   });
   const started = performance.now();
   const streamed = new Array<number>(input.samples).fill(0);
+  // In-process, a token's event names its id (the think block the prompt opened, and text
+  // held back until a character was complete, come without one); a server streams one chunk per token.
+  const countsEvents = engine.describe().kind !== 'onnx';
   const results = await engine.generate(
     requests,
     (e) => {
       const sample = Number(e.requestId);
-      // In-process engines stream one event per token; servers one chunk per token.
-      streamed[sample] = (streamed[sample] ?? 0) + 1;
+      if (countsEvents || e.tokenId !== undefined) streamed[sample] = (streamed[sample] ?? 0) + 1;
       onToken({ sample, text: e.text, completionTokens: earlierTokens + streamed[sample]!, elapsedMs: performance.now() - started });
     },
     signal,
