@@ -1,0 +1,289 @@
+"""Make a seeded, random, tiny Qwen3.5-MoE checkpoint in the Hugging Face layout.
+
+The model is built by transformers' own classes (Qwen3_5MoeForCausalLM for the text-only form,
+Qwen3_5MoeForConditionalGeneration with a nested text_config and a tiny vision tower for the
+conditional form), so every architectural feature of the real Qwen3.5-MoE is present: three Gated
+DeltaNet linear-attention layers per gated full-attention layer, q/k norms, partial interleaved
+multimodal rotary, top-k routed experts plus a gated shared expert. Only the sizes are small.
+
+Usage: make_checkpoint.py --out DIR --seed N [--form causal|conditional] [--layers 4|8]
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+from transformers import (
+    GenerationConfig,
+    Qwen3_5MoeConfig,
+    Qwen3_5MoeForCausalLM,
+    Qwen3_5MoeForConditionalGeneration,
+    Qwen3_5MoeTextConfig,
+)
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from storage import text_parts  # noqa: E402
+
+# Special tokens in the order Qwen's tokenizer lists them; <think> and the tool tags are added
+# tokens that are not "special" (they survive decoding), as in the Qwen3.5 tokenizer.
+SPECIAL_TOKENS = [
+    "<|endoftext|>",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|vision_start|>",
+    "<|vision_end|>",
+    "<|image_pad|>",
+    "<|video_pad|>",
+]
+PLAIN_ADDED_TOKENS = ["<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>"]
+BPE_MERGES = 400
+# Qwen-style pre-tokenizer split: contractions, letter runs, single digits, punctuation runs, newlines.
+SPLIT_PATTERN = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+    r"|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+CONTEXT_LENGTH = 4096
+
+
+def train_tokenizer() -> Tokenizer:
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(SPLIT_PATTERN), behavior="isolated"),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
+    tokenizer.decoder = decoders.ByteLevel()
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    trainer = trainers.BpeTrainer(
+        vocab_size=len(alphabet) + len(SPECIAL_TOKENS) + BPE_MERGES,
+        initial_alphabet=alphabet,
+        special_tokens=SPECIAL_TOKENS,
+        show_progress=False,
+    )
+    corpus = (HERE / "tokenizer_corpus.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    tokenizer.train_from_iterator(corpus, trainer=trainer)
+    tokenizer.add_tokens(PLAIN_ADDED_TOKENS)
+    return tokenizer
+
+
+def padded_vocab_size(tokenizer: Tokenizer) -> int:
+    # The real model pads its embedding past the tokenizer (248,320 rows); keep that trait.
+    return (tokenizer.get_vocab_size() + 63) // 64 * 64 + 64
+
+
+def text_config_fields(vocab_size: int, layers: int, ids: dict) -> dict:
+    return {
+        "vocab_size": vocab_size,
+        "hidden_size": 64,
+        "num_hidden_layers": layers,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "head_dim": 32,
+        "linear_conv_kernel_dim": 4,
+        "linear_key_head_dim": 16,
+        "linear_value_head_dim": 16,
+        "linear_num_key_heads": 2,
+        "linear_num_value_heads": 4,
+        "moe_intermediate_size": 32,
+        "shared_expert_intermediate_size": 32,
+        "num_experts": 8,
+        "num_experts_per_tok": 2,
+        "max_position_embeddings": CONTEXT_LENGTH,
+        "rms_norm_eps": 1e-6,
+        "hidden_act": "silu",
+        "tie_word_embeddings": False,
+        "full_attention_interval": 4,
+        "rope_parameters": {
+            "rope_type": "default",
+            "rope_theta": 10000000.0,
+            "partial_rotary_factor": 0.25,
+            "mrope_interleaved": True,
+            "mrope_section": [2, 1, 1],
+        },
+        "bos_token_id": ids["<|endoftext|>"],
+        "eos_token_id": ids["<|im_end|>"],
+        "pad_token_id": ids["<|endoftext|>"],
+    }
+
+
+def build_model(form: str, vocab_size: int, layers: int, ids: dict):
+    text = text_config_fields(vocab_size, layers, ids)
+    if form == "causal":
+        config = Qwen3_5MoeTextConfig(**text)
+        config.architectures = ["Qwen3_5MoeForCausalLM"]
+        return Qwen3_5MoeForCausalLM(config)
+    vision = {
+        "depth": 1,
+        "hidden_size": 32,
+        "intermediate_size": 64,
+        "num_heads": 2,
+        "patch_size": 4,
+        "spatial_merge_size": 2,
+        "temporal_patch_size": 2,
+        "out_hidden_size": text["hidden_size"],
+        "num_position_embeddings": 16,
+    }
+    config = Qwen3_5MoeConfig(
+        text_config=text,
+        vision_config=vision,
+        image_token_id=ids["<|image_pad|>"],
+        video_token_id=ids["<|video_pad|>"],
+        vision_start_token_id=ids["<|vision_start|>"],
+        vision_end_token_id=ids["<|vision_end|>"],
+        tie_word_embeddings=False,
+    )
+    config.architectures = ["Qwen3_5MoeForConditionalGeneration"]
+    return Qwen3_5MoeForConditionalGeneration(config)
+
+
+# Weight shaping (see scale_weights): how much of each output row is tied to the embedding of the
+# token it follows, how strongly each layer writes into the residual stream, and the logit gain.
+SUCCESSOR_SHARE = 0.35
+BRANCH_SCALE = 0.5
+LOGIT_GAIN = 6.0
+WEAK_ROW = 0.05
+QK_SHARPNESS = 3.0
+
+
+@torch.no_grad()
+def scale_weights(model, generator: torch.Generator, real_vocab: int, weak_ids: list[int]) -> None:
+    """Give the random model large, well separated logits that still depend on the context.
+
+    transformers' initialisation (std 0.02) makes every logit nearly equal, so fp16 or int4 rounding
+    would flip greedy choices. Here weights are drawn with std ~ 1 / sqrt(fan_in) (unit-scale
+    activations), layer outputs are halved so the token's own embedding stays visible in the
+    residual stream, and half of each LM-head row is the embedding of the token it "follows" under
+    a random successor map. Greedy choices then usually win by several logits, while attention,
+    the recurrent state and the experts still decide a share of the steps. Rows of the stop tokens
+    and of the padding past the tokenizer are shrunk so greedy runs reach their budget and never
+    emit an id the tokenizer cannot decode.
+    """
+
+    def normal(shape, std):
+        return torch.randn(shape, generator=generator) * std
+
+    stack, lm_head = text_parts(model)
+    hidden = stack.config.hidden_size
+    stack.embed_tokens.weight.copy_(normal(stack.embed_tokens.weight.shape, 1.0))
+    for name, param in stack.named_parameters():
+        if name.startswith("embed_tokens"):
+            continue
+        if name.endswith(("q_norm.weight", "k_norm.weight")):
+            # (1 + weight) ≈ QK_SHARPNESS: attention scores spread by several units, so a head picks
+            # out particular earlier tokens instead of averaging the whole history.
+            param.copy_(QK_SHARPNESS - 1.0 + normal(param.shape, 0.1))
+        elif name.endswith("norm.weight") and "linear_attn" not in name:
+            # Zero-centred RMSNorm (output * (1 + weight)): a small spread exercises the offset.
+            param.copy_(normal(param.shape, 0.1))
+        elif name.endswith("linear_attn.norm.weight"):
+            param.copy_(1.0 + normal(param.shape, 0.1))
+        elif name.endswith("A_log"):
+            param.copy_(torch.log(torch.rand(param.shape, generator=generator) * 0.3 + 0.01))
+        elif name.endswith("dt_bias"):
+            param.copy_(1.0 + normal(param.shape, 0.2))
+        elif name.endswith("conv1d.weight"):
+            param.copy_(normal(param.shape, 0.5))
+        elif name.endswith("mlp.gate.weight"):
+            param.copy_(normal(param.shape, 2.0 / hidden**0.5))
+        elif param.dim() >= 2:
+            fan_in = param.shape[-1]
+            scale = BRANCH_SCALE if name.endswith(("o_proj.weight", "out_proj.weight", "down_proj", "down_proj.weight")) else 1.0
+            param.copy_(normal(param.shape, scale / fan_in**0.5))
+    embeddings = stack.embed_tokens.weight[:real_vocab]
+    successor = torch.randperm(real_vocab, generator=generator)
+    tied = torch.zeros_like(lm_head.weight)
+    tied[successor] = embeddings
+    free = normal(lm_head.weight.shape, 1.0)
+    free = free / free.norm(dim=1, keepdim=True) * hidden**0.5
+    lm_head.weight.copy_(LOGIT_GAIN / hidden**0.5 * (SUCCESSOR_SHARE * tied + (1 - SUCCESSOR_SHARE) * free))
+    lm_head.weight[real_vocab:] *= WEAK_ROW
+    for token_id in weak_ids:
+        lm_head.weight[token_id] *= WEAK_ROW
+
+
+def tokenizer_config(tokenizer: Tokenizer) -> dict:
+    template = (HERE / "chat_template.jinja").read_text(encoding="utf-8")
+    added = {}
+    for token in SPECIAL_TOKENS + PLAIN_ADDED_TOKENS:
+        added[str(tokenizer.token_to_id(token))] = {
+            "content": token,
+            "lstrip": False,
+            "normalized": False,
+            "rstrip": False,
+            "single_word": False,
+            "special": token in SPECIAL_TOKENS,
+        }
+    return {
+        "add_bos_token": False,
+        "add_prefix_space": False,
+        "added_tokens_decoder": added,
+        "bos_token": None,
+        "chat_template": template,
+        "clean_up_tokenization_spaces": False,
+        "eos_token": "<|im_end|>",
+        "errors": "replace",
+        "model_max_length": CONTEXT_LENGTH,
+        "pad_token": "<|endoftext|>",
+        "split_special_tokens": False,
+        "tokenizer_class": "Qwen2Tokenizer",
+        "unk_token": None,
+    }
+
+
+def generation_config(ids: dict) -> GenerationConfig:
+    # The sampling defaults Qwen ships for thinking mode; the engine must use them unless overridden.
+    return GenerationConfig(
+        bos_token_id=ids["<|endoftext|>"],
+        eos_token_id=[ids["<|im_end|>"], ids["<|endoftext|>"]],
+        pad_token_id=ids["<|endoftext|>"],
+        do_sample=True,
+        temperature=0.6,
+        top_p=0.95,
+        top_k=20,
+        repetition_penalty=1.0,
+    )
+
+
+def make_checkpoint(out: Path, seed: int, form: str = "causal", layers: int = 4) -> Path:
+    if form not in ("causal", "conditional"):
+        raise ValueError(f"--form must be causal or conditional, not {form!r}")
+    if layers < 4 or layers % 4:
+        raise ValueError(f"--layers must be a multiple of 4 (3 linear-attention + 1 full), not {layers}")
+    torch.manual_seed(seed)
+    tokenizer = train_tokenizer()
+    ids = {token: tokenizer.token_to_id(token) for token in SPECIAL_TOKENS + PLAIN_ADDED_TOKENS}
+    model = build_model(form, padded_vocab_size(tokenizer), layers, ids)
+    generator = torch.Generator().manual_seed(seed)
+    scale_weights(model, generator, tokenizer.get_vocab_size(), [ids["<|im_end|>"], ids["<|endoftext|>"]])
+    model.generation_config = generation_config(ids)
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out, safe_serialization=True)
+    tokenizer.save(str(out / "tokenizer.json"))
+    (out / "tokenizer_config.json").write_text(json.dumps(tokenizer_config(tokenizer), indent=2) + "\n")
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Make a seeded tiny Qwen3.5-MoE checkpoint (Hugging Face layout).")
+    parser.add_argument("--out", required=True, type=Path, help="folder to write the checkpoint into")
+    parser.add_argument("--seed", required=True, type=int, help="random seed; the same seed gives the same bytes")
+    parser.add_argument("--form", default="causal", help="causal (Qwen3_5MoeForCausalLM) or conditional (…ForConditionalGeneration)")
+    parser.add_argument("--layers", default=4, type=int, help="decoder layers, a multiple of 4 (default 4)")
+    args = parser.parse_args(argv)
+    try:
+        out = make_checkpoint(args.out, args.seed, args.form, args.layers)
+    except ValueError as error:
+        print(f"make_checkpoint: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.form} Qwen3.5-MoE checkpoint (seed {args.seed}) to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
