@@ -2,7 +2,7 @@
 // trajectory, stream every sample through the pipeline into a temporary folder, write
 // the card, then move the folder into place. A cancelled or failed export leaves
 // nothing behind, and an existing folder is replaced only when it is an earlier export.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DatasetExportOptions, DatasetExportSummary, DatasetFormat, DatasetPreview, DatasetSelection, SampleOptions } from '../contract/dataset';
@@ -117,6 +117,8 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
   mkdirSync(dirname(out), { recursive: true });
   const tmp = await mkdtemp(`${out}.partial-`);
   try {
+    // mkdtemp makes a private (0700) folder; the export is an ordinary folder under the user's umask.
+    chmodSync(tmp, 0o777 & ~process.umask());
     const name = options.name ?? datasetName(out);
     const pipeline = new SamplePipeline(format, tmp, { name, reasoning: sampleOptions.reasoning, reasoningStyle: options.reasoningStyle }, options, tokenCounter);
     let done = 0;

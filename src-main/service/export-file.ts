@@ -1,10 +1,48 @@
-// Export to a file through any registered exporter.
-import { createWriteStream } from 'node:fs';
-import { rename } from 'node:fs/promises';
+// Export to a file through any registered exporter, and whole files written for the user
+// (reports). Each is written beside its destination under a unique temporary name and
+// renamed into place, so a failed export leaves neither a half file nor a `.partial` one.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { exporterFor } from '../formats/registry';
 import type { WorkspaceStore } from '../store/workspace-store';
+import { UserError } from './user-error';
 
-/** Writes to a temporary file and renames it into place, so a failed export never leaves a partial file. */
+/** Refuses a destination that is a folder (`/` included) before anything is written. */
+function checkFileDestination(path: string): void {
+  if (path.endsWith('/') || (existsSync(path) && statSync(path).isDirectory())) {
+    throw new UserError(`${path} is a folder; export to a file path inside it (for example ${join(path, 'export.jsonl')}).`, 'invalid');
+  }
+}
+
+const temporaryBeside = (path: string) => join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.partial`);
+
+/** Writes through `write` into a temporary file beside `path`, then renames it into place; removes it on failure. */
+async function writeInPlace(path: string, write: (out: NodeJS.WritableStream) => void): Promise<void> {
+  checkFileDestination(path);
+  const tmp = temporaryBeside(path);
+  try {
+    const out = createWriteStream(tmp, { flags: 'wx' });
+    const done = new Promise<void>((ok, fail) => {
+      out.on('finish', ok);
+      out.on('error', fail);
+    });
+    // A failure below is reported from here; the stream's own error then has no one to tell.
+    done.catch(() => undefined);
+    try {
+      write(out);
+    } finally {
+      out.end();
+    }
+    await done;
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
 export async function exportToFile(
   store: WorkspaceStore,
   path: string,
@@ -12,23 +50,30 @@ export async function exportToFile(
   trajectoryIds?: readonly string[],
 ): Promise<{ trajectories: number; records: number }> {
   const exporter = exporterFor(format);
-  const tmp = `${path}.partial`;
-  const out = createWriteStream(tmp);
-  const done = new Promise<void>((ok, fail) => {
-    out.on('finish', ok);
-    out.on('error', fail);
+  let counts = { trajectories: 0, records: 0 };
+  await writeInPlace(path, (out) => {
+    let pending = '';
+    counts = exporter.exportTo(store.iterateBundles(trajectoryIds), (chunk) => {
+      pending += chunk;
+      if (pending.length > 1 << 20) {
+        out.write(pending);
+        pending = '';
+      }
+    });
+    out.write(pending);
   });
-  let pending = '';
-  const counts = exporter.exportTo(store.iterateBundles(trajectoryIds), (chunk) => {
-    pending += chunk;
-    if (pending.length > 1 << 20) {
-      out.write(pending);
-      pending = '';
-    }
-  });
-  out.end(pending);
-  await done;
-  await rename(tmp, path);
   return counts;
 }
 
+/** Writes a whole text file (a report) into place, never leaving a partial one. */
+export async function writeTextFile(path: string, text: string): Promise<void> {
+  checkFileDestination(path);
+  const tmp = temporaryBeside(path);
+  try {
+    await writeFile(tmp, text, { flag: 'wx' });
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}

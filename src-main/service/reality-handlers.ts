@@ -1,5 +1,4 @@
 // Handlers for the sim-vs-real part of the contract (contract/reality.ts).
-import { rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { realityApi } from '../contract/reality';
 import { buildReport, compareTrajectory } from '../reality/comparison';
@@ -9,6 +8,7 @@ import { replayTrajectory } from '../reality/replay';
 import { reportHtml } from '../reality/report-html';
 import { runReal } from '../reality/run-real';
 import type { WorkspaceStore } from '../store/workspace-store';
+import { writeTextFile } from './export-file';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from './user-error';
 
@@ -82,9 +82,8 @@ export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
     'reality.exportReport': async ({ path, format, trajectoryIds }) => {
       const built = report(trajectoryIds);
       const full = resolve(path);
-      // Written beside and renamed into place, so a failed export leaves no half file.
-      await writeFile(`${full}.partial`, format === 'html' ? reportHtml(built) : JSON.stringify(built, null, 2) + '\n');
-      await rename(`${full}.partial`, full);
+      // Written beside and renamed into place, so a failed export leaves no half file and no partial one.
+      await writeTextFile(full, format === 'html' ? reportHtml(built) : JSON.stringify(built, null, 2) + '\n');
       return { path: full, trajectories: built.trajectories.length };
     },
   };
