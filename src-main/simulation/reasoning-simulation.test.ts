@@ -11,6 +11,8 @@ import type { ApiOutput } from '../contract/api';
 import { startFakeVllm, type FakeServer } from '../engine/openai/fake-vllm-server';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
+import { generationParameters } from './generation-parameters';
+import { simulateStep } from './simulate-step';
 
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
 const OBSERVATION = 'build  dist  src';
@@ -132,6 +134,19 @@ describe('a reasoning model behind a server', () => {
     const prompt = await call('simulate.prompt', { nodeId: node.id });
     expect(prompt.messages[0]!.content).toContain(node.provenance.controlInstruction as string);
     expect(prompt.promptHash).toBe(node.provenance.promptHash);
+  });
+
+  it('replays a step through the same path: the settings in force, extra provenance and metrics against the real observation', async () => {
+    const store = studio.workspace!;
+    const sampling = generationParameters(studio.models.current, store).resolve({ seed: 4 });
+    const result = await simulateStep(
+      store,
+      studio.models.current!,
+      { builtinDir: join(RESOURCES, 'prompts') },
+      { nodeId: leafId, action: 'ls', samples: 1, sampling, provenance: { replayOf: 'real-1' }, metricsFor: (observation) => ({ exactMatch: observation === OBSERVATION ? 1 : 0 }) },
+      () => {},
+    );
+    expect(result.nodes[0]).toMatchObject({ metrics: { exactMatch: 1 }, provenance: { replayOf: 'real-1', seed: 4, sampling: { maxTokens: 32_768 } } });
   });
 
   it('brings its defaults within a small model’s context and refuses a larger budget with what to ask for', async () => {

@@ -22,9 +22,11 @@ export interface SimulateStepInput {
   sampling: Sampling;
   /** Resume one incomplete sample from what it wrote (send its seed in `sampling`). */
   continuation?: Continuation;
-  /** Extra provenance to record on every new node (e.g. the perturbation applied). */
+  /** Extra provenance to record on every new node (e.g. the perturbation applied, the real step replayed). */
   provenance?: Record<string, unknown>;
   controlInstruction?: string | null;
+  /** Metrics to store with each new node, from its observation (e.g. against the real one, for replay). */
+  metricsFor?: (observation: string) => Record<string, number>;
 }
 
 /** One streamed piece of a sample, with its running token count and the run's elapsed time. */
@@ -124,6 +126,7 @@ export async function simulateStep(
             promptHash: hash,
             worldSpec,
             provenance: { ...input.provenance, ...(continuation ? { continued: true } : {}) },
+            metricsFor: input.metricsFor,
           }),
         );
       });
@@ -161,6 +164,7 @@ export interface SampleToRecord {
   promptHash: string;
   worldSpec: WorldSpec | null;
   provenance?: Record<string, unknown>;
+  metricsFor?: (observation: string) => Record<string, number>;
 }
 
 /** Writes one generated sample as a node: `perturbed` when a perturbation shaped it, else `simulated`. */
@@ -189,5 +193,6 @@ export function recordSample(store: WorkspaceStore, sample: SampleToRecord): Nod
       ...(contradictions.length ? { worldSpecContradictions: contradictions } : {}),
       ...sample.provenance,
     },
+    metrics: sample.metricsFor?.(observation) ?? null,
   });
 }
