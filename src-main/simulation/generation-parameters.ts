@@ -1,8 +1,8 @@
 // The one object that owns generation parameters (STYLE.md, after onnxruntime-genai's
 // generator params): what the loaded model recommends, overridden by what the workspace
 // remembers, overridden by what one call asks for. Simulate, resample, perturb (instruction
-// mode), replay, run-real comparisons and every CLI verb take their settings from here, so no
-// default is written twice.
+// mode), replay, evaluation and every CLI verb take their settings from here, so no default
+// is written twice.
 import {
   MAX_NEW_TOKENS,
   type GenerationSettings,
@@ -98,7 +98,7 @@ export class GenerationParameters {
 
 /**
  * The parameters for the loaded engine and the open workspace: what every simulating
- * caller (simulate, resample, perturb, replay, run-real, the CLI) resolves its call against.
+ * caller (simulate, resample, perturb, replay, the CLI) resolves its call against.
  */
 export function generationParameters(engine: WorldModelEngine | null, store: WorkspaceStore | null): GenerationParameters {
   return new GenerationParameters(engine?.describe() ?? null, store ? readSamplingOverrides(store) : {});
