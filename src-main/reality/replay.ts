@@ -8,6 +8,7 @@ import { compareObservations } from '../metrics/compare';
 import { parseModelOutput } from '../prompt/model-output';
 import { promptHash } from '../prompt/prompt-hash';
 import type { TemplateFolders } from '../prompt/template-files';
+import { refuseOversizedPrompt } from '../service/prompt-size';
 import { UserError } from '../service/user-error';
 import { messagesForStep } from '../simulation/simulate-step';
 import type { WorkspaceStore } from '../store/workspace-store';
@@ -37,6 +38,7 @@ export async function replayTrajectory(
   for (const [i, real] of steps.entries()) {
     onProgress(i, steps.length, `Simulating step ${i + 1} of ${steps.length}: ${real.action.slice(0, 80)}`);
     const messages = await messagesForStep(store, templates, real.parentId!, real.action);
+    refuseOversizedPrompt(messages, description.contextLength, `The prompt for step ${i + 1}`);
     const [result] = await engine.generate([{ id: '0', messages, sampling }], () => {}, signal);
     if (!result || result.finishReason === 'cancelled') return { nodes, cancelled: true };
     if (result.finishReason === 'error') throw new UserError(`The world model could not simulate step ${i + 1}: ${result.error ?? 'unknown error'}`, 'engine-failed');
