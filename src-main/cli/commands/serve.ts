@@ -35,6 +35,8 @@ export function registerServe(program: Command): void {
       else await studio.models.loadDefault();
       const host = await startHost({ studio, rendererDir: RENDERER_DIR, port: opts.port });
       process.stdout.write(`Worldloom is serving at ${host.url}\n`);
+      // Both names reach it; another machine reaches it through an SSH tunnel to this port.
+      process.stdout.write(`(also at http://localhost:${host.port}/?token=${host.token}; from another machine: ssh -L ${host.port}:127.0.0.1:${host.port} this-host, then open the link)\n`);
       const stop = async () => {
         await host.close();
         await studio.dispose();
