@@ -34,7 +34,9 @@ export function chatCompletionBody(
     ...(Object.keys(templateKwargs).length > 0 ? { chat_template_kwargs: templateKwargs } : {}),
     // Resume the last assistant message instead of starting a new one: vLLM and SGLang read
     // continue_final_message (vLLM also wants add_generation_prompt off); llama.cpp's server
-    // continues a trailing assistant message by itself.
+    // continues a trailing assistant message by itself. The server's chat template renders the
+    // message first (Qwen3-family templates put an empty think block before an open one), so
+    // this resumes close to, not exactly at, where the in-process engine would.
     ...(continuing ? { continue_final_message: true, add_generation_prompt: false } : {}),
   };
 }
