@@ -61,6 +61,14 @@ export async function openSession(modelPath: string, settings: SessionSettings =
       reports.push({ name: provider, used: false, reason: `failed to start: ${oneLine(lastError.message)}` });
     }
   }
+  if (/External data path/.test(lastError?.message ?? '')) {
+    // onnxruntime refuses weights outside the graph's folder (a "..", an absolute path or a link out of it).
+    throw new EngineError(
+      `${modelPath} names weights (external data) outside its folder, which is refused: ${oneLine(lastError!.message)}. ` +
+        'Put the data file itself in the model folder, under the name the graph gives it.',
+      'model-corrupt',
+    );
+  }
   if (/Unsupported data type: 16\b/.test(lastError?.message ?? '')) {
     // onnxruntime-node 1.30 has no bfloat16 tensor type, so it cannot even open such a graph.
     throw new EngineError(

@@ -68,6 +68,18 @@ describe('a model folder keeps to itself', () => {
   });
 });
 
+describe('weights outside the folder', () => {
+  it('refuses external data that is a link to a file outside the folder', async () => {
+    const { parent, folder } = copy();
+    renameSync(join(folder, 'model.onnx.data'), join(parent, 'weights.data'));
+    symlinkSync(join(parent, 'weights.data'), join(folder, 'model.onnx.data'));
+    const error = await loadError(folder);
+    expect(error.code).toBe('model-corrupt');
+    expect(error.message).toMatch(/names weights \(external data\) outside its folder.*escapes model directory/);
+    expect(error.message).toMatch(/Put the data file itself in the model folder/);
+  });
+});
+
 describe('a configuration that contradicts its graph is refused, naming both', () => {
   const cases: [string, (json: GenaiJson) => void, RegExp][] = [
     ['key/value heads', (json) => (json.model.decoder.num_key_value_heads = 4), /num_key_value_heads is 4 but cache 'past_key_values\.1\.key' has 2 heads/],
