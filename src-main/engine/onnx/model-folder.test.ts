@@ -113,6 +113,30 @@ describe('a configuration that contradicts its graph is refused, naming both', (
   });
 });
 
+describe('broken weights', () => {
+  it('NaN weights fail the request with a clear error instead of producing tokens', async () => {
+    const { folder } = copy();
+    const data = readFileSync(join(folder, 'model.onnx.data'));
+    const nan = Buffer.alloc(data.length);
+    for (let i = 0; i + 4 <= nan.length; i += 4) nan.writeFloatLE(Number.NaN, i);
+    writeFileSync(join(folder, 'model.onnx.data'), nan);
+    const engine = await OnnxEngine.load(folder, { providers: ['cpu'], intraOpThreads: 1 });
+    try {
+      const tokens: number[] = [];
+      const [result] = await engine.generate(
+        [{ id: 'n', messages: [{ role: 'user', content: 'ls' }], sampling: { temperature: 0, topK: 0, topP: 1, maxTokens: 4, seed: 0, stop: [] } }],
+        (event) => event.tokenId !== undefined && tokens.push(event.tokenId),
+      );
+      expect(result!.finishReason).toBe('error');
+      expect(result!.error).toMatch(/NaN or infinite logits.*Nothing was stored/);
+      expect(result!.text).toBe('');
+      expect(tokens).toEqual([]);
+    } finally {
+      await engine.dispose();
+    }
+  });
+});
+
 describe("the model's own sampling", () => {
   it('comes from generation_config.json when the folder has one, else from genai_config.json search', async () => {
     const { folder } = copy();
