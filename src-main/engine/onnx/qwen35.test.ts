@@ -4,13 +4,13 @@
 // never change a row's tokens. GroupQueryAttention, the builder's attention operator, is what
 // makes batches of different lengths worth testing: it reads row lengths from the mask.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, GenerateResult, SamplingParams } from '../engine';
 import { OnnxEngine } from './onnx-engine';
 
-const FIXTURES = process.env.WORLDLOOM_QWEN35_FIXTURES ?? join(import.meta.dirname, 'fixtures', 'qwen35');
+const FIXTURES = join(import.meta.dirname, 'fixtures', 'qwen35');
 const FOLDERS = ['tokens-fp32', 'embeds-fp32', 'tokens-fp16', 'tokens-int4'] as const;
 const greedy = (maxTokens: number): SamplingParams => ({ temperature: 0, topK: 0, topP: 1, maxTokens, seed: 0, stop: [] });
 
@@ -50,16 +50,15 @@ const eosOf = (folder: string): number[] =>
     .model.eos_token_id as number[];
 
 describe.each(FOLDERS)('Qwen3.5-MoE fixture %s', (folder) => {
-  const present = existsSync(join(FIXTURES, folder, 'golden.json'));
   let engine: OnnxEngine;
   beforeAll(async () => {
-    if (present) engine = await OnnxEngine.load(join(FIXTURES, folder), { providers: ['cpu'], intraOpThreads: 1 });
+    engine = await OnnxEngine.load(join(FIXTURES, folder), { providers: ['cpu'], intraOpThreads: 1 });
   });
   afterAll(async () => {
-    await engine?.dispose();
+    await engine.dispose();
   });
 
-  it.skipIf(!present)('decodes the golden tokens transformers produced, each prompt alone', async () => {
+  it('decodes the golden tokens transformers produced, each prompt alone', async () => {
     const eos = [eosOf(folder)].flat();
     for (const c of golden(folder)) {
       const { tokens } = await fromIds(engine, [c.promptIds], greedy(c.reference.length));
@@ -67,7 +66,7 @@ describe.each(FOLDERS)('Qwen3.5-MoE fixture %s', (folder) => {
     }
   });
 
-  it.skipIf(!present)('prompts of different lengths in one batch decode as they do alone', async () => {
+  it('prompts of different lengths in one batch decode as they do alone', async () => {
     const eos = [eosOf(folder)].flat();
     const cases = golden(folder);
     expect(new Set(cases.map((c) => c.promptIds.length)).size).toBeGreaterThan(1);
@@ -80,26 +79,24 @@ describe.each(FOLDERS)('Qwen3.5-MoE fixture %s', (folder) => {
 
 describe('Qwen3.5-MoE batches and prefix reuse (tokens-fp32, its own chat template)', () => {
   const folder = join(FIXTURES, 'tokens-fp32');
-  const present = existsSync(join(folder, 'golden.json'));
   let reuse: OnnxEngine;
   let noReuse: OnnxEngine;
   beforeAll(async () => {
-    if (!present) return;
     reuse = await OnnxEngine.load(folder, { providers: ['cpu'], intraOpThreads: 1 });
     noReuse = await OnnxEngine.load(folder, { providers: ['cpu'], intraOpThreads: 1, prefixReuse: false });
   });
   afterAll(async () => {
-    await reuse?.dispose();
-    await noReuse?.dispose();
+    await reuse.dispose();
+    await noReuse.dispose();
   });
 
   const sampled = (seed: number): SamplingParams => ({ temperature: 0.9, topK: 20, topP: 0.95, maxTokens: 12, seed, stop: [] });
 
-  it.skipIf(!present)('decodes with key/value buffers updated in place, as the converted graph allows', () => {
+  it('decodes with key/value buffers updated in place, as the converted graph allows', () => {
     expect(reuse.describe().notes.join('\n')).toMatch(/key\/value buffers are updated in place/);
   });
 
-  it.skipIf(!present)('buffers that fill up grow without changing a token', async () => {
+  it('buffers that fill up grow without changing a token', async () => {
     const growing = await OnnxEngine.load(folder, { providers: ['cpu'], intraOpThreads: 1, kvBufferGrowth: 3 });
     try {
       const cases = golden('tokens-fp32');
@@ -111,7 +108,7 @@ describe('Qwen3.5-MoE batches and prefix reuse (tokens-fp32, its own chat templa
     }
   });
 
-  it.skipIf(!present)('K samples of one prompt in one batch each match their run alone', async () => {
+  it('K samples of one prompt in one batch each match their run alone', async () => {
     const prompt = golden('tokens-fp32')[0]!.promptIds;
     const seeds = [1, 2, 3, 4];
     const batch = await fromIds(reuse, seeds.map(() => prompt), seeds.map(sampled));
@@ -139,7 +136,7 @@ describe('Qwen3.5-MoE batches and prefix reuse (tokens-fp32, its own chat templa
     return { tokens, results };
   }
 
-  it.skipIf(!present)('siblings reuse the history up to the last action, in tokens, under the Qwen3.5 template', async () => {
+  it('siblings reuse the history up to the last action, in tokens, under the Qwen3.5 template', async () => {
     const first = [...history, turn(3, 'cat notes.txt')];
     const sibling = [...history, turn(3, 'whoami')];
     const child = [...first, seen('buy milk'), turn(4, 'date')];
@@ -157,7 +154,7 @@ describe('Qwen3.5-MoE batches and prefix reuse (tokens-fp32, its own chat templa
     expect(without[1]!.results[0]!.cachedPromptTokens).toBe(0);
   });
 
-  it.skipIf(!present)('different prompts and K samples in one call match one-at-a-time runs, reuse on and off', async () => {
+  it('different prompts and K samples in one call match one-at-a-time runs, reuse on and off', async () => {
     const conversations = [
       [...history, turn(3, 'echo hello')],
       [...history, turn(3, 'echo hello')],
