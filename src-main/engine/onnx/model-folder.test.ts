@@ -80,6 +80,18 @@ describe('weights outside the folder', () => {
   });
 });
 
+describe('caches the engine cannot carry', () => {
+  it('refuses a graph with bfloat16 caches, saying how to build one it can run', async () => {
+    const { folder } = copy();
+    // A decoder-shaped graph whose key cache is bfloat16 (fixtures/bf16-cache.onnx).
+    cpSync(join(import.meta.dirname, 'fixtures', 'bf16-cache.onnx'), join(folder, 'model.onnx'));
+    rmSync(join(folder, 'model.onnx.data'));
+    const error = await loadError(folder);
+    expect(error.code).toBe('model-corrupt');
+    expect(error.message).toMatch(/passes bfloat16 tensors in or out.*-p fp16/);
+  });
+});
+
 describe('a configuration that contradicts its graph is refused, naming both', () => {
   const cases: [string, (json: GenaiJson) => void, RegExp][] = [
     ['key/value heads', (json) => (json.model.decoder.num_key_value_heads = 4), /num_key_value_heads is 4 but cache 'past_key_values\.1\.key' has 2 heads/],
