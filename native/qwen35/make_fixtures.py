@@ -52,7 +52,7 @@ def build_folder(name: str, source: Path, out: Path) -> bool:
         print(f"{name}: a reference stopped after {len(short[0]['reference'])} tokens; golden runs need at least 24", file=sys.stderr)
         return False
     (folder / "golden.json").write_text(json.dumps({"cases": cases}) + "\n")
-    report = check_folder(source, folder, precision, tokens=GOLDEN_TOKENS, prompts=prompts, model=load_checkpoint(source))
+    report = check_folder(source, folder, precision, tokens=GOLDEN_TOKENS, prompts=prompts, model=load_checkpoint(source), strict=True)
     print(f"== {name}\n{report.summary()}")
     return report.ok
 

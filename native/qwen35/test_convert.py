@@ -1,0 +1,128 @@
+"""The converter against transformers, on a checkpoint of a seed the fixtures never used.
+
+Run: native/.venv/bin/python -m pytest native/qwen35/test_convert.py
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from check import check_folder  # noqa: E402
+from convert import convert, load_checkpoint  # noqa: E402
+from make_checkpoint import make_checkpoint  # noqa: E402
+from ort_runner import OrtDecoder  # noqa: E402
+from prompts import conversation  # noqa: E402
+from reference import read_prompt_ids  # noqa: E402
+
+FRESH_SEED = 20261124
+FIXTURES = HERE.parent.parent / "src-main" / "engine" / "onnx" / "fixtures" / "qwen35"
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory):
+    root = tmp_path_factory.mktemp("qwen35")
+    return {
+        "causal": make_checkpoint(root / "causal", FRESH_SEED, "causal"),
+        "conditional": make_checkpoint(root / "conditional", FRESH_SEED, "conditional"),
+    }
+
+
+def quick_prompts(hf_dir: Path) -> list[list[int]]:
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(hf_dir)
+    chat = tokenizer.apply_chat_template(conversation(1), tokenize=False, add_generation_prompt=True)
+    rng = np.random.default_rng(FRESH_SEED)
+    return [tokenizer.encode(chat, add_special_tokens=False), rng.integers(3, 600, size=17).tolist()]
+
+
+@pytest.mark.parametrize(
+    "form,precision,layout",
+    [("causal", "fp32", "tokens"), ("conditional", "fp32", "embeds"), ("causal", "fp16", "tokens"), ("causal", "int4", "tokens")],
+)
+def test_converted_folder_decodes_as_transformers(checkpoints, tmp_path, form, precision, layout):
+    source = checkpoints[form]
+    folder = convert(source, tmp_path / "onnx", precision, layout)
+    report = check_folder(source, folder, precision, tokens=32, prompts=quick_prompts(source))
+    assert report.ok, report.summary()
+    names = {item.name for item in OrtDecoder(folder).session.get_inputs()}
+    assert ("input_ids" in names) == (layout == "tokens")
+    assert ("inputs_embeds" in names) == (layout == "embeds")
+    assert (folder / "embedding.onnx").exists() == (layout == "embeds")
+
+
+def test_graph_declares_the_builder_cache_layout(checkpoints, tmp_path):
+    folder = convert(checkpoints["causal"], tmp_path / "onnx", "fp16", "tokens")
+    session = OrtDecoder(folder).session
+    inputs = {item.name: item for item in session.get_inputs()}
+    key = inputs["past_key_values.3.key"]
+    assert key.shape == ["batch_size", 2, "past_sequence_length", "kv_cache_dim"]
+    assert key.type == "tensor(float16)"
+    assert inputs["past_key_values.0.conv_state"].shape == ["batch_size", 128, 3]
+    assert inputs["past_key_values.0.recurrent_state"].shape == ["batch_size", 4, 16, 16]
+    assert "past_key_values.0.key" not in inputs
+    outputs = {item.name: item for item in session.get_outputs()}
+    assert outputs["logits"].type == "tensor(float16)"
+    config = json.loads((folder / "genai_config.json").read_text())
+    assert config["model"]["type"] == "qwen3_5_moe_text"
+    assert config["search"]["top_k"] == 20 and config["search"]["temperature"] == 0.6
+    assert config["search"]["do_sample"] is True
+
+
+def test_same_seed_gives_the_same_bytes(checkpoints, tmp_path):
+    again = make_checkpoint(tmp_path / "again", FRESH_SEED, "causal")
+    for name in ("model.safetensors", "tokenizer.json", "tokenizer_config.json", "config.json", "generation_config.json"):
+        assert (again / name).read_bytes() == (checkpoints["causal"] / name).read_bytes(), name
+
+
+def test_both_forms_hold_the_same_text_weights(checkpoints):
+    causal, conditional = load_checkpoint(checkpoints["causal"]), load_checkpoint(checkpoints["conditional"])
+    assert conditional.model.language_model.layers[3].self_attn.q_proj.weight.equal(causal.model.layers[3].self_attn.q_proj.weight)
+    assert conditional.lm_head.weight.equal(causal.lm_head.weight)
+    assert conditional.config.text_config.layer_types == ["linear_attention"] * 3 + ["full_attention"]
+
+
+def test_chat_template_renders_the_qwen35_layout(checkpoints):
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(checkpoints["causal"])
+    messages = [
+        {"role": "user", "content": "ls"},
+        {"role": "assistant", "content": "  a.txt  ", "reasoning_content": "listing"},
+        {"role": "user", "content": "pwd"},
+        {"role": "assistant", "content": " /srv ", "reasoning_content": ""},
+    ]
+    history = tokenizer.apply_chat_template(messages, tokenize=False)
+    assert "listing" not in history  # reasoning of a turn before the last user turn is dropped
+    assert "<|im_start|>assistant\na.txt<|im_end|>" in history
+    assert history.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n/srv<|im_end|>\n")
+    prompt = tokenizer.apply_chat_template(messages[:3], tokenize=False, add_generation_prompt=True)
+    assert prompt.endswith("<|im_start|>user\npwd<|im_end|>\n<|im_start|>assistant\n<think>\n")
+    closed = tokenizer.apply_chat_template(messages[:3], tokenize=False, add_generation_prompt=True, enable_thinking=False)
+    assert closed.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
+    assert len(tokenizer.encode("<think></think><|im_end|>", add_special_tokens=False)) == 3
+
+
+def test_prompt_ids_file_is_validated(tmp_path):
+    bad = tmp_path / "ids.json"
+    bad.write_text('{"not": "a list"}')
+    with pytest.raises(ValueError, match="JSON array"):
+        read_prompt_ids(bad)
+
+
+@pytest.mark.skipif(not (FIXTURES / "tokens-fp32" / "golden.json").is_file(), reason="committed fixtures not present")
+@pytest.mark.parametrize("name", ["tokens-fp32", "embeds-fp32", "tokens-fp16", "tokens-int4"])
+def test_committed_fixture_reproduces_its_golden_tokens(name):
+    decoder = OrtDecoder(FIXTURES / name)
+    golden = json.loads((FIXTURES / name / "golden.json").read_text())["cases"]
+    assert len({len(case["promptIds"]) for case in golden}) >= 3
+    assert max(len(case["promptIds"]) for case in golden) >= 1500
+    for case in golden:
+        produced, _ = decoder.greedy(case["promptIds"], len(case["reference"]))
+        assert produced == case["reference"]
