@@ -18,15 +18,16 @@ export function registerRecord(program: Command): void {
     .option('--title <text>', 'trajectory title')
     .option('--timeout <seconds>', 'terminal: time limit per command', numberBetween(1, 3600))
     .option('--server <command>', 'mcp: the command that starts the server')
-    .option('--server-arg <arg>', 'mcp: an argument for the server (repeat for more)', (v: string, all: string[]) => [...all, v], [] as string[])
-    .action(async (domain: RealDomain, opts: { workspace: string; script: string; title?: string; timeout?: number; server?: string; serverArg: string[] }) => {
+    .option('--server-arg <arg>', 'mcp: an argument for the server (repeat for more); folders named here are shared with it read-write', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--server-cwd <dir>', "mcp: the server's working directory, visible to it read-only (relative arguments resolve against it)")
+    .action(async (domain: RealDomain, opts: { workspace: string; script: string; title?: string; timeout?: number; server?: string; serverArg: string[]; serverCwd?: string }) => {
       const actions = readFileSync(resolve(opts.script), 'utf8')
         .split(/\r?\n/)
         .filter((line) => line.trim() !== '');
       if (actions.length === 0) throw new Error(`${opts.script} has no actions: write one per line.`);
       const settings: RealEnvironmentSettings = {
         ...(opts.timeout ? { terminal: { commandTimeoutSeconds: opts.timeout } } : {}),
-        ...(opts.server ? { mcp: { command: opts.server, args: opts.serverArg } } : {}),
+        ...(opts.server ? { mcp: { command: opts.server, args: opts.serverArg, ...(opts.serverCwd ? { cwd: resolve(opts.serverCwd) } : {}) } } : {}),
       };
       const store = WorkspaceStore.openOrCreate(resolve(opts.workspace));
       try {
