@@ -141,8 +141,12 @@ export async function record(input: {
   actions: string[];
   mcpCommand?: string;
   mcpArgs?: string[];
+  mcpCwd?: string;
 }): Promise<boolean> {
-  const environment = input.domain === 'mcp' && input.mcpCommand ? { mcp: { command: input.mcpCommand, args: input.mcpArgs ?? [] } } : {};
+  const environment =
+    input.domain === 'mcp' && input.mcpCommand
+      ? { mcp: { command: input.mcpCommand, args: input.mcpArgs ?? [], ...(input.mcpCwd ? { cwd: input.mcpCwd } : {}) } }
+      : {};
   const result = await runJob('Recording for real', (jobId) =>
     call('reality.record', { jobId, domain: input.domain, actions: input.actions, ...(input.title ? { title: input.title } : {}), environment }),
   );

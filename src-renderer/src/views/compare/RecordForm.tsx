@@ -8,6 +8,7 @@ export function RecordForm({ onDone }: { onDone: () => void }) {
   const [actions, setActions] = useState('');
   const [command, setCommand] = useState('');
   const [args, setArgs] = useState('');
+  const [cwd, setCwd] = useState('');
   const lines = actions.split('\n').filter((l) => l.trim());
   const hint =
     domain === 'terminal'
@@ -21,7 +22,7 @@ export function RecordForm({ onDone }: { onDone: () => void }) {
       aria-label="Record a real session"
       onSubmit={(e) => {
         e.preventDefault();
-        void record({ domain, title: title.trim(), actions: lines, mcpCommand: command.trim() || undefined, mcpArgs: args.split(' ').filter(Boolean) }).then(
+        void record({ domain, title: title.trim(), actions: lines, mcpCommand: command.trim() || undefined, mcpArgs: args.split(' ').filter(Boolean), mcpCwd: cwd.trim() || undefined }).then(
           (ok) => ok && onDone(),
         );
       }}
@@ -44,8 +45,12 @@ export function RecordForm({ onDone }: { onDone: () => void }) {
             <input value={command} onChange={(e) => setCommand(e.target.value)} spellCheck={false} />
           </label>
           <label>
-            Arguments (space-separated)
+            Arguments (space-separated; folders named here are shared with the server, read-write)
             <input value={args} onChange={(e) => setArgs(e.target.value)} spellCheck={false} />
+          </label>
+          <label>
+            Working directory (optional; shared read-only, relative arguments resolve against it)
+            <input value={cwd} onChange={(e) => setCwd(e.target.value)} spellCheck={false} />
           </label>
         </>
       )}
