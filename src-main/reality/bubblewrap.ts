@@ -114,10 +114,16 @@ export function bubblewrapArgs(files: SandboxFiles, mounts: SandboxMounts = {}):
   ];
 }
 
-/** A bash line that sets the limits (soft and hard) and then runs the program given after it. */
+/**
+ * A bash line that sets the limits (soft and hard) and then runs the program given after it.
+ * A limit bash cannot set is one the caller already holds lower: that stricter one stays.
+ */
 export function limitsPrefix(limits: SandboxLimits): string {
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
-  return `ulimit -u ${limits.maxProcesses} && ulimit -v ${kib(limits.maxMemoryBytes)} && ulimit -f ${Math.ceil(limits.maxFileBytes / 512)} && exec "$@"`;
+  return [`ulimit -u ${limits.maxProcesses}`, `ulimit -v ${kib(limits.maxMemoryBytes)}`, `ulimit -f ${Math.ceil(limits.maxFileBytes / 512)}`]
+    .map((set) => `${set} 2>/dev/null;`)
+    .concat('exec "$@"')
+    .join(' ');
 }
 
 /**
