@@ -7,7 +7,8 @@ import numpy as np
 import torch
 
 from graph import ELEMENT_TYPES, MS_DOMAIN, GraphWriter
-from storage import BLOCK, BITS, int4_dense_modules, pack_nibbles, quantize_rows, text_parts
+from experts import routed_experts, shared_expert
+from storage import BITS, BLOCK, int4_dense_modules, pack_nibbles, quantize_rows, text_parts
 
 FLOAT = np.float32
 
@@ -43,7 +44,7 @@ class DecoderBuilder:
         array = tensor if isinstance(tensor, np.ndarray) else numpy_of(tensor)
         return self.g.weight(name, array.astype(self.io))
 
-    def matmul(self, module: torch.nn.Linear, name: str, x: str) -> str:
+    def matmul(self, module: torch.nn.Linear, name: str, x: str, output: str | None = None) -> str:
         weight = numpy_of(module.weight)  # [out, in]
         out_features, in_features = weight.shape
         if id(module) in self.int4:
@@ -54,6 +55,7 @@ class DecoderBuilder:
                 "MatMulNBits",
                 [x, packed, scale_name],
                 f"{name}/MatMulNBits",
+                outputs=[output] if output else 1,
                 domain=MS_DOMAIN,
                 K=in_features,
                 N=out_features,
@@ -62,7 +64,7 @@ class DecoderBuilder:
                 accuracy_level=0,
             )
         transposed = self.stored(f"{name}.weight", weight.T)
-        return self.g.node("MatMul", [x, transposed], f"{name}/MatMul")
+        return self.g.node("MatMul", [x, transposed], f"{name}/MatMul", outputs=[output] if output else 1)
 
     def offset_norm_weight(self, name: str, weight: torch.Tensor) -> str:
         # Qwen3.5's RMSNorm multiplies by (1 + weight); the builder bakes the offset in.
@@ -94,6 +96,7 @@ class DecoderBuilder:
             positions = g.node("Tile", [unsqueezed, g.constant([3, 1, 1])], "/model/position_ids_expand/Tile")
         else:
             positions = g.input("position_ids", np.int64, [3, "batch_size", "sequence_length"])
+        g.output("logits", self.io, ["batch_size", "sequence_length", c.vocab_size])
         self.declare_state()
         self.seqlens_k, self.total_length = self.mask_lengths(mask)
         self.cos, self.sin = self.rotary_tables(positions)
@@ -122,9 +125,7 @@ class DecoderBuilder:
             else:
                 norm, name = self.stack.norm.weight, "model.norm"
             x, residual = self.skip_norm(mlp, residual, norm, name)
-        logits = self.matmul(self.lm_head, "/lm_head", x)
-        g.nodes[-1].output[0] = "logits"
-        g.output("logits", self.io, ["batch_size", "sequence_length", c.vocab_size])
+        self.matmul(self.lm_head, "/lm_head", x, output="logits")
         return g.model()
 
     def declare_state(self):
@@ -348,19 +349,18 @@ class DecoderBuilder:
         return self.cast(product, f"{base}/gated/Cast", self.io)
 
     def skip_norm(self, x: str, residual: str, weight: torch.Tensor, name: str):
+        node = f"/{name.replace('.', '/')}/SkipLayerNorm"
         normed, total = self.g.node(
             "SkipSimplifiedLayerNormalization",
             [x, residual, self.offset_norm_weight(f"{name}.weight", weight)],
-            f"/{name.replace('model.', 'model/')}/SkipLayerNorm",
-            outputs=[f"/{name}/SkipLayerNorm/output_0", "", "", f"/{name}/SkipLayerNorm/output_3"],
+            node,
+            outputs=[f"{node}/output_0", "", "", f"{node}/output_3"],
             domain=MS_DOMAIN,
             epsilon=self.eps,
         )[0::3]
         return normed, total
 
     def moe(self, index: int, mlp, x: str) -> str:
-        from experts import routed_experts, shared_expert
-
         routed = routed_experts(self, index, mlp, x)
         shared, shared_gate = shared_expert(self, index, mlp, x)
         return self.g.node("GatedAdd", [routed, shared, shared_gate], f"/model/layers.{index}/moe/GatedAdd", domain=MS_DOMAIN)
