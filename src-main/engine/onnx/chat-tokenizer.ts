@@ -15,11 +15,12 @@ export type TemplateKwargs = Record<string, string | number | boolean>;
 export interface ChatPrompt {
   tokens: number[];
   /**
-   * Tokens of the conversation before its last message, when they are an exact prefix of
-   * `tokens`: the point where a sibling branch (same history, another action) diverges,
-   * worth keeping in the prefix cache.
+   * Token counts, ascending and short of the whole prompt, where later prompts are likely to
+   * diverge from this one, so the cache there is worth keeping: where the last message's
+   * content starts (a sibling: same history, another action) and where the answer to it
+   * starts (a child: this turn answered, then the next action).
    */
-  historyLength: number | null;
+  snapshots: number[];
   /**
    * Text the output starts with that the prompt already wrote: the open think block
    * (`<think>\n`) when the generation prompt ends inside one, so the stream marks reasoning
@@ -119,23 +120,32 @@ export class ChatTokenizer {
     return { text: rendered + rest, streamPrefix: '' };
   }
 
-  /** Tokens of the prompt, and where the history shared by every next action ends. */
+  /** Tokens of the prompt, and where a sibling's or a child's prompt will diverge from it. */
   async prepare(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<ChatPrompt> {
     const { text, streamPrefix } = await this.promptText(messages, options);
     const tokens = this.encode(text);
-    let historyLength: number | null = null;
+    const shared = (other: string): number => {
+      const ids = this.encode(other);
+      let n = 0;
+      while (n < tokens.length && n < ids.length && tokens[n] === ids[n]) n++;
+      return n;
+    };
+    // Templates re-render earlier turns depending on what follows (Qwen3.5 adds empty think
+    // blocks after the last user turn and trims content), so no rendered history is a text
+    // prefix of the prompt. Rendering the conversations a sibling and a child would send, with
+    // stand-in content, shows in tokens where each diverges.
+    const points: number[] = [];
     const last = messages.at(-1);
     if (messages.length > 1 && last) {
-      // Templates re-render earlier turns depending on what follows (Qwen3.5 adds empty think
-      // blocks and trims content), so the history alone is no text prefix of the prompt. Another
-      // content in the last message shows in tokens where every sibling's prompt diverges.
-      const probe = await this.renderSafely([...messages.slice(0, -1), { ...last, content: PROBE_CONTENT }], true, options.templateKwargs);
-      let shared = 0;
-      const other = this.encode(probe);
-      while (shared < tokens.length && shared < other.length && tokens[shared] === other[shared]) shared++;
-      if (shared > 0 && shared < tokens.length) historyLength = shared;
+      const sibling = [...messages.slice(0, -1), { ...last, content: PROBE_CONTENT }];
+      points.push(shared(await this.renderSafely(sibling, true, options.templateKwargs)));
     }
-    return { tokens, historyLength, streamPrefix };
+    if (last?.role === 'user' && !options.continuation) {
+      const child = [...messages, { role: 'assistant' as const, content: PROBE_CONTENT }, { role: 'user' as const, content: PROBE_CONTENT }];
+      points.push(shared(await this.renderSafely(child, true, options.templateKwargs)));
+    }
+    const snapshots = [...new Set(points)].filter((n) => n > 0 && n < tokens.length).sort((a, b) => a - b);
+    return { tokens, snapshots, streamPrefix };
   }
 
   /** Whether the model reasons in think blocks, and whether the template lets it stop. */

@@ -179,7 +179,7 @@ export class OnnxEngine implements WorldModelEngine {
     signal?: AbortSignal,
   ): Promise<GenerateResult[]> {
     const promptOf = async (_request: GenerateRequest, index: number): Promise<ChatPrompt> =>
-      ({ tokens: [...requests[index]!.promptIds], historyLength: null, streamPrefix: '' });
+      ({ tokens: [...requests[index]!.promptIds], snapshots: [], streamPrefix: '' });
     const asRequests = requests.map(({ id, sampling }) => ({ id, sampling, messages: [] }));
     const run = this.queue.then(() => this.generateNow(asRequests, promptOf, onToken, signal));
     this.queue = run.catch(() => undefined);

@@ -1,7 +1,8 @@
 // Prefill: brings one prompt's cache up to its last token, starting from the longest
 // prefix already computed, in chunks (bounded memory, a cancel point between chunks).
-// Snapshots go back into the prefix cache at the prompt's end and at the end of its
-// history, the two points later branches are most likely to start from.
+// Snapshots go back into the prefix cache at the prompt's end and where a sibling's or a
+// child's prompt will diverge from it (found by the chat tokenizer), the points later
+// branches are most likely to start from.
 
 import type { ChatPrompt } from './chat-tokenizer';
 import type { CacheLayout } from './cache-layout';
@@ -47,27 +48,28 @@ export async function prefillPrompt(
   let logits = hit?.logits ?? null;
   const cachedTokens = done;
 
-  const stops = chunkEnds(done, tokens.length, settings.chunkTokens, prompt.historyLength);
+  const stops = chunkEnds(done, tokens.length, settings.chunkTokens, prompt.snapshots);
   for (const end of stops) {
     if (settings.signal?.aborted) throw new PrefillCancelled();
     const output = await step.run([{ tokens: tokens.slice(done, end) }], done, cache);
     cache = output.cache;
     logits = lastLogits(output.logits, 0);
     done = end;
-    if (end === prompt.historyLength) settings.prefixCache?.insert(tokens.slice(0, end), cache, logits);
+    if (prompt.snapshots.includes(end)) settings.prefixCache?.insert(tokens.slice(0, end), cache, logits);
   }
   if (logits === null) throw new Error('prefill ended without logits');
   if (stops.length > 0) settings.prefixCache?.insert(tokens, cache, logits);
   return { tokens, cache, logits, cachedTokens, computeMs: performance.now() - started };
 }
 
-/** Where each chunk ends: every `chunkTokens`, plus the history boundary when it lies ahead. */
-function chunkEnds(start: number, end: number, chunkTokens: number, historyLength: number | null): number[] {
+/** Where each chunk ends: every `chunkTokens`, plus every snapshot point that lies ahead. */
+function chunkEnds(start: number, end: number, chunkTokens: number, snapshots: readonly number[]): number[] {
   const ends: number[] = [];
   let at = start;
   while (at < end) {
     let next = Math.min(end, at + Math.max(1, chunkTokens));
-    if (historyLength !== null && historyLength > at && historyLength < next) next = historyLength;
+    const snapshot = snapshots.find((point) => point > at && point < next);
+    if (snapshot !== undefined) next = snapshot;
     ends.push(next);
     at = next;
   }

@@ -136,7 +136,7 @@ describe('Qwen3.5-MoE batches and prefix reuse (tokens-fp32, its own chat templa
     return { tokens, results };
   }
 
-  it('siblings reuse the history up to the last action, in tokens, under the Qwen3.5 template', async () => {
+  it('siblings and children reuse the history up to where they diverge, in tokens, under the Qwen3.5 template', async () => {
     const first = [...history, turn(3, 'cat notes.txt')];
     const sibling = [...history, turn(3, 'whoami')];
     const child = [...first, seen('buy milk'), turn(4, 'date')];
@@ -152,6 +152,13 @@ describe('Qwen3.5-MoE batches and prefix reuse (tokens-fp32, its own chat templa
     const siblingCached = withReuse[1]!.results[0]!.cachedPromptTokens;
     expect(siblingCached).toBeGreaterThan(withReuse[1]!.results[0]!.promptTokens * 0.8);
     expect(without[1]!.results[0]!.cachedPromptTokens).toBe(0);
+    // The child (the first turn answered, then another action) shares the first prompt up to
+    // where the answer starts: all but the think block the generation prompt opened.
+    const firstTokens = withReuse[0]!.results[0]!.promptTokens;
+    const childCached = withReuse[2]!.results[0]!.cachedPromptTokens;
+    expect(childCached).toBeGreaterThan(siblingCached);
+    expect(childCached).toBeGreaterThanOrEqual(firstTokens - 3);
+    expect(childCached).toBeLessThan(firstTokens);
   });
 
   it('different prompts and K samples in one call match one-at-a-time runs, reuse on and off', async () => {
