@@ -4,10 +4,11 @@
 // never change a row's tokens. GroupQueryAttention, the builder's attention operator, is what
 // makes batches of different lengths worth testing: it reads row lengths from the mask.
 
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage, GenerateResult, SamplingParams } from '../engine';
+import { EngineError, type ChatMessage, type GenerateResult, type SamplingParams } from '../engine';
 import { OnnxEngine } from './onnx-engine';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'qwen35');
@@ -175,6 +176,26 @@ describe('Qwen3.5-MoE batches and prefix reuse (tokens-fp32, its own chat templa
       const alone = await chat(noReuse, [conversation], [sampling[i]!]);
       expect(together.tokens[i], `request ${i}`).toEqual(alone.tokens[0]);
       expect(togetherNoReuse.tokens[i], `request ${i} without reuse`).toEqual(alone.tokens[0]);
+    }
+  });
+});
+
+describe('Qwen3.5-MoE folder checks', () => {
+  it('takes the symbolic head-size axis of the key/value cache from head_size, and says so when it is missing', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'worldloom-qwen35-'));
+    try {
+      cpSync(join(FIXTURES, 'tokens-fp32'), folder, { recursive: true });
+      const path = join(folder, 'genai_config.json');
+      const config = JSON.parse(readFileSync(path, 'utf8')) as { model: { decoder: Record<string, unknown> } };
+      delete config.model.decoder.head_size;
+      writeFileSync(path, JSON.stringify(config));
+      const error = await OnnxEngine.load(folder, { providers: ['cpu'] }).then(() => null, (caught: unknown) => caught);
+      expect(error).toBeInstanceOf(EngineError);
+      expect((error as EngineError).message).toMatch(
+        /Cache input 'past_key_values\.3\.key' has free axes \[batch_size, 2, past_sequence_length, kv_cache_dim\].*head_size, which is missing: add it/,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
