@@ -84,6 +84,8 @@ export class NodeSearch {
 
   /** Indexes every node written since the last search. Returns how many were indexed. */
   catchUp(): number {
+    // A workspace opened read-only is searched as far as it was indexed when last written.
+    if (this.db.readonly) return 0;
     return this.db.transaction(() => {
       const from = this.indexedThrough();
       const to = (this.db.prepare(`SELECT COALESCE(MAX(rowid), 0) FROM nodes`).pluck().get() as number) ?? 0;
