@@ -48,7 +48,7 @@ const KINDS: Record<RealDomain, RealEnvironmentKind> = {
   },
   mcp: {
     open: (s) => {
-      if (!s.mcp) throw new RealEnvironmentError('Give the command that starts the MCP server (for example `mcp-server-memory` after `npm install -g @modelcontextprotocol/server-memory`, or `node` with the server's script; the sandbox has no network, so `npx -y` cannot download it there).', 'start-failed');
+      if (!s.mcp) throw new RealEnvironmentError('Give the command that starts the MCP server (for example `mcp-server-memory` after `npm install -g @modelcontextprotocol/server-memory`, or `node` with the script of the server; the sandbox has no network, so `npx -y` cannot download it there).', 'start-failed');
       return new McpEnvironment({ command: s.mcp.command, args: s.mcp.args, cwd: s.mcp.cwd, env: s.mcp.env });
     },
     check: (s) => {

@@ -31,7 +31,7 @@ export async function runReal(
     throw new RealEnvironmentError(
       named
         ? `Run real needs the MCP server command from you. This trajectory names \`${[named.command, ...named.args].join(' ')}\`, but a command in a trajectory's data never runs by itself: check it in the Run real dialog and confirm it, or give your own.`
-        : 'Give the command that starts the MCP server in the Run real dialog (for example `mcp-server-memory` after `npm install -g @modelcontextprotocol/server-memory`, or `node` with the server's script; the sandbox has no network, so `npx -y` cannot download it there).',
+        : 'Give the command that starts the MCP server in the Run real dialog (for example `mcp-server-memory` after `npm install -g @modelcontextprotocol/server-memory`, or `node` with the script of the server; the sandbox has no network, so `npx -y` cannot download it there).',
       'start-failed',
     );
   }
