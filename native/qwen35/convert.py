@@ -189,6 +189,13 @@ def main(argv=None) -> int:
             print(report.summary())
             if not report.ok:
                 print("convert: the converted folder does not match transformers (see above)", file=sys.stderr)
+                if args.precision == "fp16":
+                    print(
+                        "convert: fp16 keeps activations, caches and recurrent states in half precision, as the "
+                        "builder does; where a router scores two experts almost equally it can pick the other one "
+                        "and the following logits shift. Use --precision fp32 or int4 for exact parity.",
+                        file=sys.stderr,
+                    )
                 return 1
     except (ValueError, OSError) as error:
         print(f"convert: {error}", file=sys.stderr)
