@@ -28,7 +28,15 @@ mkdirSync(resultsDir, { recursive: true });
 let missed = 0;
 for (const suite of SUITES.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
   process.stdout.write(`\n[${suite.name}]\n`);
-  const figures = await suite.run();
+  let figures: Figure[];
+  try {
+    figures = await suite.run();
+  } catch (error) {
+    // One suite that cannot run (a missing tool, say) must not hide the others' figures.
+    process.stdout.write(`could not run: ${(error as Error).message}\n`);
+    missed++;
+    continue;
+  }
   for (const f of figures) {
     process.stdout.write(row(f) + '\n');
     if (meetsGoal(f) === false) missed++;
