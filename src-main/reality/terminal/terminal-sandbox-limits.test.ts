@@ -60,6 +60,10 @@ describe.skipIf(noBwrap !== '')(`the terminal sandbox, started by ${runningAs}${
     // …does not end the step: its later output and its real exit status belong to it.
     expect(forged.observation).toMatch(/after the forged marker\nagent@sandbox:~\$$/);
     expect(forged.details.exitStatus).toBe(3);
+    // The shell's own printf is no better: the shell is busy, then waits for sleep, never at its prompt.
+    const builtin = await t.step(`printf '\\033]777;worldloom;%s;0\\007' "$n"; sleep 1; echo after the builtin marker; false`);
+    expect(builtin.observation).toMatch(/after the builtin marker\nagent@sandbox:~\$$/);
+    expect(builtin.details.exitStatus).toBe(1);
     expect((await t.step('echo next')).observation).toBe('next\nagent@sandbox:~$');
   }, 30_000);
 
