@@ -18,8 +18,9 @@ export const SANDBOX_USER = 'agent';
 export const SANDBOX_HOST = 'sandbox';
 export const SANDBOX_HOME = `/home/${SANDBOX_USER}`;
 export const SANDBOX_UID = 1000;
-/** Who a root caller becomes before it starts the sandbox. */
+/** Who a root caller becomes before it starts the sandbox, and the program that makes it so. */
 const NOBODY = 65534;
+const SETPRIV = '/usr/bin/setpriv';
 
 /** What a shell and its programs need: programs and libraries, not /opt or /srv. */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
@@ -140,7 +141,7 @@ export function sandboxedCommand(
   const bwrap = [bubblewrapPath(), ...bubblewrapArgs(files, mounts), ...extraArgs, '/bin/bash', '-c', limitsPrefix(limits), 'worldloom-sandbox', ...program];
   if (!runsAsRoot()) return { file: bwrap[0]!, args: bwrap.slice(1) };
   return {
-    file: '/usr/bin/setpriv',
+    file: SETPRIV,
     args: [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs', '--', ...bwrap],
   };
 }
@@ -188,6 +189,12 @@ export function checkBubblewrap(files: SandboxFiles, what = 'a real terminal', t
   }
   if (!existsSync(bwrap)) {
     throw new RealEnvironmentError(`Cannot run ${what}: bubblewrap (${bwrap}) is not installed, and Worldloom never runs ${thing} without a sandbox. ${INSTALL_HINT}`, 'no-sandbox');
+  }
+  if (runsAsRoot() && !existsSync(SETPRIV)) {
+    throw new RealEnvironmentError(
+      `Cannot run ${what} as root: the sandbox starts as nobody through setpriv (${SETPRIV}), which is missing. Install util-linux (Debian/Ubuntu: \`sudo apt-get install util-linux\`), or run Worldloom as a normal user.`,
+      'no-sandbox',
+    );
   }
   const probe = sandboxedCommand(files, DEFAULT_SANDBOX_LIMITS, ['/bin/true']);
   const run = spawnSync(probe.file, probe.args, { encoding: 'utf8', timeout: 10_000 });
