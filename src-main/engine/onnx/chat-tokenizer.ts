@@ -120,10 +120,16 @@ export class ChatTokenizer {
     return { text: rendered + rest, streamPrefix: '' };
   }
 
-  /** Tokens of the prompt, and where a sibling's or a child's prompt will diverge from it. */
-  async prepare(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<ChatPrompt> {
+  /** Tokens of the prompt; `snapshots` are found only when asked (they cost two more renders). */
+  async prepare(messages: readonly ChatMessage[], options: ChatOptions & { findSnapshots?: boolean } = {}): Promise<ChatPrompt> {
     const { text, streamPrefix } = await this.promptText(messages, options);
     const tokens = this.encode(text);
+    const snapshots = options.findSnapshots ? await this.snapshotPoints(messages, tokens, options) : [];
+    return { tokens, snapshots, streamPrefix };
+  }
+
+  /** Where a sibling's or a child's prompt will diverge from `tokens`, the prompt for `messages`. */
+  async snapshotPoints(messages: readonly ChatMessage[], tokens: readonly number[], options: ChatOptions = {}): Promise<number[]> {
     const shared = (other: string): number => {
       const ids = this.encode(other);
       let n = 0;
@@ -144,8 +150,7 @@ export class ChatTokenizer {
       const child = [...messages, { role: 'assistant' as const, content: PROBE_CONTENT }, { role: 'user' as const, content: PROBE_CONTENT }];
       points.push(shared(await this.renderSafely(child, true, options.templateKwargs)));
     }
-    const snapshots = [...new Set(points)].filter((n) => n > 0 && n < tokens.length).sort((a, b) => a - b);
-    return { tokens, snapshots, streamPrefix };
+    return [...new Set(points)].filter((n) => n > 0 && n < tokens.length).sort((a, b) => a - b);
   }
 
   /** Whether the model reasons in think blocks, and whether the template lets it stop. */

@@ -159,7 +159,12 @@ export class OnnxEngine implements WorldModelEngine {
       const key = JSON.stringify([request.messages, request.templateKwargs ?? null, request.continuation ?? null]);
       let prompt = rendered.get(key);
       if (!prompt) {
-        prompt = this.tokenizer.prepare(request.messages, { templateKwargs: request.templateKwargs, continuation: request.continuation });
+        const options = { templateKwargs: request.templateKwargs, continuation: request.continuation };
+        prompt = this.tokenizer.prepare(request.messages, options).then(async (ready) => {
+          // Snapshot points matter only where the prompt will be computed and kept.
+          if (!this.prefixCache || this.prefixCache.has(ready.tokens)) return ready;
+          return { ...ready, snapshots: await this.tokenizer.snapshotPoints(request.messages, ready.tokens, options) };
+        });
         rendered.set(key, prompt);
       }
       return prompt;

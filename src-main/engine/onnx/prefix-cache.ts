@@ -64,6 +64,11 @@ export class PrefixCache {
     };
   }
 
+  /** Whether the cache after exactly `tokens` is kept. */
+  has(tokens: readonly number[]): boolean {
+    return this.entries.has(tokens.join(','));
+  }
+
   /** Remembers the cache after `tokens`; evicts least recently used entries to stay within budget. */
   insert(tokens: readonly number[], cache: CacheTensors, logits: Float32Array): void {
     if (tokens.length === 0) return;
