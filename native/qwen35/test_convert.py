@@ -126,3 +126,40 @@ def test_committed_fixture_reproduces_its_golden_tokens(name):
     for case in golden:
         produced, _ = decoder.greedy(case["promptIds"], len(case["reference"]))
         assert produced == case["reference"]
+
+
+def test_embedding_model_places_image_features_at_image_pads(checkpoints, tmp_path):
+    import onnxruntime as ort
+
+    source = checkpoints["conditional"]
+    folder = convert(source, tmp_path / "onnx", "fp32", "embeds")
+    model = load_checkpoint(source)
+    table = model.model.language_model.embed_tokens.weight.detach().numpy()
+    pad = model.config.image_token_id
+    ids = np.array([[7, pad, 9, pad], [pad, 11, 12, 13]], dtype=np.int64)
+    features = np.arange(3 * table.shape[1], dtype=np.float32).reshape(3, -1)
+    session = ort.InferenceSession(str(folder / "embedding.onnx"), providers=["CPUExecutionProvider"])
+    (embeds,) = session.run(None, {"input_ids": ids, "image_features": features})
+    # Image features fill the image-pad positions in reading order, as transformers' masked scatter does.
+    np.testing.assert_array_equal(embeds[0, 1], features[0])
+    np.testing.assert_array_equal(embeds[0, 3], features[1])
+    np.testing.assert_array_equal(embeds[1, 0], features[2])
+    np.testing.assert_array_equal(embeds[1, 1:], table[[11, 12, 13]])
+    (plain,) = session.run(None, {"input_ids": ids[:, [0, 2]], "image_features": features[:0]})
+    np.testing.assert_array_equal(plain[0], table[[7, 9]])
+
+
+def test_command_lines_refuse_bad_arguments_with_what_to_do(checkpoints, tmp_path, capsys):
+    import convert as convert_cli
+    import reference as reference_cli
+
+    assert convert_cli.main(["--from", str(tmp_path), "--out", str(tmp_path / "x")]) == 2
+    assert "has no config.json" in capsys.readouterr().err
+    source = str(checkpoints["causal"])
+    assert convert_cli.main(["--from", source, "--out", str(tmp_path / "x"), "--precision", "int8", "--no-check"]) == 2
+    assert "fp32, fp16, int4" in capsys.readouterr().err
+    ids = tmp_path / "ids.json"
+    ids.write_text("[[5, 6, 7]]")
+    assert reference_cli.main(["--hf", source, "--prompt-ids", str(ids), "--tokens", "4", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["cases"][0]["promptIds"] == [5, 6, 7] and len(printed["cases"][0]["reference"]) == 4
