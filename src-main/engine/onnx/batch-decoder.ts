@@ -54,6 +54,11 @@ interface Row {
   completionTokens: number;
 }
 
+/** Positions the rows of a batch may still add to their caches: the most tokens any of them may yet feed. */
+function stillNeeded(rows: readonly Row[]): number {
+  return Math.max(1, ...rows.map((row) => row.request.sampling.maxTokens - row.completionTokens + 1));
+}
+
 /** Rows whose caches have the same length, stepped as one batch. */
 interface Group {
   rows: Row[];
@@ -119,7 +124,7 @@ export async function decodeBatch(
     if (!settings.sharedKvBuffer) {
       groups.push({ rows, cache: stackRows(caches, layout, length), capacity: null });
     } else {
-      const capacity = Math.min(settings.contextLength, length + growth);
+      const capacity = Math.min(settings.contextLength, length + Math.min(growth, stillNeeded(rows)));
       groups.push({ rows, cache: stackIntoCapacity(caches, layout, capacity), capacity });
     }
   }
@@ -133,7 +138,9 @@ export async function decodeBatch(
     for (const group of groups) {
       const length = group.rows[0]!.cacheLength;
       if (group.capacity !== null && length + 1 > group.capacity) {
-        const capacity = Math.min(settings.contextLength, Math.max(length + 1, group.capacity + growth, group.capacity * 2));
+        // Twice the room (at least `growth` more), never more than the rows can still use.
+        const wanted = Math.max(length + 1, Math.min(group.capacity + Math.max(growth, group.capacity), length + stillNeeded(group.rows)));
+        const capacity = Math.min(settings.contextLength, wanted);
         group.cache = growCapacity(group.cache, layout, length, capacity);
         group.capacity = capacity;
       }
