@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { Domain, NodeRecord } from '../trajectory/model';
 import { method } from './method';
-import { Sampling } from './simulation';
+import { IncompleteSample, Sampling } from './simulation';
 
 const Id = z.string().min(1).max(200);
 const JobId = z.string().min(1).max(100);
@@ -101,7 +101,13 @@ export const realityApi = {
   /** Simulates every recorded step from the real history and stores each prediction beside the real node. */
   'reality.replay': method(
     z.object({ jobId: JobId, trajectoryId: Id, sampling: Sampling.partial().default({}) }),
-    z.object({ nodes: z.array(NodeRecord), cancelled: z.boolean(), comparison: TrajectoryComparison }),
+    z.object({
+      nodes: z.array(NodeRecord),
+      /** Steps whose sample ran out of tokens before its observation: reported, never stored. */
+      incomplete: z.array(IncompleteSample.extend({ step: z.number().int(), realNodeId: z.string() })).default([]),
+      cancelled: z.boolean(),
+      comparison: TrajectoryComparison,
+    }),
   ),
   /** Stops a record, run-real or replay job; steps already done are kept. */
   'reality.cancel': method(z.object({ jobId: JobId }), z.object({ cancelled: z.boolean() })),

@@ -20,15 +20,6 @@ export interface SamplingParams {
   repetitionPenalty?: number;
 }
 
-export const DEFAULT_SAMPLING: SamplingParams = {
-  temperature: 0.7,
-  topK: 50,
-  topP: 0.95,
-  maxTokens: 512,
-  seed: 0,
-  stop: [],
-};
-
 export interface GenerateRequest {
   /** Caller's id, echoed in stream events and results. */
   id: string;

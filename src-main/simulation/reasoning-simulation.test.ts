@@ -11,8 +11,6 @@ import type { ApiOutput } from '../contract/api';
 import { startFakeVllm, type FakeServer } from '../engine/openai/fake-vllm-server';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
-import { generationParameters } from './generation-parameters';
-import { simulateStep } from './simulate-step';
 
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
 const OBSERVATION = 'build  dist  src';
@@ -136,17 +134,33 @@ describe('a reasoning model behind a server', () => {
     expect(prompt.promptHash).toBe(node.provenance.promptHash);
   });
 
-  it('replays a step through the same path: the settings in force, extra provenance and metrics against the real observation', async () => {
+  it('replays a recorded trajectory with the settings in force: cut-off steps are reported, not stored', async () => {
     const store = studio.workspace!;
-    const sampling = generationParameters(studio.models.current, store).resolve({ seed: 4 });
-    const result = await simulateStep(
-      store,
-      studio.models.current!,
-      { builtinDir: join(RESOURCES, 'prompts') },
-      { nodeId: leafId, action: 'ls', samples: 1, sampling, provenance: { replayOf: 'real-1' }, metricsFor: (observation) => ({ exactMatch: observation === OBSERVATION ? 1 : 0 }) },
-      () => {},
-    );
-    expect(result.nodes[0]).toMatchObject({ metrics: { exactMatch: 1 }, provenance: { replayOf: 'real-1', seed: 4, sampling: { maxTokens: 32_768 } } });
+    const { trajectory, nodes } = store.createTrajectory({ title: 'real', domain: 'terminal', systemPrompt: '', initialState: 'agent@box:~$ ' });
+    const first = store.addNode({ parentId: nodes[0]!.id, action: 'mkdir build', observation: '', origin: 'real' });
+    store.addNode({ parentId: first.id, action: 'ls', observation: OBSERVATION, origin: 'real' });
+    type Replay = ApiOutput<'reality.replay'>;
+    const replay = async (sampling: object) => {
+      const envelope = await dispatch(studio, 'reality.replay', { jobId: `rp-${JSON.stringify(sampling)}`, trajectoryId: trajectory.id, sampling });
+      if (!envelope.ok) throw new Error(envelope.error.message);
+      return envelope.value as Replay;
+    };
+
+    const cut = await replay({ maxTokens: 500 });
+    expect(cut.nodes).toEqual([]);
+    expect(cut.incomplete.map((s) => [s.step, s.message])).toEqual([
+      [1, 'ran out of tokens while reasoning (500 used)'],
+      [2, 'ran out of tokens while reasoning (500 used)'],
+    ]);
+    expect(store.getNodes(trajectory.id)).toHaveLength(3);
+
+    const done = await replay({ seed: 4 });
+    expect(done.incomplete).toEqual([]);
+    expect(server.stats.bodies.at(-1)).toMatchObject({ max_tokens: 32_768, temperature: 0.6, seed: 4 });
+    expect(done.nodes.map((n) => n.observation)).toEqual([OBSERVATION, OBSERVATION]);
+    const last = done.nodes[1]!;
+    expect(last).toMatchObject({ origin: 'simulated', metrics: { exactMatch: 1 }, provenance: { sampling: { maxTokens: 32_768, thinking: true } } });
+    expect(last.provenance.replayOf).toBe(store.getNodes(trajectory.id).find((n) => n.origin === 'real' && n.action === 'ls')!.id);
   });
 
   it('brings its defaults within a small model’s context and refuses a larger budget with what to ask for', async () => {

@@ -8,6 +8,7 @@ import { checkConsistency } from '../perturbations/consistency';
 import { incompleteness, parseModelOutput, type Incompleteness } from '../prompt/model-output';
 import { promptHash } from '../prompt/prompt-hash';
 import type { TemplateFolders } from '../prompt/template-files';
+import { refuseOversizedPrompt } from '../service/prompt-size';
 import { UserError } from '../service/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { NodeRecord, WorldSpec } from '../trajectory/model';
@@ -72,6 +73,8 @@ export async function simulateStep(
     throw new UserError('Continuing an incomplete sample resumes that one sample: ask for 1 sample, with its seed.', 'invalid');
   }
   const { messages } = await promptForStep(store, templates, input.nodeId, input.action, input.controlInstruction);
+  // Counting characters is free; tokenizing a prompt that cannot fit is not.
+  refuseOversizedPrompt(messages, engine.describe().contextLength);
   const hash = await promptHash(messages);
   const earlierTokens = continuation?.completionTokens ?? 0;
   const requests: GenerateRequest[] = Array.from({ length: input.samples }, (_, i) => {

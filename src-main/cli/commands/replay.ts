@@ -6,10 +6,11 @@ import { join, resolve } from 'node:path';
 import { buildReport, compareTrajectory } from '../../reality/comparison';
 import { replayTrajectory } from '../../reality/replay';
 import { reportHtml } from '../../reality/report-html';
+import { generationParameters } from '../../simulation/generation-parameters';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { openModelForCli } from '../model-argument';
 import { RESOURCES_DIR } from '../paths';
-import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
+import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerReplay(program: Command): void {
   const command = program
@@ -44,9 +45,15 @@ export function registerReplay(program: Command): void {
             ...summary,
             cancelled: result.cancelled,
             simulatedNodes: result.nodes.map((n) => n.id),
+            incomplete: result.incomplete.map(({ step, realNodeId, message, completionTokens }) => ({ step, realNodeId, message, completionTokens })),
             steps: steps.map(({ depth, action, realNodeId, simulatedNodeId, metrics, diverged }) => ({ depth, action, realNodeId, simulatedNodeId, diverged, metrics })),
           }) + '\n',
         );
+        if (result.incomplete.length > 0) {
+          const limit = generationParameters(engine, store).maxTokensLimit;
+          for (const cut of result.incomplete) process.stderr.write(`worldloom: step ${cut.step}, ${incompleteReport([cut], limit)}\n`);
+          process.exitCode = 1;
+        }
       } finally {
         store.close();
         await models.unload();

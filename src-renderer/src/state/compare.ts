@@ -106,6 +106,12 @@ async function runJob<T>(label: string, work: (jobId: string) => Promise<T>): Pr
 export async function replay(trajectoryId: string): Promise<void> {
   const result = await runJob('Replaying through the world model', (jobId) => call('reality.replay', { jobId, trajectoryId, sampling: {} }));
   if (!result) return;
+  if (result.incomplete.length > 0) {
+    notify('info', `${result.incomplete.length} replayed step${result.incomplete.length === 1 ? '' : 's'} ran out of tokens and were not stored`, [
+      ...result.incomplete.map((cut) => `Step ${cut.step}: ${cut.message}.`),
+      'Raise the budget in the simulate panel (it is remembered for this workspace), or turn thinking off, and replay again.',
+    ]);
+  }
   show({ trajectoryId }, result.comparison, result.comparison.steps.findIndex((s) => s.diverged));
   await selectTrajectory(trajectoryId);
 }
