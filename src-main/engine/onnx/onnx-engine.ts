@@ -38,7 +38,10 @@ export interface OnnxEngineOptions {
    * same prompt each compute it. Only useful as a baseline for benchmarks.
    */
   prefixReuse?: boolean;
-  /** Longest slice of a prompt computed in one pass. Default 512. */
+  /**
+   * Longest slice of a prompt computed in one pass. Default 512, fewer for large vocabularies:
+   * the builder's graphs return logits for every position of a pass.
+   */
   prefillChunkTokens?: number;
   intraOpThreads?: number;
   /** Positions a key/value buffer updated in place grows by when full. Default 256. */
@@ -56,6 +59,8 @@ export class OnnxEngine implements WorldModelEngine {
   private disposed = false;
   /** Decode steps update key/value buffers in place (the graph was checked to allow it). */
   private sharedKvBuffer = false;
+  /** Entries in a row of logits. */
+  private vocabularySize = 0;
 
   private constructor(
     private readonly model: ModelFolder,
@@ -103,6 +108,9 @@ export class OnnxEngine implements WorldModelEngine {
       const reasoning = await tokenizer.reasoning();
       const engine = new OnnxEngine(model, opened.session, layout, tokenizer, opened.device, opened.providers, options, embedding, reasoning);
       engine.sharedKvBuffer = model.config.sharesKvBuffer && (await probeSharedKvBuffer(engine.step, layout, model.config.padTokenId));
+      const logits = opened.session.outputMetadata.find((meta) => meta.name === model.config.logitsName);
+      const width = logits?.isTensor ? logits.shape.at(-1) : undefined;
+      engine.vocabularySize = typeof width === 'number' ? width : (model.config.declared.vocabSize ?? tokenizer.maxTokenId + 1);
       return engine;
     } catch (error) {
       await opened.session.release();
@@ -238,7 +246,7 @@ export class OnnxEngine implements WorldModelEngine {
       const key = this.prefixCache ? prompt.tokens.join(',') : String(index);
       if (!prepared.has(key)) {
         prepared.set(key, prefillPrompt(prompt, this.step, this.layout, {
-          chunkTokens: this.options.prefillChunkTokens ?? 512, prefixCache: this.prefixCache, signal,
+          chunkTokens: this.options.prefillChunkTokens ?? defaultChunkTokens(this.vocabularySize), prefixCache: this.prefixCache, signal,
         }));
       }
       try {
@@ -293,4 +301,10 @@ export class OnnxEngine implements WorldModelEngine {
     }
     return results;
   }
+}
+
+/** Logits of one prefill pass kept under 256 MiB (float32): 512 positions for small vocabularies, ~270 for Qwen3.5's 248,320. */
+function defaultChunkTokens(vocabularySize: number): number {
+  const LOGITS_BUDGET_BYTES = 256 * 1024 * 1024;
+  return Math.max(16, Math.min(512, Math.floor(LOGITS_BUDGET_BYTES / (vocabularySize * 4))));
 }
