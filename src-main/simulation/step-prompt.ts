@@ -9,7 +9,6 @@ import { stripLeadingComment } from '../prompt/template';
 import { buildWorldModelMessages } from '../prompt/world-model-messages';
 import { UserError } from '../service/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
-import { pathTo } from '../trajectory/build';
 import type { NodeRecord } from '../trajectory/model';
 import { GUI_DOMAINS, guiBlocksFromPrompt, type GuiBlocks } from '../trajectory/turn-format';
 
@@ -31,11 +30,11 @@ export async function promptForStep(
   action: string,
   controlInstruction?: string | null,
 ): Promise<StepPrompt> {
-  const node = store.getNode(nodeId);
-  if (!node) throw new UserError(`Node ${nodeId} is not in this workspace.`, 'not-found');
+  // Only the path to the node is read, so a prompt costs the same in a small tree and a huge one.
+  const path = store.paths.pathTo(nodeId);
+  const node = path[path.length - 1];
+  if (!node || node.id !== nodeId) throw new UserError(`Node ${nodeId} is not in this workspace.`, 'not-found');
   const trajectory = store.getTrajectory(node.trajectoryId)!;
-  const nodes = store.getNodes(trajectory.id);
-  const path = pathTo(nodes, nodeId);
   const root = path[0]!;
   // A trajectory without its own environment description uses the domain's template,
   // whose placeholders buildWorldModelMessages fills.
@@ -44,11 +43,11 @@ export async function promptForStep(
     : stripLeadingComment((await loadDomainTemplate(trajectory.domain, templates)).text);
   const steps = path.slice(1);
   // Resampling an imported step: its own prompt holds what the benchmark showed (GUI state included).
-  const importedTwin = nodes.find((n) => n.parentId === nodeId && n.action === action && rawPrompt(n) !== null);
+  const importedTwin = store.paths.children(nodeId).find((n) => n.action === action && rawPrompt(n) !== null);
   const actionPrompt = importedTwin ? rawPrompt(importedTwin) : null;
   const imported = actionPrompt !== null || steps.some((n) => rawPrompt(n) !== null || rawResponse(n) !== null);
   const gui = GUI_DOMAINS.includes(trajectory.domain);
-  const firstTurn = gui ? importedFirstTurn(nodes) : {};
+  const firstTurn = gui ? importedFirstTurn(store, root.id) : {};
   return {
     messages: buildWorldModelMessages({
       systemPrompt,
@@ -67,10 +66,7 @@ export async function promptForStep(
 }
 
 /** A GUI trajectory's task and first screen, as its imported first turn states them. */
-function importedFirstTurn(nodes: readonly NodeRecord[]): GuiBlocks {
-  for (const n of nodes) {
-    const raw = n.depth === 1 ? rawPrompt(n) : null;
-    if (raw) return guiBlocksFromPrompt(raw);
-  }
-  return {};
+function importedFirstTurn(store: WorkspaceStore, rootId: string): GuiBlocks {
+  const raw = store.paths.firstChildWithRawAction(rootId);
+  return raw ? guiBlocksFromPrompt(rawPrompt(raw)!) : {};
 }

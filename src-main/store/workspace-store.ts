@@ -18,6 +18,7 @@ import {
 import type { OutlineSource } from '../trajectory/outline';
 import { MIGRATIONS, SCHEMA_VERSION, WORKSPACE_APPLICATION_ID } from './migrations';
 import { NodeEdits } from './node-edits';
+import { NodePaths } from './node-paths';
 import { NodeSearch, type NodeSearchQuery, type NodeSearchResult } from './node-search';
 import { INSERT_NODE_SQL, nodeParams, toNode, toTrajectory, type NodeRow, type TrajectoryRow } from './rows';
 import { WorkspaceError } from './workspace-error';
@@ -58,6 +59,8 @@ export class WorkspaceStore {
   private readonly stmt;
   private readonly nodeSearch: NodeSearch;
   private readonly edits: NodeEdits;
+  /** Reads along one path of a tree (a prompt's history) without loading the tree. */
+  readonly paths: NodePaths;
 
   private constructor(
     readonly path: string,
@@ -85,6 +88,7 @@ export class WorkspaceStore {
     };
     this.nodeSearch = new NodeSearch(db);
     this.edits = new NodeEdits(db, this.nodeSearch);
+    this.paths = new NodePaths(db);
   }
 
   /** Opens an existing workspace, migrating it forward if it is older; read-only where it cannot be written. */
