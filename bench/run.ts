@@ -10,8 +10,9 @@ import { nanoSuite } from './nano.bench';
 import { qwen35Suite } from './qwen35.bench';
 import { treeSuite } from './tree.bench';
 import { exportSuite } from './export.bench';
+import { depthSuite } from './depth.bench';
 
-const SUITES: BenchSuite[] = [importSuite, treeSuite, engineSuite, qwen35Suite, nanoSuite, exportSuite];
+const SUITES: BenchSuite[] = [importSuite, treeSuite, engineSuite, qwen35Suite, nanoSuite, exportSuite, depthSuite];
 
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const wanted = process.argv.slice(2);
