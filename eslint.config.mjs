@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'bench/results/**', 'native/**/*.py', 'resources/**', '**/fixtures/**'] },
+  { ignores: ['out/**', 'node_modules/**', 'bench/results/**', 'native/**/*.py', 'native/.venv/**', 'resources/**', '**/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
