@@ -1,4 +1,4 @@
-// `npm run model:parity -- --hf HF_DIR [--onnx DIR] [--prompt-ids FILE] [--tokens N] [--json]`
+// `npm run model:parity -- --hf HF_DIR [--onnx DIR] [--precision fp32|fp16|int4] [--layout tokens|embeds] [--prompt-ids FILE] [--tokens N] [--json]`
 // Token-for-token parity of Worldloom's in-process engine with transformers on a Qwen3.5-MoE
 // checkpoint: converts it (unless --onnx names a converted folder), lets transformers decode
 // greedily (reference.py), decodes the same prompt ids with OnnxEngine, and prints
@@ -104,7 +104,10 @@ async function main(): Promise<number> {
       python('convert.py', ['--from', hf, '--out', onnx, '--precision', values.precision!, '--layout', values.layout!], false);
     }
     const prompts = values['prompt-ids'] ? ['--prompt-ids', resolve(values['prompt-ids'])] : ['--chat'];
-    const reference = referenceCases(python('reference.py', ['--hf', hf, ...prompts, '--tokens', String(tokens), '--json'], true));
+    // fp16 and int4 folders hold rounded weights: transformers runs on the same rounded weights,
+    // so identical tokens stay the bar (with --onnx, --precision says how that folder was stored).
+    const asStored = ['--as-stored', values.precision!];
+    const reference = referenceCases(python('reference.py', ['--hf', hf, ...prompts, '--tokens', String(tokens), '--json', ...asStored], true));
     const eos = new Set(readModelFolder(onnx).config.eosTokenIds);
     const engine = await engineTokens(onnx, reference.map((c) => c.promptIds), tokens);
     const cases: Case[] = reference.map((c, i) => {
