@@ -9,11 +9,11 @@ import { curationApi } from './curation';
 import { realityApi } from './reality';
 import { workspaceApi } from './workspace';
 import { datasetApi } from './dataset';
-
-
+import { JobProgress, jobsApi } from './jobs';
+import { NodeRecord, TrajectoryRecord } from '../trajectory/model';
 
 /** Every method of the contract; each area of the product contributes its own file. */
-export const api = { ...workspaceApi, ...curationApi, ...simulationApi, ...datasetApi, ...perturbationApi, ...realityApi, ...evaluationApi } as const;
+export const api = { ...workspaceApi, ...curationApi, ...simulationApi, ...datasetApi, ...perturbationApi, ...realityApi, ...evaluationApi, ...jobsApi } as const;
 
 export type ApiMethod = keyof typeof api;
 export type ApiInput<M extends ApiMethod> = z.input<(typeof api)[M]['input']>;
@@ -26,7 +26,20 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 
 /** Events pushed from the core to every connected UI. */
 export const events = {
-  'workspace.changed': z.object({ reason: z.string(), trajectoryId: z.string().optional() }),
+  /** The workspace itself: opened, closed, or replaced by an import of a whole workspace. */
+  'workspace.changed': z.object({ reason: z.string() }),
+  /** Nodes written to one trajectory, whole, so a view adds them without reading the tree again. */
+  'nodes.added': z.object({ reason: z.string(), trajectoryId: z.string(), nodes: z.array(NodeRecord) }),
+  /** Nodes that left a trajectory (an undone edit), as they were. */
+  'nodes.removed': z.object({ reason: z.string(), trajectoryId: z.string(), nodes: z.array(NodeRecord) }),
+  /** A node's curation (stars, rating, tags, note) changed: the node as it is now. */
+  'nodes.marked': z.object({ trajectoryId: z.string(), node: NodeRecord }),
+  /** Trajectories written to the workspace (created, imported, recorded, opened from an evaluation). */
+  'trajectories.added': z.object({ reason: z.string(), trajectoryIds: z.array(z.string()) }),
+  /** One trajectory's own fields changed (its title or world specification): the record as it is now. */
+  'trajectory.changed': z.object({ reason: z.string(), trajectory: TrajectoryRecord }),
+  /** A world model finished loading or was unloaded, by any door. */
+  'model.changed': z.object({ reason: z.enum(['loaded', 'unloaded']), modelId: z.string().nullable() }),
   /**
    * Text a simulation sample produced since the last event (reasoning inline in <think> tags),
    * with the sample's new tokens so far and the milliseconds since the run started, so a view
@@ -39,13 +52,7 @@ export const events = {
     completionTokens: z.number().int(),
     elapsedMs: z.number(),
   }),
-  'job.progress': z.object({
-    jobId: z.string(),
-    label: z.string(),
-    done: z.number(),
-    total: z.number().nullable(),
-    finished: z.boolean(),
-  }),
+  'job.progress': JobProgress,
 };
 export type ApiEvent = keyof typeof events;
 export type ApiEventPayload<E extends ApiEvent> = z.infer<(typeof events)[E]>;

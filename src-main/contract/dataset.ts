@@ -109,5 +109,4 @@ export const datasetApi = {
   ),
   /** Runs until the export is written; progress arrives as `job.progress` events for `jobId`. */
   'dataset.export': method(DatasetExportInput, DatasetExportSummary),
-  'job.cancel': method(z.object({ jobId: Id }), z.object({ cancelled: z.boolean() })),
 } as const;

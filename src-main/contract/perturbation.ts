@@ -2,6 +2,7 @@
 // sweep), the workspace's own perturbation file, and a trajectory's world specification.
 import { z } from 'zod';
 import { Domain, NodeRecord, WorldSpec } from '../trajectory/model';
+import { JobId } from './jobs';
 import { method } from './method';
 import { IncompleteSample, SamplingOverrides } from './simulation';
 
@@ -29,7 +30,7 @@ export const perturbationApi = {
   /** One sibling per kind; a sweep is several kinds (or a whole domain) in one job. */
   'perturb.run': method(
     z.object({
-      jobId: z.string().min(1).max(100),
+      jobId: JobId,
       nodeId: z.string().min(1).max(200),
       mode: z.enum(['instruction', 'transform']),
       kinds: z.array(z.object({ kindId: z.string().min(1).max(200), params: z.record(z.string(), z.unknown()).optional() })).min(1).max(200),
@@ -40,7 +41,6 @@ export const perturbationApi = {
     /** `incomplete`: instruction-mode samples that ran out of tokens before their observation (not stored). */
     z.object({ nodes: z.array(NodeRecord), incomplete: z.array(IncompleteSample), cancelled: z.boolean() }),
   ),
-  'perturb.cancel': method(z.object({ jobId: z.string().min(1).max(100) }), z.object({ cancelled: z.boolean() })),
   'perturb.userFile': method(z.object({}), z.object({ text: z.string() }).extend(UserFileReport.shape)),
   /** Replaces the workspace's perturbation file; refused (and nothing saved) when invalid. */
   'perturb.setUserFile': method(z.object({ text: z.string().max(1_000_000) }), UserFileReport),

@@ -3,11 +3,11 @@
 // put simulated and real observations side by side. Pure: the renderer imports it too.
 import { z } from 'zod';
 import { Domain, NodeRecord } from '../trajectory/model';
+import { JobId } from './jobs';
 import { method } from './method';
 import { IncompleteSample, Sampling } from './simulation';
 
 const Id = z.string().min(1).max(200);
-const JobId = z.string().min(1).max(100);
 
 /** The domains that have a real environment. */
 export const REAL_DOMAINS = ['terminal', 'mcp', 'web'] as const;
@@ -110,7 +110,6 @@ export const realityApi = {
     }),
   ),
   /** Stops a record, run-real or replay job; steps already done are kept. */
-  'reality.cancel': method(z.object({ jobId: JobId }), z.object({ cancelled: z.boolean() })),
   /** Real and simulated observations step by step along the branch through `nodeId` (default: the recorded chain). */
   'reality.compare': method(z.object({ trajectoryId: Id, nodeId: Id.optional() }), TrajectoryComparison),
   'reality.report': method(z.object({ trajectoryIds: z.array(Id).max(100_000).optional() }), SimVsRealReport),

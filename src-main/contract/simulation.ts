@@ -3,6 +3,7 @@
 // and the exact prompt a step is simulated from.
 import { z } from 'zod';
 import { NodeRecord } from '../trajectory/model';
+import { JobId } from './jobs';
 import { method } from './method';
 
 export const ModelSpec = z.discriminatedUnion('kind', [
@@ -158,7 +159,7 @@ export const simulationApi = {
   'model.load': method(z.object({ spec: ModelSpec }), ModelState),
   'model.unload': method(z.object({}), ModelState),
   /** Downloads onnxruntime's CUDA provider (Linux x64); progress arrives as job.progress events. */
-  'model.installGpuRuntime': method(z.object({ jobId: z.string().min(1).max(100) }), z.object({ log: z.string() })),
+  'model.installGpuRuntime': method(z.object({ jobId: JobId }), z.object({ log: z.string() })),
   /** The generation settings in force: model recommendation ← workspace overrides. */
   'sampling.get': method(z.object({}), GenerationSettings),
   /** Replaces the workspace's remembered overrides ({} forgets them all); needs an open workspace. */
@@ -170,7 +171,7 @@ export const simulationApi = {
    */
   'simulate.run': method(
     z.object({
-      jobId: z.string().min(1).max(100),
+      jobId: JobId,
       nodeId: z.string().min(1).max(200),
       action: z.string().min(1).max(1_000_000),
       samples: z.number().int().min(1).max(64).default(1),
@@ -179,7 +180,6 @@ export const simulationApi = {
     }),
     SimulateResult,
   ),
-  'simulate.cancel': method(z.object({ jobId: z.string().min(1).max(100) }), z.object({ cancelled: z.boolean() })),
   /**
    * The exact prompt of a step: with `action`, the prompt simulating it after `nodeId` would
    * send now; without, the prompt that produced node `nodeId` (its recorded settings and

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Domain, NodeRecord, TrajectoryRecord, TrajectorySummary } from '../trajectory/model';
 import { TrajectoryOutline } from '../trajectory/outline';
+import { JobId } from './jobs';
 import { method } from './method';
 
 export const WorkspaceInfo = z.object({
@@ -74,7 +75,7 @@ export const workspaceApi = {
   ),
   /** Import text the UI already holds (a dropped or picked file's content). */
   'import.text': method(
-    z.object({ name: z.string().min(1).max(1000), text: z.string().max(512 * 1024 * 1024), format: ImportFormat }),
+    z.object({ name: z.string().min(1).max(1000), text: z.string().max(512 * 1024 * 1024), format: ImportFormat, jobId: JobId.optional() }),
     ImportReport,
   ),
   /**
@@ -89,12 +90,12 @@ export const workspaceApi = {
     z.object({ uploadId: z.string().min(1).max(100), offset: z.number().int().min(0), data: z.string().max(UPLOAD_CHUNK_BASE64_CHARS) }),
     z.object({ received: z.number().int() }),
   ),
-  'import.finish': method(z.object({ uploadId: z.string().min(1).max(100) }), ImportReport),
+  'import.finish': method(z.object({ uploadId: z.string().min(1).max(100), jobId: JobId.optional() }), ImportReport),
   'import.abort': method(z.object({ uploadId: z.string().min(1).max(100) }), z.object({ aborted: z.boolean() })),
   /** Import files by path on the machine the core runs on. */
-  'import.files': method(z.object({ paths: z.array(Path).min(1).max(1000), format: ImportFormat }), z.array(ImportReport)),
+  'import.files': method(z.object({ paths: z.array(Path).min(1).max(1000), format: ImportFormat, jobId: JobId.optional() }), z.array(ImportReport)),
   'export.file': method(
-    z.object({ path: Path, format: z.string().min(1).max(64), trajectoryIds: z.array(Id).optional() }),
+    z.object({ path: Path, format: z.string().min(1).max(64), trajectoryIds: z.array(Id).optional(), jobId: JobId.optional() }),
     z.object({ path: z.string(), trajectories: z.number().int(), records: z.number().int() }),
   ),
   /** Desktop only: native dialogs. The host answers with an error saying to type a path. */

@@ -123,8 +123,8 @@ app.whenReady().then(() => {
   buildMenu();
   createWindow();
   // The embedded default model loads in the background; the model panel shows its state.
-  studio.models.loadDefault().then(
-    () => studio.emit('workspace.changed', { reason: 'model-loaded' }),
+  studio.loadModel().then(
+    () => undefined,
     (err: Error) => dialog.showErrorBox('Could not load the default world model', err.message),
   );
   app.on('activate', () => {

@@ -30,7 +30,7 @@ describe('the curation contract', () => {
     expect(studio.requireStore().getNode(edit.id)).toBeUndefined();
     ok(await dispatch(studio, 'node.redoEdit', { id: edit.id }));
     expect(studio.requireStore().getNode(edit.id)).toBeDefined();
-    expect(events).toEqual(['workspace.changed:node-edited', 'workspace.changed:edit-undone', 'workspace.changed:edit-redone']);
+    expect(events).toEqual(['nodes.added:edited', 'nodes.removed:edit-undone', 'nodes.added:edit-redone']);
     studio.close();
   });
 

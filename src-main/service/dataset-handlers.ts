@@ -1,11 +1,9 @@
 // Handlers for the dataset part of the contract (contract/dataset.ts): preview a
 // selection, export it as a job with progress and cancel.
-import { randomUUID } from 'node:crypto';
 import type { datasetApi } from '../contract/dataset';
 import { DatasetExportError, ExportCancelledError, exportDataset, previewDataset } from '../dataset/export-dataset';
 import { FilterError } from '../dataset/filter-expression';
 import { approximateTokenCounter, modelTokenCounter, type TokenCounter } from '../dataset/hygiene/token-length';
-import { jobsOf } from './jobs';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from './user-error';
 
@@ -32,15 +30,17 @@ export function datasetHandlers(studio: Studio): HandlersOf<typeof datasetApi> {
     'dataset.preview': ({ selection, samples, limit }) => previewDataset(studio.requireStore(), selection, samples, limit),
     'dataset.export': async (input) => {
       const store = studio.requireStore();
-      const jobId = input.jobId ?? randomUUID();
       try {
-        return await jobsOf(studio).run(jobId, 'Exporting the dataset', (signal, progress) =>
-          exportDataset(store, input, { signal, onProgress: progress, tokenCounter: tokenCounterFor(studio) }),
+        return await studio.jobs.start(
+          'export',
+          'Exporting the dataset',
+          ({ signal, progress }) =>
+            exportDataset(store, input, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter: tokenCounterFor(studio) }),
+          input.jobId,
         );
       } catch (err) {
         throw asUserError(err);
       }
     },
-    'job.cancel': ({ jobId }) => ({ cancelled: jobsOf(studio).cancel(jobId) }),
   };
 }

@@ -5,6 +5,7 @@ import { openEvaluatedSample } from '../evaluation/open-sample';
 import { evaluatedLines, holdsOlderLayout, openRunFolder, RESULT_FILES } from '../evaluation/result-files';
 import { subtaskOfLine } from '../evaluation/result-lines';
 import { sampleScore, scoreRun } from '../evaluation/scores';
+import { announceTrajectoriesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from './user-error';
 
@@ -50,7 +51,7 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
     'eval.openSample': ({ outDir, key }) => {
       try {
         const opened = openEvaluatedSample(studio.requireStore(), resolve(outDir), key);
-        studio.emit('workspace.changed', { reason: 'eval-sample', trajectoryId: opened.trajectoryId });
+        announceTrajectoriesAdded(studio, 'eval-sample', [opened.trajectoryId]);
         return opened;
       } catch (err) {
         if (err instanceof UserError) throw err;

@@ -2,7 +2,8 @@
 // (reports). Each is written beside its destination under a unique temporary name and
 // renamed into place, so a failed export leaves neither a half file nor a `.partial` one.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { exporterFor } from '../formats/registry';
@@ -18,8 +19,8 @@ function checkFileDestination(path: string): void {
 
 const temporaryBeside = (path: string) => join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.partial`);
 
-/** Writes through `write` into a temporary file beside `path`, then renames it into place; removes it on failure. */
-async function writeInPlace(path: string, write: (out: NodeJS.WritableStream) => void): Promise<void> {
+/** Writes through `write` into a temporary file beside `path`, then renames it into place; removes it on failure or cancel. */
+async function writeInPlace(path: string, write: (out: WriteStream) => Promise<void>): Promise<void> {
   checkFileDestination(path);
   const tmp = temporaryBeside(path);
   try {
@@ -31,7 +32,7 @@ async function writeInPlace(path: string, write: (out: NodeJS.WritableStream) =>
     // A failure below is reported from here; the stream's own error then has no one to tell.
     done.catch(() => undefined);
     try {
-      write(out);
+      await write(out);
     } finally {
       out.end();
     }
@@ -43,24 +44,43 @@ async function writeInPlace(path: string, write: (out: NodeJS.WritableStream) =>
   }
 }
 
+export interface ExportFileOptions {
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Trajectories handed to the exporter at once; between slices a cancel can arrive and the file drains. */
+const SLICE = 64;
+
 export async function exportToFile(
   store: WorkspaceStore,
   path: string,
   format: string,
   trajectoryIds?: readonly string[],
+  options: ExportFileOptions = {},
 ): Promise<{ trajectories: number; records: number }> {
   const exporter = exporterFor(format);
-  let counts = { trajectories: 0, records: 0 };
-  await writeInPlace(path, (out) => {
-    let pending = '';
-    counts = exporter.exportTo(store.iterateBundles(trajectoryIds), (chunk) => {
-      pending += chunk;
-      if (pending.length > 1 << 20) {
-        out.write(pending);
-        pending = '';
-      }
-    });
-    out.write(pending);
+  const ids = trajectoryIds ?? store.listTrajectories().map((t) => t.id);
+  const counts = { trajectories: 0, records: 0 };
+  await writeInPlace(path, async (out) => {
+    // File formats write one record per line, so slices of trajectories concatenate into one file.
+    for (let from = 0; from < ids.length; from += SLICE) {
+      if (options.signal?.aborted) throw new UserError(`The export to ${path} was cancelled; no file was written.`, 'cancelled');
+      let pending = '';
+      const slice = exporter.exportTo(store.iterateBundles(ids.slice(from, from + SLICE)), (chunk) => {
+        pending += chunk;
+        if (pending.length > 1 << 20) {
+          out.write(pending);
+          pending = '';
+        }
+      });
+      counts.trajectories += slice.trajectories;
+      counts.records += slice.records;
+      if (!out.write(pending)) await once(out, 'drain');
+      options.onProgress?.(Math.min(ids.length, from + SLICE), ids.length);
+      await new Promise((next) => setImmediate(next));
+    }
+    if (options.signal?.aborted) throw new UserError(`The export to ${path} was cancelled; no file was written.`, 'cancelled');
   });
   return counts;
 }

@@ -6,6 +6,7 @@ import type { ImportSource } from '../formats/format';
 import { importerFor } from '../formats/registry';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { TrajectoryBundle } from '../trajectory/model';
+import { UserError } from './user-error';
 
 export interface ImportProblem {
   line: number | null;
@@ -34,6 +35,32 @@ export interface ImportOptions {
 const MAX_PROBLEMS = 1000;
 
 export function importTrajectories(store: WorkspaceStore, source: ImportSource, options: ImportOptions = {}): ImportReport {
+  const steps = importBatches(store, source, options, []);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * The same import as a job: it lets other calls in between its batches (a cancel among
+ * them). Every trajectory it writes is listed in `added`, so a cancelled job can take back
+ * all it wrote; a cancel is thrown as a `cancelled` error.
+ */
+export async function importAsJob(
+  store: WorkspaceStore,
+  source: ImportSource,
+  options: ImportOptions & { signal: AbortSignal; added: string[] },
+): Promise<ImportReport> {
+  const steps = importBatches(store, source, options, options.added);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) {
+      if (options.signal.aborted) throw new UserError(`The import of ${source.name} was cancelled; nothing of it was kept.`, 'cancelled');
+      return step.value;
+    }
+    await new Promise((next) => setImmediate(next));
+  }
+}
+
+/** Imports batch by batch, yielding after each committed batch; every written trajectory id goes to `written`. */
+function* importBatches(store: WorkspaceStore, source: ImportSource, options: ImportOptions, written: string[]): Generator<void, ImportReport> {
   const head = options.head ?? source.text().slice(0, 64 * 1024);
   const importer = importerFor(options.format ?? 'auto', source.name, head);
   const report: ImportReport = {
@@ -57,6 +84,7 @@ export function importTrajectories(store: WorkspaceStore, source: ImportSource, 
           continue;
         }
         store.insertBundle(bundle);
+        written.push(bundle.trajectory.id);
         report.imported++;
         if (report.trajectoryIds.length < 1000) report.trajectoryIds.push(bundle.trajectory.id);
       }
@@ -78,7 +106,10 @@ export function importTrajectories(store: WorkspaceStore, source: ImportSource, 
       continue;
     }
     batch.push(item.bundle);
-    if (batch.length >= batchSize) flush();
+    if (batch.length >= batchSize) {
+      flush();
+      yield;
+    }
   }
   flush();
   if (report.imported === 0 && report.alreadyPresent === 0 && report.problems.length === 0 && !options.signal?.aborted) {

@@ -7,8 +7,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileHead, fileSource } from '../formats/sources';
-import type { WorkspaceStore } from '../store/workspace-store';
-import { importTrajectories, type ImportReport } from './import-trajectories';
+import type { ImportSource } from '../formats/format';
+import type { ImportReport } from './import-trajectories';
 import { UserError } from './user-error';
 
 /** Uploads in progress at once; a page that starts more is told to finish some first. */
@@ -53,8 +53,8 @@ export class ImportUploads {
     return { received: upload.received };
   }
 
-  /** Imports the uploaded file into the workspace `store()` returns; the upload is gone afterwards, whatever happens. */
-  finish(store: () => WorkspaceStore, input: { uploadId: string }): ImportReport {
+  /** Imports the uploaded file through `importFile`; the upload is gone afterwards, whatever happens. */
+  async finish(input: { uploadId: string }, importFile: (source: ImportSource, options: { format: string; head: string }) => Promise<ImportReport>): Promise<ImportReport> {
     const upload = this.get(input.uploadId);
     try {
       if (upload.received !== upload.size) {
@@ -62,7 +62,7 @@ export class ImportUploads {
       }
       closeSync(upload.fd);
       upload.fd = -1;
-      return importTrajectories(store(), fileSource(upload.path, upload.name), { format: upload.format, head: fileHead(upload.path) });
+      return await importFile(fileSource(upload.path, upload.name), { format: upload.format, head: fileHead(upload.path) });
     } finally {
       this.abort(input);
     }

@@ -1,28 +1,45 @@
-// Long-running work the UI can follow and stop: each job has an id the caller chose, an
-// AbortSignal its work checks, and progress sent as `job.progress` events.
-import type { Studio } from './studio';
+// The one job runner: every long operation (simulate, perturb, replay, record, run-real,
+// import, export, evaluation, the GPU install) runs through `start`, so each has progress
+// as `job.progress` events, one way to cancel (`job.cancel`), and one "busy" error.
+import { randomUUID } from 'node:crypto';
+import type { JobKind, JobProgress } from '../contract/jobs';
 import { UserError } from './user-error';
+
+export interface JobContext {
+  readonly jobId: string;
+  readonly signal: AbortSignal;
+  /** Reports how far the work is; a label replaces the job's label from then on. */
+  progress(done: number, total: number | null, label?: string, etaSeconds?: number | null): void;
+}
 
 export class Jobs {
   private readonly running = new Map<string, AbortController>();
 
-  constructor(private readonly studio: Studio) {}
+  constructor(private readonly emit: (progress: JobProgress) => void) {}
 
-  /** Runs `work` as job `jobId`, reporting progress under `label` until it ends, however it ends. */
-  async run<T>(jobId: string, label: string, work: (signal: AbortSignal, progress: (p: { label: string; done: number; total: number | null }) => void) => Promise<T>): Promise<T> {
-    if (this.running.has(jobId)) throw new UserError(`A job with id ${jobId} is already running.`, 'job-exists');
+  /**
+   * Runs `work` as a job of `kind`, under the caller's `jobId` (or a new one), announcing
+   * progress until it ends, however it ends: the last event always says `finished`.
+   */
+  async start<T>(kind: JobKind, label: string, work: (job: JobContext) => Promise<T>, jobId: string = randomUUID()): Promise<T> {
+    if (this.running.has(jobId)) throw new UserError(`A job with id ${jobId} is already running; wait for it or cancel it first.`, 'busy');
     const controller = new AbortController();
     this.running.set(jobId, controller);
-    let last = { label, done: 0, total: null as number | null };
-    const progress = (p: typeof last) => {
-      last = p;
-      this.studio.emit('job.progress', { jobId, ...p, finished: false });
+    let last: JobProgress = { jobId, kind, label, done: 0, total: null, finished: false };
+    const context: JobContext = {
+      jobId,
+      signal: controller.signal,
+      progress: (done, total, text, etaSeconds) => {
+        last = { jobId, kind, label: text ?? last.label, done, total, finished: false, ...(etaSeconds !== undefined ? { etaSeconds } : {}) };
+        this.emit(last);
+      },
     };
+    this.emit(last);
     try {
-      return await work(controller.signal, progress);
+      return await work(context);
     } finally {
       this.running.delete(jobId);
-      this.studio.emit('job.progress', { jobId, ...last, finished: true });
+      this.emit({ ...last, finished: true });
     }
   }
 
@@ -31,13 +48,8 @@ export class Jobs {
     controller?.abort();
     return controller !== undefined;
   }
-}
 
-const jobsByStudio = new WeakMap<Studio, Jobs>();
-
-/** The one job list of a Studio, shared by every area that runs jobs. */
-export function jobsOf(studio: Studio): Jobs {
-  let jobs = jobsByStudio.get(studio);
-  if (!jobs) jobsByStudio.set(studio, (jobs = new Jobs(studio)));
-  return jobs;
+  isRunning(jobId: string): boolean {
+    return this.running.has(jobId);
+  }
 }

@@ -7,6 +7,7 @@ import { loadUserPerturbations } from '../perturbations/user-file';
 import { generationParameters } from '../simulation/generation-parameters';
 import { perturbStep } from '../simulation/perturb-step';
 import type { WorkspaceStore } from '../store/workspace-store';
+import { announceNodesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
 
 /** The workspace keeps its own perturbation file in its settings, so it travels with it. */
@@ -22,7 +23,6 @@ export function workspaceRegistry(store: WorkspaceStore | null): PerturbationReg
 }
 
 export function perturbationHandlers(studio: Studio): HandlersOf<typeof perturbationApi> {
-  const running = new Map<string, AbortController>();
   const report = (text: string) => {
     if (!text.trim()) return { ok: true, kinds: 0, message: 'No workspace perturbations yet.', problems: [] };
     const loaded = loadUserPerturbations(text, USER_FILE_NAME);
@@ -43,33 +43,24 @@ export function perturbationHandlers(studio: Studio): HandlersOf<typeof perturba
         paramsSchema: z.toJSONSchema(k.params as z.ZodType, { unrepresentable: 'any' }) as Record<string, unknown>,
       }));
     },
-    'perturb.run': async ({ jobId, nodeId, mode, kinds, seed, sampling }) => {
+    'perturb.run': ({ jobId, nodeId, mode, kinds, seed, sampling }) => {
       const store = studio.requireStore();
       // Instruction mode simulates with the same settings as simulate; transform mode ignores them.
       const resolved = generationParameters(studio.models.current, store).resolve(sampling);
-      const controller = new AbortController();
-      running.set(jobId, controller);
-      try {
-        const label = kinds.length > 1 ? `Sweeping ${kinds.length} perturbations` : 'Perturbing';
+      const label = kinds.length > 1 ? `Sweeping ${kinds.length} perturbations` : 'Perturbing';
+      return studio.jobs.start('perturb', label, async (job) => {
         const result = await perturbStep(
           store,
           studio.models.current,
           { builtinDir: join(studio.extras.resourcesDir, 'prompts') },
           workspaceRegistry(store),
           { nodeId, mode, kinds, seed, sampling: resolved },
-          (done, total) => studio.emit('job.progress', { jobId, label, done, total, finished: done === total }),
-          controller.signal,
+          (done, total) => job.progress(done, total),
+          job.signal,
         );
-        if (result.nodes.length) studio.emit('workspace.changed', { reason: 'perturbed', trajectoryId: result.nodes[0]!.trajectoryId });
+        announceNodesAdded(studio, 'perturbed', result.nodes);
         return result;
-      } finally {
-        running.delete(jobId);
-      }
-    },
-    'perturb.cancel': ({ jobId }) => {
-      const controller = running.get(jobId);
-      controller?.abort();
-      return { cancelled: controller !== undefined };
+      }, jobId);
     },
     'perturb.userFile': () => {
       const text = studio.requireStore().getSetting(USER_PERTURBATIONS_SETTING) ?? '';
@@ -81,8 +72,10 @@ export function perturbationHandlers(studio: Studio): HandlersOf<typeof perturba
       return result;
     },
     'trajectory.setWorldSpec': ({ id, worldSpec }) => {
-      studio.requireStore().setWorldSpec(id, worldSpec);
-      studio.emit('workspace.changed', { reason: 'world-spec', trajectoryId: id });
+      const store = studio.requireStore();
+      store.setWorldSpec(id, worldSpec);
+      const trajectory = store.getTrajectory(id);
+      if (trajectory) studio.emit('trajectory.changed', { reason: 'world-spec', trajectory });
       return { id };
     },
   };

@@ -9,30 +9,15 @@ import { reportHtml } from '../reality/report-html';
 import { runReal } from '../reality/run-real';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { writeTextFile } from './export-file';
+import type { JobKind } from '../contract/jobs';
+import { announceNodesAdded, announceTrajectoriesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from './user-error';
 
 export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
-  const running = new Map<string, AbortController>();
-
-  /** Runs a cancellable job, reporting progress as job.progress events under `jobId`. */
-  async function job<T>(jobId: string, label: string, work: (progress: (done: number, total: number, label: string) => void, signal: AbortSignal) => Promise<T>): Promise<T> {
-    if (running.has(jobId)) throw new UserError(`A job with id ${jobId} is already running.`, 'busy');
-    const controller = new AbortController();
-    running.set(jobId, controller);
-    let last = { done: 0, total: null as number | null };
-    const progress = (done: number, total: number, text: string) => {
-      last = { done, total };
-      studio.emit('job.progress', { jobId, label: text, done, total, finished: false });
-    };
-    try {
-      progress(0, 0, label);
-      return await work(progress, controller.signal);
-    } finally {
-      running.delete(jobId);
-      studio.emit('job.progress', { jobId, label: `${label}: finished`, ...last, finished: true });
-    }
-  }
+  /** Runs a reality job under the one job runner; its steps report progress with their own labels. */
+  const job = <T>(kind: JobKind, jobId: string, label: string, work: (progress: (done: number, total: number, label: string) => void, signal: AbortSignal) => Promise<T>): Promise<T> =>
+    studio.jobs.start(kind, label, (context) => work((done, total, text) => context.progress(done, total, text), context.signal), jobId);
 
   const comparison = (store: WorkspaceStore, trajectoryId: string, nodeId?: string) => {
     const trajectory = store.getTrajectory(trajectoryId);
@@ -49,34 +34,29 @@ export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
   return {
     'reality.sandboxes': () => sandboxStates(),
     'reality.record': ({ jobId, domain, actions, title, environment }) =>
-      job(jobId, `Recording a real ${domain} session`, async (progress, signal) => {
+      job('record', jobId, `Recording a real ${domain} session`, async (progress, signal) => {
         const result = await recordTrajectory(studio.requireStore(), { domain, actions, title, settings: environment }, progress, signal);
-        studio.emit('workspace.changed', { reason: 'recorded', trajectoryId: result.trajectoryId });
+        announceTrajectoriesAdded(studio, 'recorded', [result.trajectoryId]);
         return result;
       }),
     'reality.runReal': ({ jobId, nodeId, environment }) =>
-      job(jobId, 'Running the branch for real', async (progress, signal) => {
+      job('run-real', jobId, 'Running the branch for real', async (progress, signal) => {
         const store = studio.requireStore();
         const result = await runReal(store, { nodeId, settings: environment }, progress, signal);
         const trajectoryId = store.getNode(nodeId)!.trajectoryId;
-        if (result.nodes.length) studio.emit('workspace.changed', { reason: 'ran-real', trajectoryId });
+        announceNodesAdded(studio, 'ran-real', result.nodes);
         return { ...result, comparison: comparison(store, trajectoryId, nodeId) };
       }),
     'reality.replay': ({ jobId, trajectoryId, sampling }) =>
-      job(jobId, 'Replaying through the world model', async (progress, signal) => {
+      job('replay', jobId, 'Replaying through the world model', async (progress, signal) => {
         const engine = studio.models.current;
         if (!engine) throw new UserError('No world model is loaded. Open the model panel and pick a model folder or an endpoint, then replay.', 'no-model');
         const store = studio.requireStore();
         const templates = { builtinDir: join(studio.extras.resourcesDir, 'prompts') };
         const result = await replayTrajectory(store, engine, templates, { trajectoryId, sampling }, progress, signal);
-        if (result.nodes.length) studio.emit('workspace.changed', { reason: 'replayed', trajectoryId });
+        announceNodesAdded(studio, 'replayed', result.nodes);
         return { ...result, comparison: comparison(store, trajectoryId) };
       }),
-    'reality.cancel': ({ jobId }) => {
-      const controller = running.get(jobId);
-      controller?.abort();
-      return { cancelled: controller !== undefined };
-    },
     'reality.compare': ({ trajectoryId, nodeId }) => comparison(studio.requireStore(), trajectoryId, nodeId),
     'reality.report': ({ trajectoryIds }) => report(trajectoryIds),
     'reality.exportReport': async ({ path, format, trajectoryIds }) => {

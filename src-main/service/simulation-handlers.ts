@@ -11,66 +11,55 @@ import { writeSamplingOverrides } from '../store/workspace-settings';
 import { workspaceRegistry } from './perturbation-handlers';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from './user-error';
+import { announceNodesAdded } from './change-events';
 
 export function simulationHandlers(studio: Studio): HandlersOf<typeof simulationApi> {
-  const running = new Map<string, AbortController>();
   const templates = () => ({ builtinDir: join(studio.extras.resourcesDir, 'prompts') });
   const settings = () => generationParameters(studio.models.current, studio.workspace);
   return {
     'model.state': () => studio.models.state(),
-    'model.load': ({ spec }) => studio.models.load(spec),
-    'model.unload': () => studio.models.unload(),
-    'model.installGpuRuntime': async ({ jobId }) => {
-      let lines = 0;
-      const progress = (label: string, finished: boolean) =>
-        studio.emit('job.progress', { jobId, label, done: lines, total: null, finished });
-      progress('Downloading the CUDA runtime for onnxruntime…', false);
-      try {
-        const log = await installGpuRuntime((line) => {
-          lines++;
-          progress(line, false);
-        });
-        return { log };
-      } finally {
-        progress('CUDA runtime step finished', true);
-      }
-    },
+    'model.load': ({ spec }) => studio.loadModel(spec),
+    'model.unload': () => studio.unloadModel(),
+    'model.installGpuRuntime': ({ jobId }) =>
+      studio.jobs.start(
+        'gpu-install',
+        'Downloading the CUDA runtime for onnxruntime…',
+        async (job) => {
+          let lines = 0;
+          const log = await installGpuRuntime((line) => job.progress(++lines, null, line));
+          return { log };
+        },
+        jobId,
+      ),
     'sampling.get': () => settings().describe(),
     'sampling.setWorkspace': ({ overrides }) => {
       writeSamplingOverrides(studio.requireStore(), overrides);
       return settings().describe();
     },
-    'simulate.run': async ({ jobId, nodeId, action, samples, sampling, continuation }) => {
+    'simulate.run': ({ jobId, nodeId, action, samples, sampling, continuation }) => {
       const engine = studio.models.current;
       if (!engine) {
         throw new UserError('No world model is loaded. Open the model panel and pick a model folder or an endpoint.', 'no-model');
       }
-      if (running.has(jobId)) throw new UserError(`A simulation with id ${jobId} is already running.`, 'busy');
       const store = studio.requireStore();
       const resolved = generationParameters(engine, store).resolve(sampling);
-      const controller = new AbortController();
-      running.set(jobId, controller);
-      try {
-        const result = await simulateStep(
-          store,
-          engine,
-          templates(),
-          { nodeId, action, samples, sampling: resolved, continuation },
-          ({ sample, text, completionTokens, elapsedMs }) => studio.emit('simulate.token', { jobId, sample, text, completionTokens, elapsedMs }),
-          controller.signal,
-        );
-        if (result.nodes.length > 0) {
-          studio.emit('workspace.changed', { reason: 'simulated', trajectoryId: result.nodes[0]!.trajectoryId });
-        }
-        return result;
-      } finally {
-        running.delete(jobId);
-      }
-    },
-    'simulate.cancel': ({ jobId }) => {
-      const controller = running.get(jobId);
-      controller?.abort();
-      return { cancelled: controller !== undefined };
+      return studio.jobs.start(
+        'simulate',
+        samples > 1 ? `Simulating ${samples} samples` : 'Simulating',
+        async (job) => {
+          const result = await simulateStep(
+            store,
+            engine,
+            templates(),
+            { nodeId, action, samples, sampling: resolved, continuation },
+            ({ sample, text, completionTokens, elapsedMs }) => studio.emit('simulate.token', { jobId, sample, text, completionTokens, elapsedMs }),
+            job.signal,
+          );
+          announceNodesAdded(studio, 'simulated', result.nodes);
+          return result;
+        },
+        jobId,
+      );
     },
     'simulate.prompt': async ({ nodeId, action, sampling }) => {
       const store = studio.requireStore();

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { api, ApiEvent, ApiEventPayload, WorkspaceInfo } from '../contract/api';
 import { WorkspaceStore } from '../store/workspace-store';
 import { rememberRecent } from './recent-workspaces';
+import type { ModelSpec, ModelState } from '../contract/simulation';
 import { ModelSession, type SecretStore } from '../simulation/model-session';
 import { evaluationHandlers } from './evaluation-handlers';
 import { perturbationHandlers } from './perturbation-handlers';
@@ -13,6 +14,8 @@ import { curationHandlers } from './curation-handlers';
 import { realityHandlers } from './reality-handlers';
 import { workspaceHandlers } from './workspace-handlers';
 import { datasetHandlers } from './dataset-handlers';
+import { jobsHandlers } from './jobs-handlers';
+import { Jobs } from './jobs';
 
 export { UserError } from './user-error';
 import { UserError } from './user-error';
@@ -38,6 +41,8 @@ export class Studio {
   private store: WorkspaceStore | null = null;
   private readonly listeners = new Set<Listener>();
   readonly models: ModelSession;
+  /** Every long operation of every door runs here: progress, cancel, one busy error. */
+  readonly jobs = new Jobs((progress) => this.emit('job.progress', progress));
 
   constructor(
     readonly extras: DoorExtras,
@@ -75,6 +80,20 @@ export class Studio {
     return next.info();
   }
 
+  /** Loads a world model (without a spec, the embedded default) and tells every UI. */
+  async loadModel(spec?: ModelSpec): Promise<ModelState> {
+    if (spec) await this.models.load(spec);
+    else await this.models.loadDefault();
+    this.emit('model.changed', { reason: 'loaded', modelId: this.models.current?.describe().modelId ?? null });
+    return this.models.state();
+  }
+
+  async unloadModel(): Promise<ModelState> {
+    const state = await this.models.unload();
+    this.emit('model.changed', { reason: 'unloaded', modelId: null });
+    return state;
+  }
+
   close(): void {
     this.store?.close();
     this.store = null;
@@ -86,6 +105,6 @@ export class Studio {
     await this.models.unload();
   }
 
-  readonly handlers: Handlers = { ...workspaceHandlers(this), ...curationHandlers(this), ...simulationHandlers(this), ...datasetHandlers(this), ...perturbationHandlers(this), ...realityHandlers(this), ...evaluationHandlers(this) };
+  readonly handlers: Handlers = { ...workspaceHandlers(this), ...curationHandlers(this), ...simulationHandlers(this), ...datasetHandlers(this), ...perturbationHandlers(this), ...realityHandlers(this), ...evaluationHandlers(this), ...jobsHandlers(this) };
 }
 

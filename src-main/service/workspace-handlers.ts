@@ -5,7 +5,10 @@ import { fileHead, fileSource, textSource } from '../formats/sources';
 import { buildOutline } from '../trajectory/outline';
 import { openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from './export-file';
-import { importTrajectories } from './import-trajectories';
+import { importAsJob, type ImportReport } from './import-trajectories';
+import { announceNodesAdded, announceTrajectoriesAdded } from './change-events';
+import type { JobContext } from './jobs';
+import type { ImportSource } from '../formats/format';
 import { ImportUploads } from './import-upload';
 import { readRecent } from './recent-workspaces';
 import type { HandlersOf, Studio } from './studio';
@@ -14,6 +17,37 @@ import type { workspaceApi } from '../contract/workspace';
 
 export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceApi> {
   const uploads = new ImportUploads();
+  type ImportFile = (source: ImportSource, options: { format: string; head?: string }) => Promise<ImportReport>;
+  /**
+   * Imports as one job: every file of it lands whole or, when cancelled, not at all (files
+   * already imported by this job are taken back too), and the UIs learn which trajectories came in.
+   */
+  const importJob = <T>(jobId: string | undefined, label: string, work: (importFile: ImportFile, job: JobContext) => Promise<T>): Promise<T> => {
+    const store = studio.requireStore();
+    return studio.jobs.start(
+      'import',
+      label,
+      async (job) => {
+        const added: string[] = [];
+        try {
+          const importFile: ImportFile = (source, options) =>
+            importAsJob(store, source, {
+              ...options,
+              signal: job.signal,
+              added,
+              onProgress: (r) => job.progress(added.length, null, `Importing ${source.name}: ${r.imported} trajectories so far`),
+            });
+          return await work(importFile, job);
+        } catch (err) {
+          if (job.signal.aborted) store.removeTrajectories(added);
+          throw err;
+        } finally {
+          announceTrajectoriesAdded(studio, 'imported', job.signal.aborted ? [] : added);
+        }
+      },
+      jobId,
+    );
+  };
   return {
   'app.info': () => ({
     version: studio.version,
@@ -53,7 +87,7 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
   },
   'trajectory.create': (input) => {
     const bundle = studio.requireStore().createTrajectory(input);
-    studio.emit('workspace.changed', { reason: 'trajectory-created', trajectoryId: bundle.trajectory.id });
+    announceTrajectoriesAdded(studio, 'created', [bundle.trajectory.id]);
     return bundle;
   },
   'node.addManual': ({ parentId, action, observation }) => {
@@ -64,31 +98,37 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       origin: 'manual',
       provenance: { source: { format: 'manual' } },
     });
-    studio.emit('workspace.changed', { reason: 'node-added', trajectoryId: node.trajectoryId });
+    announceNodesAdded(studio, 'added', [node]);
     return node;
   },
-  'import.text': ({ name, text, format }) => {
-    const report = importTrajectories(studio.requireStore(), textSource(name, text), { format });
-    studio.emit('workspace.changed', { reason: 'imported' });
-    return report;
-  },
+  'import.text': ({ name, text, format, jobId }) =>
+    importJob(jobId, `Importing ${name}`, async (importFile) => [await importFile(textSource(name, text), { format })]).then(([report]) => report!),
   'import.begin': (input) => uploads.begin(input),
   'import.chunk': (input) => uploads.chunk(input),
-  'import.finish': (input) => {
-    const report = uploads.finish(() => studio.requireStore(), input);
-    studio.emit('workspace.changed', { reason: 'imported' });
-    return report;
-  },
+  'import.finish': ({ uploadId, jobId }) =>
+    importJob(jobId, 'Importing the dropped file', async (importFile) => [await uploads.finish({ uploadId }, importFile)]).then(([report]) => report!),
   'import.abort': (input) => uploads.abort(input),
-  'import.files': ({ paths, format }) => {
+  'import.files': ({ paths, format, jobId }) =>
+    importJob(jobId, paths.length > 1 ? `Importing ${paths.length} files` : `Importing ${paths[0]}`, async (importFile, job) => {
+      const reports: ImportReport[] = [];
+      for (const [i, p] of paths.entries()) {
+        job.progress(i, paths.length, `Importing ${p}`);
+        reports.push(await importFile(fileSource(p), { format, head: fileHead(p) }));
+      }
+      return reports;
+    }),
+  'export.file': ({ path, format, trajectoryIds, jobId }) => {
     const store = studio.requireStore();
-    const reports = paths.map((p) => importTrajectories(store, fileSource(p), { format, head: fileHead(p) }));
-    studio.emit('workspace.changed', { reason: 'imported' });
-    return reports;
-  },
-  'export.file': async ({ path, format, trajectoryIds }) => {
-    const store = studio.requireStore();
-    return { path: resolve(path), ...(await exportToFile(store, resolve(path), format, trajectoryIds)) };
+    const full = resolve(path);
+    return studio.jobs.start(
+      'export',
+      `Exporting to ${full}`,
+      async (job) => ({
+        path: full,
+        ...(await exportToFile(store, full, format, trajectoryIds, { signal: job.signal, onProgress: (done, total) => job.progress(done, total) })),
+      }),
+      jobId,
+    );
   },
   'dialog.pickWorkspace': async ({ mode }) => {
     if (!studio.extras.pickWorkspace) throw new UserError('File dialogs exist only in the desktop app; type the path instead.');

@@ -76,8 +76,14 @@ describe('simulating a step', () => {
     const before = studio.workspace!.getNodes(studio.workspace!.getNode(leafId)!.trajectoryId).length;
     const run = call('simulate.run', { jobId: 'c', nodeId: leafId, action: 'yes', samples: 2, sampling: { maxTokens: 4000, temperature: 0 } });
     await new Promise((r) => setTimeout(r, 150));
-    expect(await call('simulate.cancel', { jobId: 'c' })).toEqual({ cancelled: true });
+    // A second job under the same id is refused with the one busy code, whatever its kind.
+    const again = await dispatch(studio, 'perturb.run', { jobId: 'c', nodeId: leafId, mode: 'transform', kinds: [{ kindId: 'terminal.disk-full' }] });
+    expect(again).toMatchObject({ ok: false, error: { code: 'busy' } });
+    expect(await call('job.cancel', { jobId: 'c' })).toEqual({ cancelled: true });
     const result = await run;
+    const progress = events.filter((e) => e.event === 'job.progress' && (e.payload as { jobId: string }).jobId === 'c').map((e) => e.payload);
+    expect(progress[0]).toMatchObject({ kind: 'simulate', finished: false });
+    expect(progress.at(-1)).toMatchObject({ kind: 'simulate', finished: true });
     expect(result.cancelled).toBe(true);
     expect(result.nodes).toEqual([]);
     expect(studio.workspace!.getNodes(studio.workspace!.getNode(leafId)!.trajectoryId)).toHaveLength(before);

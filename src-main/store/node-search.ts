@@ -128,6 +128,25 @@ export class NodeSearch {
     if (remaining < through) this.setIndexedThrough(remaining);
   }
 
+  /**
+   * Call before a trajectory's rows are deleted (a cancelled import takes back what it
+   * wrote): drops their text; the caller then lowers the mark with `afterRowsDeleted`.
+   */
+  forgetTrajectory(trajectoryId: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO node_text (node_text, rowid, action, observation, note, tags)
+         SELECT 'delete', rowid, action, observation, note, tags FROM nodes WHERE trajectory_id = ? AND rowid <= ?`,
+      )
+      .run(trajectoryId, this.indexedThrough());
+  }
+
+  /** After rows were deleted: SQLite may hand their rowids to the next nodes, which must still be indexed. */
+  afterRowsDeleted(): void {
+    const remaining = this.db.prepare(`SELECT COALESCE(MAX(rowid), 0) FROM nodes`).pluck().get() as number;
+    if (remaining < this.indexedThrough()) this.setIndexedThrough(remaining);
+  }
+
   private removeIndexed(id: string): void {
     // An external-content index deletes by the exact text it indexed, which is still in the row.
     this.db

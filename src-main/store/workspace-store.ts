@@ -171,6 +171,18 @@ export class WorkspaceStore {
     }
   }
 
+  /** Removes whole trajectories (what a cancelled import wrote), their search text included. */
+  removeTrajectories(ids: readonly string[]): void {
+    this.transaction(() => {
+      for (const id of ids) {
+        this.nodeSearch.forgetTrajectory(id);
+        this.db.prepare(`DELETE FROM nodes WHERE trajectory_id = ?`).run(id);
+        this.db.prepare(`DELETE FROM trajectories WHERE id = ?`).run(id);
+      }
+      this.nodeSearch.afterRowsDeleted();
+    });
+  }
+
   /** True when a trajectory with this id or source key is already in the workspace. */
   hasTrajectory(id: string, sourceKey: string | null): boolean {
     return this.stmt.trajectoryExists.get(id, sourceKey) !== undefined;

@@ -31,8 +31,7 @@ export function registerServe(program: Command): void {
       // Without --workspace the studio opens the demo workspace, ready to simulate.
       if (opts.workspace) studio.openWorkspace(opts.workspace, 'open-or-create');
       else openDemoWorkspace(studio);
-      if (opts.model) await studio.models.load(modelSpecFromArgument(opts.model));
-      else await studio.models.loadDefault();
+      await studio.loadModel(opts.model ? modelSpecFromArgument(opts.model) : undefined);
       const host = await startHost({ studio, rendererDir: RENDERER_DIR, port: opts.port });
       process.stdout.write(`Worldloom is serving at ${host.url}\n`);
       // Both names reach it; another machine reaches it through an SSH tunnel to this port.

@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import type { RealEnvironmentSettings, SandboxState, TrajectoryComparison } from '../../../src-main/contract/reality';
 import { call, onEvent } from '../api/client';
-import { notify, refreshTrajectories, selectTrajectory } from './store';
+import { notify, refreshTrajectories, selectTrajectory, showNewNodes } from './store';
 
 export interface RealityJob {
   jobId: string;
@@ -36,7 +36,7 @@ function listen(): void {
     if (get().job?.jobId !== jobId) return;
     set({ job: finished ? null : { jobId, label, done, total } });
   });
-  onEvent('workspace.changed', ({ trajectoryId }) => {
+  onEvent('nodes.added', ({ trajectoryId }) => {
     const target = get().target;
     if (get().open && target && trajectoryId === target.trajectoryId) void refreshComparison();
   });
@@ -113,7 +113,7 @@ export async function replay(trajectoryId: string): Promise<void> {
     ]);
   }
   show({ trajectoryId }, result.comparison, result.comparison.steps.findIndex((s) => s.diverged));
-  await selectTrajectory(trajectoryId);
+  await showNewNodes(result.nodes, trajectoryId);
 }
 
 /** Runs the branch with the settings the user confirmed in the Run real dialog (never the trajectory's own). */
@@ -122,12 +122,12 @@ export async function runReal(nodeId: string, trajectoryId: string, environment:
   if (!result) return;
   notify('info', `Ran ${result.comparison.steps.length} steps for real`, [`Sandbox: ${result.sandbox}`, `${result.nodes.length} real nodes added beside the simulated ones.`]);
   show({ trajectoryId, nodeId }, result.comparison, 0);
-  await selectTrajectory(trajectoryId);
+  await showNewNodes(result.nodes, trajectoryId);
 }
 
 export async function cancelRealityJob(): Promise<void> {
   const job = get().job;
-  if (job) await call('reality.cancel', { jobId: job.jobId });
+  if (job) await call('job.cancel', { jobId: job.jobId });
 }
 
 export async function exportReport(path: string, format: 'html' | 'json'): Promise<void> {

@@ -1,10 +1,8 @@
 // User intents that change the workspace from the inspector: marks (star, rating, tags,
 // note) and edits of a node's state, each recorded so Ctrl+Z takes it back. The core writes
 // every change at once; the tree here is patched in place instead of refetched.
-import type { ApiInput, ApiMethod, ApiOutput } from '../../../src-main/contract/api';
 import type { Curation, NodeRecord } from '../../../src-main/trajectory/model';
 import { call } from '../api/client';
-import { dropEcho, expectEcho } from './echoes';
 import { rerunSearch } from './search-actions';
 import { attempt, insertNode, notify, selectNode, selectTrajectory, useStudio } from './store';
 import { currentNodeRecord, forgetNode, rememberNode } from './node-records';
@@ -13,17 +11,6 @@ import { recorded, takeRedo, takeUndo, type UndoEntry } from './undo-history';
 
 const set = useStudio.setState;
 const get = useStudio.getState;
-
-/** A contract call whose announcement this UI does not need to refetch for. */
-async function callOwn<M extends ApiMethod>(reason: string, method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
-  expectEcho(reason);
-  try {
-    return await call(method, input);
-  } catch (err) {
-    dropEcho(reason);
-    throw err;
-  }
-}
 
 function record(entry: UndoEntry): void {
   set({ history: recorded(get().history, entry) });
@@ -40,7 +27,7 @@ async function show(node: NodeRecord, apply: () => void): Promise<void> {
 }
 
 async function writeCuration(id: string, curation: Partial<Curation>): Promise<NodeRecord> {
-  const node = await callOwn('curation', 'node.setCuration', { id, curation });
+  const node = await call('node.setCuration', { id, curation });
   rememberNode(node);
   await show(node, () => set({ tree: withChangedNode(get().tree!, treeNodeOf(node)) }));
   void rerunSearch();
@@ -89,13 +76,13 @@ export async function removeTag(id: string, tag: string): Promise<void> {
 }
 
 async function putBackEdit(id: string): Promise<void> {
-  const node = await callOwn('edit-redone', 'node.redoEdit', { id });
+  const node = await call('node.redoEdit', { id });
   await show(node, () => insertNode(node));
   set({ inspectorView: 'diff' });
 }
 
 async function takeBackEdit(edit: NodeRecord): Promise<void> {
-  const node = await callOwn('edit-undone', 'node.undoEdit', { id: edit.id });
+  const node = await call('node.undoEdit', { id: edit.id });
   forgetNode(node.id);
   const original = node.editedFromId ?? node.parentId;
   if (get().trajectory?.id === node.trajectoryId && get().tree) {
@@ -109,7 +96,7 @@ async function takeBackEdit(edit: NodeRecord): Promise<void> {
 /** Saves an edited state as a new node beside the original, selects it and shows the diff. */
 export async function saveEdit(originalId: string, action: string, observation: string): Promise<NodeRecord | undefined> {
   return attempt('Saving the edit', async () => {
-    const edit = await callOwn('node-edited', 'node.edit', { id: originalId, action, observation });
+    const edit = await call('node.edit', { id: originalId, action, observation });
     insertNode(edit);
     set({ editingNodeId: null, inspectorView: 'diff' });
     record({ label: `edit of step ${edit.depth}`, undo: () => takeBackEdit(edit), redo: () => putBackEdit(edit.id) });

@@ -5,7 +5,7 @@ import type { ApiOutput } from '../../../src-main/contract/api';
 import type { PerturbationKindInfo } from '../../../src-main/contract/perturbation';
 import type { Domain, WorldSpec } from '../../../src-main/trajectory/model';
 import { call } from '../api/client';
-import { notify, selectTrajectory } from './store';
+import { notify, showNewNodes } from './store';
 
 /** The answer to saving the workspace perturbation file: saved, or refused with every problem. */
 export type UserFileReport = ApiOutput<'perturb.setUserFile'>;
@@ -58,8 +58,7 @@ export async function perturb(
         'Raise Max tokens in the simulate panel (remembered for this workspace) and run it again.',
       ]);
     }
-    const first = result.nodes[0];
-    if (first) await selectTrajectory(first.trajectoryId, first.id, result.nodes);
+    await showNewNodes(result.nodes);
   } catch (err) {
     notify('error', 'Perturbation failed', [(err as Error).message]);
   } finally {
@@ -69,8 +68,8 @@ export async function perturb(
 
 export async function saveWorldSpec(trajectoryId: string, worldSpec: WorldSpec | null): Promise<void> {
   try {
+    // The trajectory.changed event puts the new specification into the open trajectory.
     await call('trajectory.setWorldSpec', { id: trajectoryId, worldSpec });
-    await selectTrajectory(trajectoryId);
     notify('info', worldSpec ? 'World specification saved: every simulation in this trajectory follows it.' : 'World specification removed.');
   } catch (err) {
     notify('error', 'Could not save the world specification', [(err as Error).message]);

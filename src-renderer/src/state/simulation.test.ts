@@ -177,12 +177,12 @@ describe('simulating from the panel', () => {
     expect(runOrCancelSimulation()).toBe(false);
     let finish: (r: SimulateResult) => void = () => undefined;
     answers.set('simulate.run', () => new Promise((resolve) => (finish = resolve)));
-    answers.set('simulate.cancel', () => ({ cancelled: true }));
+    answers.set('job.cancel', () => ({ cancelled: true }));
     changeDraft({ action: 'sleep 100', samples: 1, seed: 0 });
     expect(runOrCancelSimulation()).toBe(true);
     expect(useSimulation.getState().job!.running).toBe(true);
     expect(runOrCancelSimulation()).toBe(true);
-    expect(calls.some((c) => c.method === 'simulate.cancel')).toBe(true);
+    expect(calls.some((c) => c.method === 'job.cancel')).toBe(true);
     finish({ ...result([]), cancelled: true });
     await vi.waitFor(() => expect(useSimulation.getState().job!.running).toBe(false));
   });

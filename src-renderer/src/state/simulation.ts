@@ -5,7 +5,6 @@
 import { create } from 'zustand';
 import type { IncompleteSample, ModelSpec, ModelState, Sampling, SamplingOverrides } from '../../../src-main/contract/simulation';
 import { call, onEvent } from '../api/client';
-import { dropEcho, expectEcho } from './echoes';
 import { refreshSettings, useGenerationSettings } from './generation-settings';
 import { appendTokens, continuedStream, EMPTY_STREAM, type SampleStream } from './sample-streams';
 import { insertNode, notify, useStudio } from './store';
@@ -94,8 +93,8 @@ export function listenForSimulation(): void {
     buffered.events.push({ sample, text, completionTokens, elapsedMs });
     flushTimer ??= setTimeout(flushTokens, FLUSH_MS);
   });
-  onEvent('job.progress', ({ jobId, label }) => {
-    if (jobId.startsWith('gpu-')) set({ gpuInstallLog: [...get().gpuInstallLog, label].slice(-200) });
+  onEvent('job.progress', ({ kind, label, finished }) => {
+    if (kind === 'gpu-install' && !finished) set({ gpuInstallLog: [...get().gpuInstallLog, label].slice(-200) });
   });
   // Overrides are remembered per workspace: another workspace has its own.
   useStudio.subscribe((now, before) => {
@@ -175,8 +174,6 @@ async function run(request: RunRequest): Promise<void> {
   set({
     job: { jobId, nodeId: request.nodeId, action: request.action, streams, running: true, cancelled: false, tokensPerSecond: null, device: null },
   });
-  // The core announces the new nodes to every window; this one puts them into its tree itself.
-  expectEcho('simulated');
   try {
     const result = await call('simulate.run', {
       jobId,
@@ -186,7 +183,6 @@ async function run(request: RunRequest): Promise<void> {
       sampling: request.sampling,
       ...(carried ? { continuation: { text: carried.text, completionTokens: carried.completionTokens } } : {}),
     });
-    if (result.nodes.length === 0) dropEcho('simulated');
     if (flushTimer) {
       clearTimeout(flushTimer);
       flushTokens();
@@ -213,7 +209,6 @@ async function run(request: RunRequest): Promise<void> {
       ]);
     }
   } catch (err) {
-    dropEcho('simulated');
     const job = get().job;
     if (job?.jobId === jobId) set({ job: { ...job, running: false } });
     notify('error', 'Simulation failed', [(err as Error).message]);
@@ -261,7 +256,7 @@ export function dismissPending(key: string): void {
 
 export async function cancelSimulation(): Promise<void> {
   const job = get().job;
-  if (job?.running) await call('simulate.cancel', { jobId: job.jobId });
+  if (job?.running) await call('job.cancel', { jobId: job.jobId });
 }
 
 /**

@@ -8,7 +8,6 @@ import type { SearchHit } from '../../../src-main/contract/curation';
 import { UPLOAD_CHUNK_BYTES } from '../../../src-main/contract/workspace';
 import { call } from '../api/client';
 import { lastMessageArrivedAt } from '../api/door';
-import { expectEcho, dropEcho } from './echoes';
 import { readLayout, type Layout } from './layout';
 import { forgetNodes, refreshNodes, rememberNode } from './node-records';
 import { indexOutline, revealed, treeNodeOf, withAddedNode, type TreeIndex } from './tree-rows';
@@ -202,24 +201,29 @@ export function setCollapsed(collapsed: ReadonlySet<string>): void {
 export function insertNode(node: NodeRecord, select = true): void {
   rememberNode(node);
   const { tree, trajectory } = get();
-  if (!tree || trajectory?.id !== node.trajectoryId || tree.byId.has(node.id)) return;
-  const next = withAddedNode(tree, treeNodeOf(node));
-  set({ tree: next, collapsed: revealed(next, get().collapsed, node.id) });
-  if (select) selectNode(node.id);
+  if (!tree || trajectory?.id !== node.trajectoryId) return;
+  // Already there when its change event came first: then only the selection is this call's to make.
+  if (!tree.byId.has(node.id)) {
+    const next = withAddedNode(tree, treeNodeOf(node));
+    set({ tree: next, collapsed: revealed(next, get().collapsed, node.id) });
+  }
+  if (select) revealNode(node.id);
+}
+
+/**
+ * Shows nodes a call of this UI just wrote: put into the open tree (their change event may
+ * already have put them there) with the first selected, or their trajectory opened.
+ */
+export async function showNewNodes(nodes: readonly NodeRecord[], trajectoryId = nodes[0]?.trajectoryId): Promise<void> {
+  if (!trajectoryId) return;
+  if (get().trajectory?.id === trajectoryId && get().tree) nodes.forEach((node, i) => insertNode(node, i === 0));
+  else await selectTrajectory(trajectoryId, nodes[0]?.id, nodes);
 }
 
 export async function addManualStep(parentId: string, action: string, observation: string): Promise<NodeRecord | undefined> {
   return attempt('Adding the step', async () => {
-    expectEcho('node-added');
-    let node: NodeRecord;
-    try {
-      node = await call('node.addManual', { parentId, action, observation });
-    } catch (err) {
-      dropEcho('node-added');
-      throw err;
-    }
+    const node = await call('node.addManual', { parentId, action, observation });
     insertNode(node);
-    await refreshTrajectories();
     return node;
   });
 }

@@ -11,7 +11,7 @@ import {
   selectTrajectory,
   useStudio,
 } from '../state/store';
-import { isOwnEcho } from '../state/echoes';
+import { followChanges } from '../state/change-events';
 import { listenForSimulation, refreshModel } from '../state/simulation';
 import { Notices } from './Notices';
 import { StartScreen } from './StartScreen';
@@ -52,14 +52,14 @@ export function App() {
   useEffect(() => {
     void connectToMain(() => setConnection('failed'));
     listenForSimulation();
+    // Changes inside the workspace are applied where they happen (state/change-events.ts);
+    // a workspace opened or filled by another door is read again whole.
+    followChanges();
     const offChanged = onEvent('workspace.changed', (e) => {
-      if (e.reason === 'model-loaded') void refreshModel();
       if (e.reason === 'closed' || !useStudio.getState().workspace) return;
       void refreshTrajectories();
-      // This UI already put its own change into the tree; refetching a big tree for it would stall.
-      if (isOwnEcho(e.reason)) return;
       const current = useStudio.getState().trajectory;
-      if (current && (!e.trajectoryId || e.trajectoryId === current.id)) void selectTrajectory(current.id);
+      if (current) void selectTrajectory(current.id);
     });
     const offMenu = onMenuCommand(async (command) => {
       if (command === 'workspace.new' || command === 'workspace.open') {
