@@ -2,7 +2,9 @@
 // public AgentWorldBench script) from its folder, and opening samples. Pure: the renderer
 // imports it too.
 import { z } from 'zod';
+import { JobId } from './jobs';
 import { method } from './method';
+import { SamplingOverrides } from './simulation';
 
 const Path = z.string().min(1).max(4096);
 const Count = z.number().int().min(0);
@@ -85,7 +87,41 @@ export const EvaluatedSample = z.object({
 });
 export type EvaluatedSample = z.infer<typeof EvaluatedSample>;
 
+/** The public script's judge budget: judges reason before they grade. */
+export const DEFAULT_JUDGE_MAX_TOKENS = 32_768;
+
+/** Who grades the predictions: nobody (rule-based metrics only), the loaded world model, or a server. */
+export const EvaluationJudge = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('local') }),
+  z.object({ kind: z.literal('openai'), baseUrl: z.string().url().max(2048), model: z.string().max(500).optional() }),
+]);
+
+export const EvaluationRunInput = z.object({
+  jobId: JobId.optional(),
+  /** Folder with <domain>_test.jsonl files. */
+  dataDir: Path,
+  /** Where predictions.jsonl, judged.jsonl and scores.json go; a run there before is resumed. */
+  outDir: Path,
+  judge: EvaluationJudge.default({ kind: 'none' }),
+  /** The judge prompt template; without it, the rubric in the installation's resources. */
+  judgeTemplate: Path.optional(),
+  /** Per-domain judge system prompts: DIR/<domain>/judge_system_prompt.txt. */
+  judgePrompts: Path.optional(),
+  judgeMaxTokens: z.number().int().min(1).default(DEFAULT_JUDGE_MAX_TOKENS),
+  /** Samples predicted (and judged) at once. */
+  concurrency: z.number().int().min(1).max(1024).default(4),
+  limit: z.number().int().min(1).optional(),
+  /** Prediction settings; unset ones are the model's recommendation, else the public script's. */
+  sampling: SamplingOverrides.default({}),
+});
+
 export const evaluationApi = {
+  /** Runs an AgentWorldBench-compatible evaluation of the loaded model as a job (resumable). */
+  'eval.run': method(
+    EvaluationRunInput,
+    z.object({ summary: ScoreSummary, problems: z.array(z.string()), predicted: Count, resumed: Count, interrupted: z.boolean(), judged: z.boolean() }),
+  ),
   /** Reads a run's folder (predictions.jsonl, judged.jsonl) and scores it: a summary and one row per sample. */
   'eval.read': method(z.object({ outDir: Path }), z.object({ summary: ScoreSummary, samples: z.array(EvaluatedSample) })),
   /** Opens one sample as a trajectory: real turns, with the prediction beside the real observation. */

@@ -34,7 +34,7 @@ const Id = z.string().min(1).max(200);
 
 export const AppInfo = z.object({
   version: z.string(),
-  door: z.enum(['electron', 'host']),
+  door: z.enum(['electron', 'host', 'cli']),
   /** Native open/save dialogs exist only in the desktop app; the host UI types paths. */
   nativeDialogs: z.boolean(),
   workspace: WorkspaceInfo.nullable(),

@@ -6,6 +6,7 @@
 // judge_system_prompt.txt) each domain's prompt goes first as the system message.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_JUDGE_MAX_TOKENS } from '../contract/evaluation';
 import type { ChatMessage, WorldModelEngine } from '../engine/engine';
 import { DOMAINS } from '../trajectory/model';
 import { fillTemplate, stripLeadingComment } from '../prompt/template';
@@ -22,8 +23,8 @@ export interface Judgement {
   raw: string;
 }
 
-/** The public script's judge budget: judges reason before they grade. */
-export const DEFAULT_JUDGE_MAX_TOKENS = 32_768;
+/** The public script's judge budget, defined once in the contract. */
+export { DEFAULT_JUDGE_MAX_TOKENS };
 
 /** The file name the public repository gives each domain's judge system prompt. */
 export const JUDGE_SYSTEM_PROMPT_FILE = 'judge_system_prompt.txt';

@@ -18,8 +18,11 @@ function tokenCounterFor(studio: Studio): TokenCounter {
   return modelTokenCounter(described.modelId, (text) => engine.tokenize(text));
 }
 
+/** How a filter error starts, so the CLI can name its --filter option instead. */
+export const FILTER_ERROR_PREFIX = 'The filter does not read: ';
+
 function asUserError(err: unknown): unknown {
-  if (err instanceof FilterError) return new UserError(`The filter does not read: ${err.message}`, 'invalid-filter');
+  if (err instanceof FilterError) return new UserError(`${FILTER_ERROR_PREFIX}${err.message}`, 'invalid-filter');
   if (err instanceof ExportCancelledError) return new UserError(err.message, 'cancelled');
   if (err instanceof DatasetExportError) return new UserError(err.message, 'invalid-export');
   return err;

@@ -1,5 +1,8 @@
 // Handlers for the evaluation part of the contract (contract/evaluation.ts).
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
+import { loadJudgeSystemPrompts, loadJudgeTemplate } from '../evaluation/judge';
+import { runEvaluation } from '../evaluation/run-evaluation';
 import type { evaluationApi } from '../contract/evaluation';
 import { openEvaluatedSample } from '../evaluation/open-sample';
 import { evaluatedLines, holdsOlderLayout, openRunFolder, RESULT_FILES } from '../evaluation/result-files';
@@ -11,6 +14,42 @@ import { UserError } from './user-error';
 
 export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluationApi> {
   return {
+    'eval.run': (input) => {
+      const engine = studio.models.current;
+      if (!engine) throw new UserError('No world model is loaded. Load the model to evaluate first (--model DIR|URL on the command line).', 'no-model');
+      const judgeSystemPrompts = input.judgePrompts ? loadJudgeSystemPrompts(resolve(input.judgePrompts)) : null;
+      const judgeTemplate = loadJudgeTemplate(input.judgeTemplate ? resolve(input.judgeTemplate) : join(studio.extras.resourcesDir, 'judge', 'rubric.md'));
+      return studio.jobs.start(
+        'evaluation',
+        'Evaluating',
+        async (job) => {
+          const remote = input.judge.kind === 'openai' ? new OpenAiCompatibleEngine({ baseUrl: input.judge.baseUrl, model: input.judge.model }) : null;
+          await remote?.load();
+          const judgeEngine = remote ?? (input.judge.kind === 'local' ? engine : null);
+          try {
+            const result = await runEvaluation({
+              dataDir: resolve(input.dataDir),
+              outDir: resolve(input.outDir),
+              engine,
+              judgeEngine,
+              judgeTemplate,
+              judgeSystemPrompts,
+              judgeMaxTokens: input.judgeMaxTokens,
+              concurrency: input.concurrency,
+              limit: input.limit,
+              sampling: input.sampling,
+              signal: job.signal,
+              onProgress: (p) => job.progress(p.done, p.total, p.phase, p.etaSeconds),
+            });
+            const { summary, problems, predicted, resumed, interrupted } = result;
+            return { summary, problems, predicted, resumed, interrupted, judged: judgeEngine !== null };
+          } finally {
+            await remote?.dispose();
+          }
+        },
+        input.jobId,
+      );
+    },
     'eval.read': ({ outDir }) => {
       const dir = resolve(outDir);
       // Scored from the result files themselves, so a run of the public script (which writes

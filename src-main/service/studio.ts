@@ -27,7 +27,7 @@ export type HandlersOf<A extends Record<string, { input: z.ZodType; output: z.Zo
 export type Handlers = HandlersOf<typeof api>;
 
 export interface DoorExtras {
-  door: 'electron' | 'host';
+  door: 'electron' | 'host' | 'cli';
   /** The installation's resources/ folder (prompt templates, the default model). */
   resourcesDir: string;
   secrets?: SecretStore;
@@ -75,7 +75,8 @@ export class Studio {
       mode === 'create' ? WorkspaceStore.create(full) : mode === 'open' ? WorkspaceStore.open(full) : WorkspaceStore.openOrCreate(full);
     this.store?.close();
     this.store = next;
-    rememberRecent(full);
+    // The recent list is the app's; a script's workspaces would crowd it.
+    if (this.extras.door !== 'cli') rememberRecent(full);
     this.emit('workspace.changed', { reason: 'opened' });
     return next.info();
   }

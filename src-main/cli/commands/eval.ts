@@ -2,15 +2,12 @@
 // the printed summary follow the public evaluation script (QwenLM/Qwen-AgentWorld
 // eval/eval.py); see evaluation/run-evaluation.ts for where Worldloom differs.
 import type { Command } from 'commander';
-import { join, resolve } from 'node:path';
-import { OpenAiCompatibleEngine } from '../../engine/openai/openai-engine';
-import { DEFAULT_JUDGE_MAX_TOKENS, loadJudgeSystemPrompts, loadJudgeTemplate } from '../../evaluation/judge';
+import { resolve } from 'node:path';
+import { DEFAULT_JUDGE_MAX_TOKENS } from '../../contract/evaluation';
 import { RESULT_FILES } from '../../evaluation/result-files';
-import { runEvaluation } from '../../evaluation/run-evaluation';
 import { publicScoreBlock, worldloomReport } from '../../evaluation/score-report';
-import { openModelForCli } from '../model-argument';
+import { withCore } from '../core';
 import { wholeNumber } from '../option-parsers';
-import { RESOURCES_DIR } from '../paths';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 function eta(seconds: number | null): string {
@@ -27,7 +24,7 @@ export function registerEval(program: Command): void {
     .option('--judge <url>', 'OpenAI-compatible judge endpoint (rubric scores); without it only rule-based metrics')
     .option('--judge-model <name>', 'judge model name on that endpoint')
     .option('--local-judge', 'judge with the loaded world model itself')
-    .option('--judge-template <file>', 'judge prompt template', join(RESOURCES_DIR, 'judge', 'rubric.md'))
+    .option('--judge-template <file>', 'judge prompt template (default: the rubric in resources/judge/rubric.md)')
     .option('--judge-prompts <dir>', 'per-domain judge system prompts: DIR/<domain>/judge_system_prompt.txt (e.g. the public repository\'s prompts/)')
     .option('--judge-max-tokens <n>', 'longest judge reply in tokens, reasoning included (the public script allows 32768)', wholeNumber(1), DEFAULT_JUDGE_MAX_TOKENS)
     .requiredOption('-o, --out <dir>', 'output folder (predictions.jsonl, judged.jsonl, scores.json)')
@@ -41,51 +38,44 @@ export function registerEval(program: Command): void {
         judge?: string;
         judgeModel?: string;
         localJudge?: boolean;
-        judgeTemplate: string;
+        judgeTemplate?: string;
         judgePrompts?: string;
         judgeMaxTokens: number;
         out: string;
         concurrency: number;
         limit?: number;
       }) => {
-        const judgeSystemPrompts = opts.judgePrompts ? loadJudgeSystemPrompts(resolve(opts.judgePrompts)) : null;
-        const { models, engine } = await openModelForCli(opts.model);
-        let judgeEngine = opts.localJudge ? engine : null;
-        if (opts.judge) {
-          const remote = new OpenAiCompatibleEngine({ baseUrl: opts.judge, model: opts.judgeModel });
-          await remote.load();
-          judgeEngine = remote;
-        }
-        const controller = new AbortController();
-        process.once('SIGINT', () => {
-          process.stderr.write('\nStopping after the samples in flight; run the same command again to resume.\n');
-          controller.abort();
-        });
-        try {
-          const result = await runEvaluation({
-            dataDir: resolve(opts.data),
-            outDir: resolve(opts.out),
-            engine,
-            judgeEngine,
-            judgeTemplate: loadJudgeTemplate(opts.judgeTemplate),
-            judgeSystemPrompts,
+        const judge = opts.judge
+          ? ({ kind: 'openai', baseUrl: opts.judge, ...(opts.judgeModel ? { model: opts.judgeModel } : {}) } as const)
+          : opts.localJudge
+            ? ({ kind: 'local' } as const)
+            : ({ kind: 'none' } as const);
+        await withCore({ model: opts.model ?? null }, async (core) => {
+          const jobId = 'cli-eval';
+          core.cancelOnInterrupt(jobId, () => process.stderr.write('\nStopping after the samples in flight; run the same command again to resume.\n'));
+          core.on('job.progress', (p) => {
+            if (p.jobId === jobId && !p.finished && p.total !== null) process.stderr.write(`\r${p.label} ${p.done}/${p.total}${eta(p.etaSeconds ?? null)}   `);
+          });
+          const result = await core.call('eval.run', {
+            jobId,
+            dataDir: opts.data,
+            outDir: opts.out,
+            judge,
+            judgeTemplate: opts.judgeTemplate,
+            judgePrompts: opts.judgePrompts,
             judgeMaxTokens: opts.judgeMaxTokens,
             concurrency: opts.concurrency,
             limit: opts.limit,
             sampling: samplingOverrides(opts),
-            signal: controller.signal,
-            onProgress: (p) => process.stderr.write(`\r${p.phase} ${p.done}/${p.total}${eta(p.etaSeconds)}   `),
           });
           process.stderr.write('\n');
           for (const problem of result.problems) process.stderr.write(`skipped ${problem}\n`);
-          if (!judgeEngine && result.summary.worldloom.unjudged > 0) {
+          if (!result.judged && result.summary.worldloom.unjudged > 0) {
             process.stderr.write(`No judge given (--judge URL or --local-judge): ${result.summary.worldloom.unjudged} samples are not judged; rule-based metrics need no judge.\n`);
           }
           process.stdout.write(`${publicScoreBlock(result.summary)}\n\n${worldloomReport(result.summary)}\n`);
           process.stdout.write(`\n${resolve(opts.out, RESULT_FILES.scores)}${result.interrupted ? ' (interrupted: run again to finish)' : ''}\n`);
-        } finally {
-          await models.unload();
-        }
+        });
       },
     );
 }

@@ -1,12 +1,10 @@
 // `worldloom export`: a workspace to Worldloom JSONL (every trajectory, round-trips
 // everything), or a selection of it to a fine-tuning dataset folder with a card.
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
-import { DATASET_FORMATS, DatasetExportInput, SAMPLE_BUILDERS, SAMPLE_UNITS, type DatasetFormat } from '../../contract/dataset';
-import { exportDataset } from '../../dataset/export-dataset';
-import { FilterError } from '../../dataset/filter-expression';
-import { exportToFile } from '../../service/export-file';
-import { WorkspaceStore } from '../../store/workspace-store';
+import { DATASET_FORMATS, SAMPLE_BUILDERS, SAMPLE_UNITS, type DatasetFormat } from '../../contract/dataset';
+import { FILTER_ERROR_PREFIX } from '../../service/dataset-handlers';
+import { UserError } from '../../service/user-error';
+import { withCore } from '../core';
 import { numberBetween, oneOf, wholeNumber } from '../option-parsers';
 
 interface ExportOptions {
@@ -57,42 +55,44 @@ export function registerExport(program: Command): void {
     .option('--include-cut-off', 'also export steps the model wrote until it ran out of tokens (left out by default)')
     .option('--name <name>', 'dataset name in the card and dataset_info.json (default: the folder name)')
     .option('--overwrite', 'replace an earlier export in the same folder')
-    .action(async (opts: ExportOptions) => {
-      const store = WorkspaceStore.open(resolve(opts.workspace));
-      try {
+    .action((opts: ExportOptions) =>
+      withCore({ workspace: { path: opts.workspace } }, async (core) => {
+        const jobId = 'cli-export';
+        core.cancelOnInterrupt(jobId);
         if (isFileExport(opts)) {
-          const counts = await exportToFile(store, resolve(opts.out), opts.format);
-          process.stdout.write(JSON.stringify({ out: resolve(opts.out), format: opts.format, ...counts }) + '\n');
+          const { path, trajectories, records } = await core.call('export.file', { path: opts.out, format: opts.format, jobId });
+          process.stdout.write(JSON.stringify({ out: path, format: opts.format, trajectories, records }) + '\n');
           return;
         }
-        const input = DatasetExportInput.parse({
-          out: opts.out,
-          format: opts.format as DatasetFormat,
-          selection: { filter: opts.filter ?? '', scope: { kind: 'all' } },
-          samples: { builder: opts.builder, per: opts.per, reasoning: opts.reasoning },
-          name: opts.name,
-          split: opts.split,
-          seed: opts.seed,
-          dedup: opts.dedup ?? false,
-          nearDuplicateThreshold: opts.nearDuplicates,
-          scrub: opts.scrub ?? false,
-          maxTokens: opts.maxTokens ?? null,
-          includeCutOff: opts.includeCutOff ?? false,
-          reasoningStyle: opts.reasoningStyle,
-          overwrite: opts.overwrite ?? false,
-        });
         const showProgress = process.stderr.isTTY;
-        const summary = await exportDataset(store, input, {
-          onProgress: showProgress ? (p) => process.stderr.write(`\r${p.label}: ${p.done}${p.total === null ? '' : ` / ${p.total}`}   `) : undefined,
+        core.on('job.progress', (p) => {
+          if (showProgress && p.jobId === jobId && !p.finished) process.stderr.write(`\r${p.label}: ${p.done}${p.total === null ? '' : ` / ${p.total}`}   `);
         });
-        if (showProgress) process.stderr.write('\n');
-        process.stdout.write(JSON.stringify(summary) + '\n');
-      } catch (err) {
-        // Say which option the column of a filter error refers to.
-        if (err instanceof FilterError) throw new Error(`--filter: ${err.message}`);
-        throw err;
-      } finally {
-        store.close();
-      }
-    });
+        try {
+          const summary = await core.call('dataset.export', {
+            jobId,
+            out: opts.out,
+            format: opts.format as DatasetFormat,
+            selection: { filter: opts.filter ?? '', scope: { kind: 'all' } },
+            samples: { builder: opts.builder, per: opts.per, reasoning: opts.reasoning },
+            name: opts.name,
+            split: opts.split,
+            seed: opts.seed,
+            dedup: opts.dedup ?? false,
+            nearDuplicateThreshold: opts.nearDuplicates,
+            scrub: opts.scrub ?? false,
+            maxTokens: opts.maxTokens ?? null,
+            includeCutOff: opts.includeCutOff ?? false,
+            reasoningStyle: opts.reasoningStyle,
+            overwrite: opts.overwrite ?? false,
+          });
+          if (showProgress) process.stderr.write('\n');
+          process.stdout.write(JSON.stringify(summary) + '\n');
+        } catch (err) {
+          // Say which option the column of a filter error refers to.
+          if (err instanceof UserError && err.code === 'invalid-filter') throw new UserError(`--filter: ${err.message.replace(FILTER_ERROR_PREFIX, '')}`, err.code);
+          throw err;
+        }
+      }),
+    );
 }

@@ -1,17 +1,24 @@
 // `worldloom gpu-install` (npm run gpu:install): fetches onnxruntime's CUDA provider.
 import type { Command } from 'commander';
-import { gpuRuntimeStatus, installGpuRuntime } from '../../simulation/gpu-runtime';
+import { withCore } from '../core';
 
 export function registerGpuInstall(program: Command): void {
   program
     .command('gpu-install')
     .description("download onnxruntime-node's CUDA 12 runtime (Linux x64, NVIDIA GPU)")
-    .action(async () => {
-      if (gpuRuntimeStatus() === 'installed') {
-        process.stdout.write('The CUDA runtime is already installed.\n');
-        return;
-      }
-      await installGpuRuntime((line) => process.stdout.write(`${line}\n`));
-      process.stdout.write('CUDA runtime installed. Worldloom uses it the next time a model is loaded.\n');
-    });
+    .action(() =>
+      withCore({}, async (core) => {
+        if ((await core.call('model.state', {})).gpuRuntime === 'installed') {
+          process.stdout.write('The CUDA runtime is already installed.\n');
+          return;
+        }
+        const jobId = 'cli-gpu-install';
+        // Each line the installer writes arrives as the job's progress.
+        core.on('job.progress', (p) => {
+          if (p.jobId === jobId && !p.finished && p.done > 0) process.stdout.write(`${p.label}\n`);
+        });
+        await core.call('model.installGpuRuntime', { jobId });
+        process.stdout.write('CUDA runtime installed. Worldloom uses it the next time a model is loaded.\n');
+      }),
+    );
 }

@@ -1,20 +1,16 @@
 // `worldloom info`: one JSON object summarizing a workspace.
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
-import { WorkspaceStore } from '../../store/workspace-store';
+import { withCore } from '../core';
 
 export function registerInfo(program: Command): void {
   program
     .command('info')
     .description('print a JSON summary of a workspace')
     .requiredOption('-w, --workspace <file>', 'workspace file')
-    .action((opts: { workspace: string }) => {
-      const store = WorkspaceStore.open(resolve(opts.workspace));
-      try {
-        const { trajectories, steps, byDomain, byOrigin } = store.info();
+    .action((opts: { workspace: string }) =>
+      withCore({ workspace: { path: opts.workspace } }, async (core) => {
+        const { trajectories, steps, byDomain, byOrigin } = await core.call('workspace.info', {});
         process.stdout.write(JSON.stringify({ trajectories, steps, byDomain, byOrigin }) + '\n');
-      } finally {
-        store.close();
-      }
-    });
+      }),
+    );
 }

@@ -1,13 +1,7 @@
 // `worldloom perturb`: one perturbation (or a comma-separated sweep) of a step.
 import type { Command } from 'commander';
-import { join, resolve } from 'node:path';
-import { workspaceRegistry } from '../../service/perturbation-handlers';
-import { generationParameters } from '../../simulation/generation-parameters';
-import { perturbStep } from '../../simulation/perturb-step';
-import { WorkspaceStore } from '../../store/workspace-store';
-import { openModelForCli } from '../model-argument';
+import { withCore } from '../core';
 import { oneOf, wholeNumber } from '../option-parsers';
-import { RESOURCES_DIR } from '../paths';
 import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerPerturb(program: Command): void {
@@ -34,33 +28,24 @@ export function registerPerturb(program: Command): void {
         }
       }
       // Transform mode needs no model; only instruction mode loads one.
-      const { models, engine } = opts.mode === 'instruction' ? await openModelForCli(opts.model) : { models: null, engine: null };
-      const store = WorkspaceStore.open(resolve(opts.workspace));
-      try {
-        const parameters = generationParameters(engine, store);
-        const result = await perturbStep(
-          store,
-          engine,
-          { builtinDir: join(RESOURCES_DIR, 'prompts') },
-          workspaceRegistry(store),
-          {
-            nodeId: opts.node,
-            mode: opts.mode,
-            kinds: kindIds.map((kindId) => ({ kindId, ...(params ? { params } : {}) })),
-            seed: opts.seed,
-            sampling: parameters.resolve(samplingOverrides({ ...opts, seed: undefined })),
-          },
-          () => {},
-        );
+      await withCore({ workspace: { path: opts.workspace }, model: opts.mode === 'instruction' ? (opts.model ?? null) : undefined }, async (core) => {
+        const jobId = 'cli-perturb';
+        core.cancelOnInterrupt(jobId);
+        const result = await core.call('perturb.run', {
+          jobId,
+          nodeId: opts.node,
+          mode: opts.mode,
+          kinds: kindIds.map((kindId) => ({ kindId, ...(params ? { params } : {}) })),
+          seed: opts.seed,
+          sampling: samplingOverrides({ ...opts, seed: undefined }),
+        });
         process.stdout.write(JSON.stringify({ nodes: result.nodes.map((n) => n.id), incomplete: result.incomplete.map((s) => s.message) }) + '\n');
         if (result.incomplete.length > 0) {
-          process.stderr.write(`worldloom: ${incompleteReport(result.incomplete, parameters.maxTokensLimit)}\n`);
+          const { maxTokensLimit } = await core.call('sampling.get', {});
+          process.stderr.write(`worldloom: ${incompleteReport(result.incomplete, maxTokensLimit)}\n`);
           process.exitCode = 1;
         }
-      } finally {
-        store.close();
-        await models?.unload();
-      }
+      });
     },
   );
 }

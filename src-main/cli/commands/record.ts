@@ -4,8 +4,7 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REAL_DOMAINS, type RealDomain, type RealEnvironmentSettings } from '../../contract/reality';
-import { recordTrajectory } from '../../reality/record';
-import { WorkspaceStore } from '../../store/workspace-store';
+import { withCore } from '../core';
 import { numberBetween, oneOf } from '../option-parsers';
 
 export function registerRecord(program: Command): void {
@@ -29,19 +28,14 @@ export function registerRecord(program: Command): void {
         ...(opts.timeout ? { terminal: { commandTimeoutSeconds: opts.timeout } } : {}),
         ...(opts.server ? { mcp: { command: opts.server, args: opts.serverArg, ...(opts.serverCwd ? { cwd: resolve(opts.serverCwd) } : {}) } } : {}),
       };
-      const store = WorkspaceStore.openOrCreate(resolve(opts.workspace));
-      try {
-        const controller = new AbortController();
-        process.once('SIGINT', () => controller.abort());
-        const result = await recordTrajectory(
-          store,
-          { domain, actions, title: opts.title, settings },
-          (done, total, label) => process.stderr.write(`[${done}/${total}] ${label}\n`),
-          controller.signal,
-        );
+      await withCore({ workspace: { path: opts.workspace, create: true } }, async (core) => {
+        const jobId = 'cli-record';
+        core.cancelOnInterrupt(jobId);
+        core.on('job.progress', (p) => {
+          if (p.jobId === jobId && !p.finished && p.total !== null) process.stderr.write(`[${p.done}/${p.total}] ${p.label}\n`);
+        });
+        const result = await core.call('reality.record', { jobId, domain, actions, title: opts.title, environment: settings });
         process.stdout.write(JSON.stringify(result) + '\n');
-      } finally {
-        store.close();
-      }
+      });
     });
 }
