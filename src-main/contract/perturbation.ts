@@ -32,7 +32,7 @@ export const perturbationApi = {
     z.object({
       jobId: JobId,
       nodeId: z.string().min(1).max(200),
-      mode: z.enum(['instruction', 'transform']),
+      mode: z.enum(['instruction', 'transform']).default('transform'),
       kinds: z.array(z.object({ kindId: z.string().min(1).max(200), params: z.record(z.string(), z.unknown()).optional() })).min(1).max(200),
       seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
       /** Instruction mode only: overrides the generation settings in force for this call. */

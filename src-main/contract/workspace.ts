@@ -28,7 +28,8 @@ export type ImportReport = z.infer<typeof ImportReport>;
 export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
 const UPLOAD_CHUNK_BASE64_CHARS = Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4;
 
-const ImportFormat = z.enum(['auto', 'agentworldbench', 'jsonl']).or(z.string().min(1).max(64));
+/** `auto` detects the format from the file's name and first bytes. */
+const ImportFormat = z.enum(['auto', 'agentworldbench', 'jsonl']).or(z.string().min(1).max(64)).default('auto');
 const Path = z.string().min(1).max(4096);
 const Id = z.string().min(1).max(200);
 

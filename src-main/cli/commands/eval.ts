@@ -26,9 +26,9 @@ export function registerEval(program: Command): void {
     .option('--local-judge', 'judge with the loaded world model itself')
     .option('--judge-template <file>', 'judge prompt template (default: the rubric in resources/judge/rubric.md)')
     .option('--judge-prompts <dir>', 'per-domain judge system prompts: DIR/<domain>/judge_system_prompt.txt (e.g. the public repository\'s prompts/)')
-    .option('--judge-max-tokens <n>', 'longest judge reply in tokens, reasoning included (the public script allows 32768)', wholeNumber(1), DEFAULT_JUDGE_MAX_TOKENS)
+    .option('--judge-max-tokens <n>', `longest judge reply in tokens, reasoning included (default ${DEFAULT_JUDGE_MAX_TOKENS}, as the public script allows)`, wholeNumber(1))
     .requiredOption('-o, --out <dir>', 'output folder (predictions.jsonl, judged.jsonl, scores.json)')
-    .option('-c, --concurrency <n>', 'samples at once', wholeNumber(1), 4)
+    .option('-c, --concurrency <n>', 'samples at once (default 4)', wholeNumber(1))
     .option('--limit <n>', 'evaluate only the first N samples', wholeNumber(1));
   // Prediction settings: unset ones are the model's recommendation, else the public script's 0.6 and 32768 tokens.
   addSamplingOptions(command).action(
@@ -40,9 +40,9 @@ export function registerEval(program: Command): void {
         localJudge?: boolean;
         judgeTemplate?: string;
         judgePrompts?: string;
-        judgeMaxTokens: number;
+        judgeMaxTokens?: number;
         out: string;
-        concurrency: number;
+        concurrency?: number;
         limit?: number;
       }) => {
         const judge = opts.judge

@@ -9,8 +9,8 @@ export function registerImport(program: Command): void {
     .description('import trajectory files into a workspace')
     .argument('<files...>', 'files to import')
     .requiredOption('-w, --workspace <file>', 'workspace file (created if missing)')
-    .option('-f, --format <format>', 'auto | agentworldbench | jsonl | …', 'auto')
-    .action((files: string[], opts: { workspace: string; format: string }) =>
+    .option('-f, --format <format>', 'auto | agentworldbench | jsonl | … (default auto: detected from the file)')
+    .action((files: string[], opts: { workspace: string; format?: string }) =>
       withCore({ workspace: { path: opts.workspace, create: true } }, async (core) => {
         const jobId = 'cli-import';
         core.cancelOnInterrupt(jobId);

@@ -11,13 +11,13 @@ export function registerPerturb(program: Command): void {
     .requiredOption('-w, --workspace <file>', 'workspace file')
     .requiredOption('-n, --node <id>', 'the step to perturb')
     .requiredOption('-k, --kind <ids>', 'perturbation kind id(s), comma-separated for a sweep (e.g. terminal.disk-full)')
-    .option('--mode <mode>', 'instruction | transform', oneOf(['instruction', 'transform'] as const), 'transform')
+    .option('--mode <mode>', 'instruction | transform (default transform)', oneOf(['instruction', 'transform'] as const))
     .option('--params <json>', 'parameters as a JSON object (for a single kind)')
-    .option('-s, --seed <n>', 'seed', wholeNumber(0, 2 ** 31 - 1), 0)
+    .option('-s, --seed <n>', 'seed (default 0)', wholeNumber(0, 2 ** 31 - 1))
     .option('-m, --model <dir|url>', 'model for instruction mode (default: the embedded model)');
   // The generation options shape instruction mode only; --seed is the sweep's own.
   addSamplingOptions(command, { seed: false }).action(
-    async (opts: Omit<SamplingFlags, 'seed'> & { workspace: string; node: string; kind: string; mode: 'instruction' | 'transform'; params?: string; seed: number; model?: string }) => {
+    async (opts: Omit<SamplingFlags, 'seed'> & { workspace: string; node: string; kind: string; mode?: 'instruction' | 'transform'; params?: string; seed?: number; model?: string }) => {
       const kindIds = opts.kind.split(',').map((k) => k.trim()).filter(Boolean);
       let params: Record<string, unknown> | undefined;
       if (opts.params) {

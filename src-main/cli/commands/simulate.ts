@@ -11,10 +11,10 @@ export function registerSimulate(program: Command): void {
     .requiredOption('-w, --workspace <file>', 'workspace file')
     .requiredOption('-n, --node <id>', 'node to act from')
     .requiredOption('-a, --action <text>', 'the action to simulate')
-    .option('-k, --samples <k>', 'samples, run as one batch', wholeNumber(1, 64), 1)
+    .option('-k, --samples <k>', 'samples, run as one batch (default 1)', wholeNumber(1, 64))
     .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)');
   addSamplingOptions(command).action(
-    (opts: SamplingFlags & { workspace: string; node: string; action: string; samples: number; model?: string }) =>
+    (opts: SamplingFlags & { workspace: string; node: string; action: string; samples?: number; model?: string }) =>
       withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null }, async (core) => {
         const jobId = 'cli-simulate';
         core.cancelOnInterrupt(jobId);

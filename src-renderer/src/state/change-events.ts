@@ -7,7 +7,7 @@ import { countedNodes } from './change-counts';
 import { forgetNode, rememberNode } from './node-records';
 import { rerunSearch } from './search-actions';
 import { refreshModel } from './simulation';
-import { insertNode, refreshTrajectories, useStudio } from './store';
+import { followImport, insertNode, refreshTrajectories, useStudio } from './store';
 import { treeNodeOf, withChangedNode, withoutLeaf } from './tree-rows';
 
 const set = useStudio.setState;
@@ -48,4 +48,7 @@ export function followChanges(): void {
     });
   });
   onEvent('model.changed', () => void refreshModel());
+  onEvent('job.progress', (p) => {
+    if (p.kind === 'import' && !p.finished) followImport(p);
+  });
 }

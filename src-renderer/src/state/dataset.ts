@@ -141,17 +141,21 @@ export async function refreshPreview(focus: TreeFocus): Promise<void> {
 export async function startExport(focus: TreeFocus): Promise<void> {
   const { form } = get();
   const out = form.out.trim();
+  const jobId = `export-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  set({ job: { jobId, label: 'Starting', done: 0, total: null, running: true }, result: null, error: null });
   if (form.format === 'jsonl') {
+    // A job like the dataset export: its progress shows here and Cancel leaves no file behind.
     try {
-      const r = await call('export.file', { path: out, format: 'jsonl' });
+      const r = await call('export.file', { path: out, format: 'jsonl', jobId });
       notify('info', `Exported ${r.trajectories} trajectories (${r.records} records) to ${r.path}`);
     } catch (err) {
       set({ error: (err as Error).message });
+    } finally {
+      const job = get().job;
+      if (job?.jobId === jobId) set({ job: { ...job, running: false } });
     }
     return;
   }
-  const jobId = `dataset-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  set({ job: { jobId, label: 'Starting', done: 0, total: null, running: true }, result: null, error: null });
   try {
     const result = await call('dataset.export', {
       jobId,

@@ -20,6 +20,15 @@ export interface Notice {
   lines: string[];
 }
 
+export interface ImportJob {
+  jobId: string;
+  label: string;
+  done: number;
+  total: number | null;
+  /** Cancel was asked for: an upload stops sending, an import in the core is taken back. */
+  cancelling: boolean;
+}
+
 /** What the search panel asks for; an empty query with no filter shows no results. */
 export interface SearchFilters {
   text: string;
@@ -45,6 +54,8 @@ interface StudioState {
   collapsed: ReadonlySet<string>;
   notices: Notice[];
   busy: string | null;
+  /** The import this UI started, while it runs: its progress, and what Cancel stops. */
+  importJob: ImportJob | null;
   history: UndoHistory;
   inspectorView: InspectorView;
   /** The node whose action and observation are open in editors, if any. */
@@ -64,6 +75,7 @@ const initial: StudioState = {
   collapsed: new Set(),
   notices: [],
   busy: null,
+  importJob: null,
   history: EMPTY_HISTORY,
   inspectorView: 'rendered',
   editingNodeId: null,
@@ -266,10 +278,12 @@ function base64Slice(blob: Blob): Promise<string> {
  * Sends a dropped file to the core in chunks and imports it there: the page never holds the
  * whole file, and the core reads its bytes exactly as `worldloom import` reads a file.
  */
-async function uploadAndImport(file: File): Promise<ImportReport> {
+async function uploadAndImport(file: File, jobId: string): Promise<ImportReport> {
   const { uploadId } = await call('import.begin', { name: file.name, format: 'auto', size: file.size });
   try {
     for (let offset = 0; offset < file.size; offset += UPLOAD_CHUNK_BYTES) {
+      if (get().importJob?.cancelling) throw new Error(`The upload of ${file.name} was cancelled; nothing of it was kept.`);
+      followImport({ label: `Uploading ${file.name}`, done: offset, total: file.size });
       const data = await base64Slice(file.slice(offset, offset + UPLOAD_CHUNK_BYTES));
       await call('import.chunk', { uploadId, offset, data });
     }
@@ -277,22 +291,44 @@ async function uploadAndImport(file: File): Promise<ImportReport> {
     await call('import.abort', { uploadId }).catch(() => undefined);
     throw err;
   }
-  return call('import.finish', { uploadId });
+  followImport({ label: `Importing ${file.name}`, done: 0, total: null });
+  return call('import.finish', { uploadId, jobId });
+}
+
+/** Updates the import this UI follows (its own job.progress events arrive here too). */
+export function followImport(progress: { jobId?: string; label: string; done: number; total: number | null }): void {
+  const job = get().importJob;
+  if (job && (!progress.jobId || progress.jobId === job.jobId)) set({ importJob: { ...job, label: progress.label, done: progress.done, total: progress.total } });
+}
+
+/** Imports as one job this UI follows; the new trajectories arrive as a trajectories.added event. */
+async function importJob(work: (jobId: string) => Promise<ImportReport[]>): Promise<void> {
+  const jobId = `import-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  set({ importJob: { jobId, label: 'Importing', done: 0, total: null, cancelling: false } });
+  try {
+    await attempt('Importing', async () => reportImport(await work(jobId)));
+  } finally {
+    set({ importJob: null });
+  }
 }
 
 export async function importFiles(files: File[]): Promise<void> {
-  await attempt('Importing', async () => {
+  await importJob(async (jobId) => {
     const reports: ImportReport[] = [];
-    for (const file of files) reports.push(await uploadAndImport(file));
-    reportImport(reports);
-    await refreshTrajectories();
+    for (const file of files) reports.push(await uploadAndImport(file, jobId));
+    return reports;
   });
 }
 
 export async function importPaths(paths: string[]): Promise<void> {
   if (paths.length === 0) return;
-  await attempt('Importing', async () => {
-    reportImport(await call('import.files', { paths, format: 'auto' }));
-    await refreshTrajectories();
-  });
+  await importJob((jobId) => call('import.files', { paths, format: 'auto', jobId }));
+}
+
+/** Stops the import: an upload stops sending, and whatever the core had imported is taken back. */
+export async function cancelImport(): Promise<void> {
+  const job = get().importJob;
+  if (!job || job.cancelling) return;
+  set({ importJob: { ...job, cancelling: true, label: 'Cancelling the import' } });
+  await call('job.cancel', { jobId: job.jobId });
 }

@@ -2,6 +2,7 @@ import { useEffect, useState, type DragEvent } from 'react';
 import { onEvent, onMenuCommand } from '../api/client';
 import { call } from '../api/client';
 import {
+  cancelImport,
   closeWorkspace,
   importFiles,
   importPaths,
@@ -47,6 +48,7 @@ export function App() {
   const app = useStudio((s) => s.app);
   const [connection, setConnection] = useState<'connecting' | 'failed'>('connecting');
   const busy = useStudio((s) => s.busy);
+  const importing = useStudio((s) => s.importJob);
   const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
@@ -118,7 +120,17 @@ export function App() {
       {busy && (
         <div className="busy" role="status">
           <div className="busy-bar" />
-          {busy}…
+          {importing ? (
+            <>
+              {importing.label}
+              {importing.total ? ` · ${Math.floor((100 * importing.done) / importing.total)}%` : importing.done ? ` · ${importing.done}` : ''}…{' '}
+              <button className="link" disabled={importing.cancelling} onClick={() => void cancelImport()}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <>{busy}…</>
+          )}
         </div>
       )}
       <Notices />
