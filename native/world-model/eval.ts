@@ -94,27 +94,38 @@ async function main(): Promise<void> {
     const ids = sessions.map((s) => addRecordedSession(store, s));
     const demoIds = addDemoTrajectories(store, join(REPO_ROOT, 'resources', 'demo'));
     const steps: Step[] = [];
+    const refused = new Map<string, number>();
     for (const trajectoryId of [...ids, ...demoIds]) {
       const trajectory = store.getTrajectory(trajectoryId)!;
-      const result = await replayTrajectory(store, engine, TEMPLATES, { trajectoryId, sampling: { maxTokens: MAX_TOKENS } });
+      // Greedy: a replay that scores the model should show what it most expects.
+      let predicted = new Map<string, string>();
+      try {
+        const result = await replayTrajectory(store, engine, TEMPLATES, { trajectoryId, sampling: { temperature: 0, maxTokens: MAX_TOKENS } });
+        predicted = new Map(result.nodes.map((n) => [n.provenance.replayOf as string, n.observation]));
+      } catch (error) {
+        // A model that cannot simulate a session at all (a prompt past its context) predicted nothing for it.
+        const reason = (error as Error).message.replace(/^Step \d+ of the replay: /, '').replace(/\d+/g, 'N');
+        refused.set(reason, (refused.get(reason) ?? 0) + 1);
+      }
       const chain = recordedChain(store.getNodes(trajectoryId));
       const history: RecordedStep[] = [];
-      result.nodes.forEach((node, i) => {
-        const real = chain[i + 1]!;
+      for (const real of chain.slice(1)) {
         steps.push({
           domain: trajectory.domain as SessionDomain,
           trajectory: trajectory.title,
           demo: demoIds.includes(trajectoryId),
           action: real.action,
           real: real.observation,
-          predicted: node.observation,
+          // A step that ran out of tokens is not stored: it predicted nothing usable.
+          predicted: predicted.get(real.id) ?? '',
           initialState: chain[0]!.observation,
           history: [...history],
         });
         history.push({ action: real.action, observation: real.observation });
-      });
+      }
     }
 
+    for (const [reason, n] of refused) console.log(`${n} trajectories could not be replayed at all (counted as empty predictions): ${reason}`);
     const report: Record<string, Record<string, Score>> = {};
     const rows = [`${'system'.padEnd(22)}${'domain'.padEnd(10)}${'steps'.padEnd(7)}${'exact'.padEnd(8)}similarity`];
     for (const domain of DOMAINS) {
@@ -144,9 +155,9 @@ async function main(): Promise<void> {
         const chain = recordedChain(store.getNodes(trajectoryId)).slice(1);
         const node = chain[rng.int(0, chain.length - 1)]!;
         const kindId = CONTROL_KINDS[domain][i % CONTROL_KINDS[domain].length]!;
-        const result = await perturbStep(store, engine, TEMPLATES, registry,
-          { nodeId: node.id, mode: 'instruction', kinds: [{ kindId }], seed: rng.int(0, 1_000_000), sampling: parameters.resolve({ temperature: 0, maxTokens: MAX_TOKENS }) }, () => {});
-        const made = result.nodes[0];
+        const made = await perturbStep(store, engine, TEMPLATES, registry,
+          { nodeId: node.id, mode: 'instruction', kinds: [{ kindId }], seed: rng.int(0, 1_000_000), sampling: parameters.resolve({ temperature: 0, maxTokens: MAX_TOKENS }) }, () => {})
+          .then((result) => result.nodes[0], () => undefined);
         const record = (made?.provenance.perturbations as PerturbationRecord[] | undefined)?.[0];
         const target = record
           ? applyTransform(planPerturbation({ kindId, mode: 'transform', params: record.params, seed: record.seed }), node.observation, { domain, action: node.action })

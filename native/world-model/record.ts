@@ -5,7 +5,7 @@
 // step), and test sessions identical to a train one are dropped.
 //
 //   tsx native/world-model/record.ts [--seed N] [--terminal N] [--mcp N] [--web N] [--out FILE]
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -54,6 +54,7 @@ export async function recordSessions(
   );
 
   const scratch = mkdtempSync(join(tmpdir(), 'worldloom-nano-memory-'));
+  chmodSync(scratch, 0o755); // the sandboxed server's user must reach the folders inside
   try {
     // The filesystem server has one fixed root, so its sessions run one at a time.
     for (const server of ['filesystem', 'memory'] as McpServerName[]) {
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       seed: { type: 'string', default: '1234' },
-      terminal: { type: 'string', default: '3000' },
+      terminal: { type: 'string', default: '6000' },
       mcp: { type: 'string', default: '800' },
       web: { type: 'string', default: '300' },
       'web-port': { type: 'string', default: String(DEFAULT_WEB_PORT) },

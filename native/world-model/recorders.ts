@@ -3,7 +3,7 @@
 // the MCP recorder on the official reference servers, and the Playwright web recorder. The
 // actions come from the seeded generators; every observation is what the environment really
 // returned, exactly as the app would store it.
-import { mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,9 +61,12 @@ export async function recordMcpSession(rng: Rng, server: McpServerName, scratch:
   const root = server === 'filesystem' ? MCP_FILESYSTEM_ROOT : scratch;
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
+  // The app's MCP sandbox runs the server as an unprivileged user: it must be able to write here.
+  chmodSync(root, 0o777);
   const env = new McpEnvironment({
     command: process.execPath,
-    args: server === 'filesystem' ? [SERVER_ENTRY.filesystem, root] : [SERVER_ENTRY.memory],
+    // The memory server ignores its arguments; naming the folder shares it with the sandboxed server.
+    args: server === 'filesystem' ? [SERVER_ENTRY.filesystem, root] : [SERVER_ENTRY.memory, root],
     cwd: root,
     env: server === 'memory' ? { MEMORY_FILE_PATH: join(root, 'memory.jsonl') } : {},
   });

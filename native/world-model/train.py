@@ -27,7 +27,8 @@ from transformers import GenerationConfig, Qwen3_5MoeForCausalLM, Qwen3_5MoeText
 
 LAYERS = "LLLALLLA"  # three Gated DeltaNet layers to one full-attention layer, as in Qwen3.5
 CONTEXT_LENGTH = 16384
-DOMAIN_SHARE = {"terminal": 1.0, "mcp": 1.0, "web": 1.0}
+# MCP samples are mostly their ~4,000-token tool list (no loss there): a share per epoch is enough.
+DOMAIN_SHARE = {"terminal": 1.0, "mcp": 0.6, "web": 1.0}
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json")
 
 
@@ -61,9 +62,9 @@ def load_samples(path, split):
         return [s for s in map(json.loads, f) if s["split"] == split]
 
 
-def make_batches(samples, rng, tokens_per_batch):
+def make_batches(samples, rng, tokens_per_batch, shares):
     """Batches of similar length (padding stays small), in a seeded order."""
-    group = [s for s in samples if rng.random() < DOMAIN_SHARE.get(s["domain"], 1.0)]
+    group = [s for s in samples if rng.random() < shares.get(s["domain"], 1.0)]
     rng.shuffle(group)
     batches = []
     for w in range(0, len(group), 512):
@@ -106,7 +107,7 @@ def batch_loss(model, batch, pad_id, device, autocast):
 def evaluate(model, samples, pad_id, device, autocast, tokens_per_batch):
     model.eval()
     total, tokens = 0.0, 0
-    for batch in make_batches(samples, random.Random(0), tokens_per_batch):
+    for batch in make_batches(samples, random.Random(0), tokens_per_batch, {}):
         loss, aux, n = batch_loss(model, batch, pad_id, device, autocast)
         total += (loss.item() - model.config.router_aux_loss_coef * aux.item()) * n
         tokens += n
@@ -136,7 +137,11 @@ def main():
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--threads", type=int, default=max(1, min(2, os.cpu_count() or 1)))
     parser.add_argument("--checkpoint-every", type=int, default=200)
+    parser.add_argument("--init-from", default=None, help="start from this checkpoint's weights (a second stage of training)")
+    parser.add_argument("--mcp-share", type=float, default=DOMAIN_SHARE["mcp"], help="share of MCP samples per epoch")
+    parser.add_argument("--web-share", type=float, default=DOMAIN_SHARE["web"], help="share of web samples per epoch")
     args = parser.parse_args()
+    shares = {**DOMAIN_SHARE, "mcp": args.mcp_share, "web": args.web_share}
     for path, made_by in ((args.samples, "samples.ts"), (os.path.join(args.tokenizer_dir, "tokenizer.json"), "train_tokenizer.py")):
         if not os.path.exists(path):
             parser.error(f"{path} is missing: run native/world-model/{made_by} first, or the whole pipeline with npm run model:build")
@@ -152,7 +157,12 @@ def main():
     ids = {t["content"]: t["id"] for t in tokenizer["added_tokens"]}
     vocab_size = (max(ids.values()) + 1 + 63) // 64 * 64
     config = model_config(vocab_size, ids)
-    model = Qwen3_5MoeForCausalLM(config).to(device)
+    if args.init_from:
+        model = Qwen3_5MoeForCausalLM.from_pretrained(args.init_from, dtype=torch.float32).to(device)
+        config = model.config
+        print(f"starting from the weights in {args.init_from}", flush=True)
+    else:
+        model = Qwen3_5MoeForCausalLM(config).to(device)
     params = sum(p.numel() for p in model.parameters())
     print(f"model: {params / 1e6:.2f}M parameters, vocab {vocab_size}, layers {LAYERS}, device {device}", flush=True)
 
@@ -161,7 +171,8 @@ def main():
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.01)
     resume_path = os.path.join(args.out_dir, "training-state.pt")
     with open(args.samples, "rb") as f:
-        run_key = f"{args.seed}:{args.steps}:{args.lr}:{args.tokens_per_batch}:{LAYERS}:{hashlib.sha256(f.read()).hexdigest()}"
+        run_key = (f"{args.seed}:{args.steps}:{args.lr}:{args.tokens_per_batch}:{LAYERS}:{args.init_from}:{shares}:"
+                   f"{hashlib.sha256(f.read()).hexdigest()}")
     step = 0
     if os.path.exists(resume_path) and args.minutes is None:
         state = torch.load(resume_path, map_location=device)
@@ -179,7 +190,7 @@ def main():
     seen, loss_sum, tokens_sum = 0, 0.0, 0
     while step < steps:
         while len(schedule) <= step:
-            schedule += make_batches(train, random.Random(args.seed * 1000 + epoch), args.tokens_per_batch)
+            schedule += make_batches(train, random.Random(args.seed * 1000 + epoch), args.tokens_per_batch, shares)
             epoch += 1
         warmup = max(1, min(100, steps // 10))
         lr = args.lr * min(1.0, (step + 1) / warmup) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(step, steps) / steps)))
@@ -213,7 +224,7 @@ def main():
     save_checkpoint(model, args.tokenizer_dir, args.out_dir, ids)
     with open(os.path.join(args.out_dir, "training.json"), "w", encoding="utf-8") as f:
         json.dump({"seed": args.seed, "steps": steps, "lr": args.lr, "tokens_per_batch": args.tokens_per_batch,
-                   "device": str(device), "parameters": params, "layers": LAYERS,
+                   "device": str(device), "parameters": params, "layers": LAYERS, "init_from": args.init_from, "shares": shares,
                    "minutes": round((time.time() - started) / 60, 1)}, f, indent=2)
     if os.path.exists(resume_path):
         os.remove(resume_path)

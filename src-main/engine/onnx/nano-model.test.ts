@@ -1,10 +1,9 @@
-// The shipped default world model (resources/models/worldloom-nano, built by
-// `npm run model:build`) loads in the ONNX engine and, given the app's own prompt,
-// predicts held-out terminal steps: both cases below come from trajectories of the test
-// split (ids in native/world-model/data/trajectories.jsonl), never trained on.
+// The shipped default world model (resources/models/worldloom-nano, a tiny Qwen3.5-MoE built
+// by `npm run model:build`) loads in the ONNX engine and, given the prompt the app builds for a
+// trajectory recorded in its terminal sandbox, predicts steps of sessions it never saw (the
+// cases below are not in its training data): the screen text and the prompt line after it.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSystemPrompt } from '../../prompt/template-files';
 import { parseModelOutput } from '../../prompt/model-output';
 import { buildWorldModelMessages, type WorldModelTurn } from '../../prompt/world-model-messages';
 import type { SamplingParams } from '../engine';
@@ -13,49 +12,50 @@ import { OnnxEngine } from './onnx-engine';
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const MODEL = join(ROOT, 'resources', 'models', 'worldloom-nano');
 const GREEDY: SamplingParams = { temperature: 0, topK: 0, topP: 1, maxTokens: 64, seed: 0, stop: [] };
+// What the app's terminal recorder writes as a recorded trajectory's system prompt.
+const RECORDED_TERMINAL =
+  'Terminal environment recorded by Worldloom: bash as user agent on host sandbox in a 120×40 xterm-256color terminal, home /home/agent ' +
+  '(empty at the start), no network. Each action is a command line typed at the prompt; each observation is the screen text it printed, ' +
+  'ending with the next prompt. Commands running longer than 15s are stopped.';
 
-const HELD_OUT: { id: string; history: WorldModelTurn[]; action: string; real: string }[] = [
-  {
-    id: 'terminal-1234-1960',
-    history: [{ action: 'echo "rome" > words.txt', observation: '' }],
-    action: 'cat report.md',
-    real: 'cat: report.md: No such file or directory',
-  },
-  {
-    id: 'terminal-1234-2779',
-    history: [{ action: "printf 'client\\ngrape bob\\n' > output.txt", observation: '' }],
-    action: 'cat names.txt',
-    real: 'cat: names.txt: No such file or directory',
-  },
+const UNSEEN: { history: WorldModelTurn[]; action: string; real: string }[] = [
+  { history: [], action: 'cat notes.txt', real: 'cat: notes.txt: No such file or directory\nagent@sandbox:~$' },
+  { history: [], action: 'whoami', real: 'agent\nagent@sandbox:~$' },
 ];
 
 describe('worldloom-nano, the shipped default model', () => {
   let engine: OnnxEngine;
-  let systemPrompt: string;
 
   beforeAll(async () => {
     engine = await OnnxEngine.load(MODEL, { providers: ['cpu'], intraOpThreads: 1 });
-    systemPrompt = await loadSystemPrompt('terminal', { builtinDir: join(ROOT, 'resources', 'prompts') });
   });
   afterAll(async () => {
     await engine?.dispose();
   });
 
-  it('loads with its linear-attention state and attention cache discovered', () => {
+  it('loads as a Qwen3.5-MoE with its attention cache and linear-attention state discovered, reasoning in think blocks', () => {
     const description = engine.describe();
     expect(description.kind).toBe('onnx');
-    expect(description.contextLength).toBe(4096);
-    expect(description.notes[0]).toMatch(/^4 key\/value cache tensors and 4 conv\/recurrent state tensors/);
+    expect(description.modelId).toBe('qwen3_5_moe_text');
+    expect(description.contextLength).toBe(16384);
+    expect(description.notes[0]).toMatch(/^4 key\/value cache tensors and 12 conv\/recurrent state tensors/);
+    expect(description.reasoning).toEqual({ reasons: true, canDisable: true });
   });
 
-  it('predicts "No such file or directory" for held-out cats of files that were never written', async () => {
+  it('closes its empty reasoning and predicts unseen terminal steps with the prompt line after them', async () => {
     const results = await engine.generate(
-      HELD_OUT.map((c) => ({ id: c.id, messages: buildWorldModelMessages({ systemPrompt, history: c.history, action: c.action }), sampling: GREEDY })),
+      UNSEEN.map((c, i) => ({
+        id: String(i),
+        messages: buildWorldModelMessages({ systemPrompt: RECORDED_TERMINAL, history: c.history, action: c.action, initialState: 'agent@sandbox:~$', domain: 'terminal' }),
+        sampling: GREEDY,
+      })),
       () => {},
     );
     for (const [i, result] of results.entries()) {
       expect(result.finishReason).toBe('eos');
-      expect(parseModelOutput(result.text).observation).toBe(HELD_OUT[i]!.real);
+      const output = parseModelOutput(result.text);
+      expect(output.observation).toBe(UNSEEN[i]!.real);
+      expect(output.reasoning ?? '').toBe('');
     }
   });
 });
