@@ -21,7 +21,7 @@ interface Demo {
   title: string;
   domain: RealDomain;
   actions: string[];
-  settings: (scratch: string) => RealEnvironmentSettings;
+  settings: () => RealEnvironmentSettings;
 }
 
 const DEMOS: Demo[] = [
@@ -49,9 +49,10 @@ const DEMOS: Demo[] = [
       '{"name":"open_nodes","arguments":{"names":["Grace"]}}',
       '{"name":"add_observations","arguments":{"observations":[{"entityName":"Nobody","contents":["x"]}]}}',
     ],
-    // A fresh knowledge graph: the server's default file would keep entities from earlier runs.
-    settings: (scratch) => ({
-      mcp: { command: 'node', args: [require.resolve('@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } },
+    // A fresh knowledge graph in the sandbox's throwaway home (the server's default file would
+    // sit in its read-only package folder and keep entities from earlier runs).
+    settings: () => ({
+      mcp: { command: 'node', args: [require.resolve('@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: '/home/agent/memory.jsonl' } },
     }),
   },
 ];
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   try {
     const ids: string[] = [];
     for (const demo of DEMOS) {
-      const recorded = await recordTrajectory(store, { domain: demo.domain, actions: demo.actions, title: demo.title, settings: demo.settings(scratch) });
+      const recorded = await recordTrajectory(store, { domain: demo.domain, actions: demo.actions, title: demo.title, settings: demo.settings() });
       ids.push(recorded.trajectoryId);
       console.log(`${demo.title}: ${recorded.steps} steps (${recorded.sandbox})`);
     }
