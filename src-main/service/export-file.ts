@@ -46,7 +46,8 @@ async function writeInPlace(path: string, write: (out: WriteStream) => Promise<v
 
 export interface ExportFileOptions {
   signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
+  /** Trajectories written so far, of `total` when the caller named them. */
+  onProgress?: (done: number, total: number | null) => void;
 }
 
 /** Trajectories handed to the exporter at once; between slices a cancel can arrive and the file drains. */
@@ -60,27 +61,39 @@ export async function exportToFile(
   options: ExportFileOptions = {},
 ): Promise<{ trajectories: number; records: number }> {
   const exporter = exporterFor(format);
-  const ids = trajectoryIds ?? store.listTrajectories().map((t) => t.id);
+  const total = trajectoryIds?.length ?? null;
   const counts = { trajectories: 0, records: 0 };
+  const cancelled = () => new UserError(`The export to ${path} was cancelled; no file was written.`, 'cancelled');
   await writeInPlace(path, async (out) => {
-    // File formats write one record per line, so slices of trajectories concatenate into one file.
-    for (let from = 0; from < ids.length; from += SLICE) {
-      if (options.signal?.aborted) throw new UserError(`The export to ${path} was cancelled; no file was written.`, 'cancelled');
+    const bundles = store.iterateBundles(trajectoryIds)[Symbol.iterator]();
+    let read = 0;
+    let finished = false;
+    // One slice of trajectories at a time; file formats write one record per line, so slices concatenate.
+    const slice = function* () {
+      for (let i = 0; i < SLICE; i++) {
+        const next = bundles.next();
+        if (next.done) return void (finished = true);
+        read++;
+        yield next.value;
+      }
+    };
+    while (!finished) {
+      if (options.signal?.aborted) throw cancelled();
       let pending = '';
-      const slice = exporter.exportTo(store.iterateBundles(ids.slice(from, from + SLICE)), (chunk) => {
+      const written = exporter.exportTo(slice(), (chunk) => {
         pending += chunk;
         if (pending.length > 1 << 20) {
           out.write(pending);
           pending = '';
         }
       });
-      counts.trajectories += slice.trajectories;
-      counts.records += slice.records;
+      counts.trajectories += written.trajectories;
+      counts.records += written.records;
       if (!out.write(pending)) await once(out, 'drain');
-      options.onProgress?.(Math.min(ids.length, from + SLICE), ids.length);
+      options.onProgress?.(read, total);
       await new Promise((next) => setImmediate(next));
     }
-    if (options.signal?.aborted) throw new UserError(`The export to ${path} was cancelled; no file was written.`, 'cancelled');
+    if (options.signal?.aborted) throw cancelled();
   });
   return counts;
 }

@@ -125,7 +125,11 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       `Exporting to ${full}`,
       async (job) => ({
         path: full,
-        ...(await exportToFile(store, full, format, trajectoryIds, { signal: job.signal, onProgress: (done, total) => job.progress(done, total) })),
+        // Named, so the progress can say how many of how many.
+        ...(await exportToFile(store, full, format, trajectoryIds ?? store.listTrajectories().map((t) => t.id), {
+          signal: job.signal,
+          onProgress: (done, total) => job.progress(done, total),
+        })),
       }),
       jobId,
     );
