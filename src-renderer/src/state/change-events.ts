@@ -1,13 +1,17 @@
-// The one place the renderer follows the core's change events. Each event says what changed,
-// so it is applied to what this UI holds: new nodes go into the open tree, marks change in
-// place, counts are worked out here. Applying an event twice changes nothing, so a change
-// this UI made itself (and already applied from the call's answer) costs no round trip.
+// The renderer's one event router: every event of the core arrives here and goes to the
+// slice it concerns. Change events say what changed, so they are applied to what this UI
+// holds: new nodes go into the open tree, marks change in place, counts are worked out here.
+// Applying an event twice changes nothing, so a change this UI made itself (and already
+// applied from the call's answer) costs no round trip. Job progress goes to the view that
+// follows that kind of job; streamed tokens to the simulate panel.
 import { onEvent } from '../api/client';
 import { countedNodes } from './change-counts';
 import { forgetNode, rememberNode } from './node-records';
 import { rerunSearch } from './search-actions';
-import { refreshModel } from './simulation';
-import { followImport, insertNode, refreshTrajectories, useStudio } from './store';
+import { comparisonMayHaveChanged, followRealityJob } from './compare';
+import { followExportJob } from './dataset';
+import { receiveGpuInstallLine, receiveToken, refreshModel } from './simulation';
+import { followImport, insertNode, refreshTrajectories, selectTrajectory, useStudio } from './store';
 import { treeNodeOf, withChangedNode, withoutLeaf } from './tree-rows';
 
 const set = useStudio.setState;
@@ -15,14 +19,22 @@ const get = useStudio.getState;
 
 let listening = false;
 
-/** Subscribes once; returns nothing to undo because it lasts as long as the page. */
+/** Subscribes once; nothing to undo, because it lasts as long as the page. */
 export function followChanges(): void {
   if (listening) return;
   listening = true;
-  onEvent('nodes.added', ({ nodes }) => {
+  onEvent('workspace.changed', ({ reason }) => {
+    // A workspace opened or filled by another door is read again whole.
+    if (reason === 'closed' || !get().workspace) return;
+    void refreshTrajectories();
+    const current = get().trajectory;
+    if (current) void selectTrajectory(current.id);
+  });
+  onEvent('nodes.added', ({ trajectoryId, nodes }) => {
     // Each event arrives once, so counting here counts each node once, whoever made it.
     set(countedNodes(get().workspace, get().trajectories, nodes, 1));
     for (const node of nodes) insertNode(node, false);
+    comparisonMayHaveChanged(trajectoryId);
   });
   onEvent('nodes.removed', ({ trajectoryId, nodes }) => {
     set(countedNodes(get().workspace, get().trajectories, nodes, -1));
@@ -48,7 +60,11 @@ export function followChanges(): void {
     });
   });
   onEvent('model.changed', () => void refreshModel());
+  onEvent('simulate.token', receiveToken);
   onEvent('job.progress', (p) => {
     if (p.kind === 'import' && !p.finished) followImport(p);
+    else if (p.kind === 'export') followExportJob(p);
+    else if (p.kind === 'record' || p.kind === 'replay' || p.kind === 'run-real') followRealityJob(p);
+    else if (p.kind === 'gpu-install' && !p.finished) receiveGpuInstallLine(p.label);
   });
 }

@@ -3,7 +3,8 @@
 // below and by job.progress / workspace.changed events from the core.
 import { create } from 'zustand';
 import type { RealEnvironmentSettings, SandboxState, TrajectoryComparison } from '../../../src-main/contract/reality';
-import { call, onEvent } from '../api/client';
+import type { JobProgress } from '../../../src-main/contract/jobs';
+import { call } from '../api/client';
 import { notify, refreshTrajectories, selectTrajectory, showNewNodes } from './store';
 
 export interface RealityJob {
@@ -28,18 +29,16 @@ export const useCompare = create<CompareState>(() => ({ open: false, target: nul
 const set = useCompare.setState;
 const get = useCompare.getState;
 
-let listening = false;
-function listen(): void {
-  if (listening) return;
-  listening = true;
-  onEvent('job.progress', ({ jobId, label, done, total, finished }) => {
-    if (get().job?.jobId !== jobId) return;
-    set({ job: finished ? null : { jobId, label, done, total } });
-  });
-  onEvent('nodes.added', ({ trajectoryId }) => {
-    const target = get().target;
-    if (get().open && target && trajectoryId === target.trajectoryId) void refreshComparison();
-  });
+/** Progress of the reality job this view runs (routed here by state/change-events.ts). */
+export function followRealityJob({ jobId, label, done, total, finished }: JobProgress): void {
+  if (get().job?.jobId !== jobId) return;
+  set({ job: finished ? null : { jobId, label, done, total } });
+}
+
+/** Nodes came into a trajectory: the comparison open for it is read again. */
+export function comparisonMayHaveChanged(trajectoryId: string): void {
+  const target = get().target;
+  if (get().open && target && trajectoryId === target.trajectoryId) void refreshComparison();
 }
 
 /** Which sandbox each real environment uses here, asked once: the view says which is in force. */
@@ -53,7 +52,6 @@ function show(target: CompareState['target'], comparison: TrajectoryComparison, 
 }
 
 export async function openCompare(trajectoryId: string, nodeId?: string): Promise<void> {
-  listen();
   loadSandboxes();
   set({ open: true, target: { trajectoryId, nodeId }, step: 0 });
   await refreshComparison();
@@ -90,7 +88,6 @@ export function nextDivergence(direction: 1 | -1 = 1): void {
 }
 
 async function runJob<T>(label: string, work: (jobId: string) => Promise<T>): Promise<T | undefined> {
-  listen();
   const jobId = `real-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   set({ job: { jobId, label, done: 0, total: null } });
   try {

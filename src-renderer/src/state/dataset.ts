@@ -4,7 +4,8 @@
 import { create } from 'zustand';
 import type { DatasetExportSummary, DatasetFormat, DatasetPreview, SelectionScope } from '../../../src-main/contract/dataset';
 import type { Domain, Origin } from '../../../src-main/trajectory/model';
-import { call, onEvent } from '../api/client';
+import type { JobProgress } from '../../../src-main/contract/jobs';
+import { call } from '../api/client';
 import { notify } from './store';
 
 export type ExportFormatChoice = DatasetFormat | 'jsonl';
@@ -95,19 +96,14 @@ export function scopeFor(choice: ScopeChoice, focus: TreeFocus): SelectionScope 
   return { kind: 'all' };
 }
 
-let listening = false;
-function listenForProgress(): void {
-  if (listening) return;
-  listening = true;
-  onEvent('job.progress', ({ jobId, label, done, total, finished }) => {
-    const job = get().job;
-    if (!job || job.jobId !== jobId) return;
-    set({ job: { ...job, label, done, total, running: !finished && job.running } });
-  });
+/** Progress of the export this dialog runs (routed here by state/change-events.ts). */
+export function followExportJob({ jobId, label, done, total, finished }: JobProgress): void {
+  const job = get().job;
+  if (!job || job.jobId !== jobId) return;
+  set({ job: { ...job, label, done, total, running: !finished && job.running } });
 }
 
 export function openExportDialog(defaultOut: string): void {
-  listenForProgress();
   const { form } = get();
   set({ form: form.out ? form : { ...form, out: defaultOut }, result: null, error: null });
 }

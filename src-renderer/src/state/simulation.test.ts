@@ -22,7 +22,7 @@ vi.mock('../api/client', () => ({
 }));
 
 const simulation = await import('./simulation');
-const { useSimulation, simulate, resample, freshSeed, MAX_SEED, continueSample, retryWithLargerBudget, listenForSimulation, runOrCancelSimulation, changeDraft } = simulation;
+const { useSimulation, simulate, resample, freshSeed, MAX_SEED, continueSample, retryWithLargerBudget, runOrCancelSimulation, changeDraft } = simulation;
 const { useGenerationSettings } = await import('./generation-settings');
 const { selectTrajectory, useStudio } = await import('./store');
 
@@ -153,12 +153,12 @@ describe('simulating from the panel', () => {
 
   it('applies streamed tokens in batches, to the running job only', async () => {
     vi.useFakeTimers();
-    listenForSimulation();
     let finish: (r: SimulateResult) => void = () => undefined;
     answers.set('simulate.run', () => new Promise((resolve) => (finish = resolve)));
     const running = simulate('root', 'ls', 2, 0);
     const jobId = useSimulation.getState().job!.jobId;
-    const token = listeners.get('simulate.token')!;
+    // The event router (state/change-events.ts) hands every simulate.token event to receiveToken.
+    const token = simulation.receiveToken;
     token({ jobId, sample: 1, text: '<think>a', completionTokens: 1, elapsedMs: 100 });
     token({ jobId, sample: 1, text: ' b', completionTokens: 2, elapsedMs: 200 });
     token({ jobId: 'someone-else', sample: 0, text: 'x', completionTokens: 1, elapsedMs: 100 });

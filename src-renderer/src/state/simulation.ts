@@ -4,7 +4,8 @@
 // The tree never reads this slice, so streaming tokens re-render the simulate panel alone.
 import { create } from 'zustand';
 import type { IncompleteSample, ModelSpec, ModelState, Sampling, SamplingOverrides } from '../../../src-main/contract/simulation';
-import { call, onEvent } from '../api/client';
+import type { ApiEventPayload } from '../../../src-main/contract/api';
+import { call } from '../api/client';
 import { refreshSettings, useGenerationSettings } from './generation-settings';
 import { appendTokens, continuedStream, EMPTY_STREAM, type SampleStream } from './sample-streams';
 import { insertNode, notify, useStudio } from './store';
@@ -83,19 +84,23 @@ function flushTokens(): void {
 }
 
 let listening = false;
-/** Subscribes once to the streaming events of the core and to workspace switches. */
+/** A streamed piece of a sample (routed here by state/change-events.ts): applied in batches, to the running job only. */
+export function receiveToken({ jobId, sample, text, completionTokens, elapsedMs }: ApiEventPayload<'simulate.token'>): void {
+  if (get().job?.jobId !== jobId) return;
+  if (buffered?.jobId !== jobId) buffered = { jobId, events: [] };
+  buffered.events.push({ sample, text, completionTokens, elapsedMs });
+  flushTimer ??= setTimeout(flushTokens, FLUSH_MS);
+}
+
+/** A line the CUDA runtime install wrote. */
+export function receiveGpuInstallLine(line: string): void {
+  set({ gpuInstallLog: [...get().gpuInstallLog, line].slice(-200) });
+}
+
+/** Follows workspace switches once: generation overrides are remembered per workspace. */
 export function listenForSimulation(): void {
   if (listening) return;
   listening = true;
-  onEvent('simulate.token', ({ jobId, sample, text, completionTokens, elapsedMs }) => {
-    if (get().job?.jobId !== jobId) return;
-    if (buffered?.jobId !== jobId) buffered = { jobId, events: [] };
-    buffered.events.push({ sample, text, completionTokens, elapsedMs });
-    flushTimer ??= setTimeout(flushTokens, FLUSH_MS);
-  });
-  onEvent('job.progress', ({ kind, label, finished }) => {
-    if (kind === 'gpu-install' && !finished) set({ gpuInstallLog: [...get().gpuInstallLog, label].slice(-200) });
-  });
   // Overrides are remembered per workspace: another workspace has its own.
   useStudio.subscribe((now, before) => {
     if (now.workspace?.path === before.workspace?.path) return;

@@ -1,5 +1,5 @@
 import { useEffect, useState, type DragEvent } from 'react';
-import { onEvent, onMenuCommand } from '../api/client';
+import { onMenuCommand } from '../api/client';
 import { call } from '../api/client';
 import {
   cancelImport,
@@ -8,8 +8,6 @@ import {
   importPaths,
   loadApp,
   openWorkspace,
-  refreshTrajectories,
-  selectTrajectory,
   useStudio,
 } from '../state/store';
 import { followChanges } from '../state/change-events';
@@ -54,15 +52,8 @@ export function App() {
   useEffect(() => {
     void connectToMain(() => setConnection('failed'));
     listenForSimulation();
-    // Changes inside the workspace are applied where they happen (state/change-events.ts);
-    // a workspace opened or filled by another door is read again whole.
+    // Every event of the core goes through one router (state/change-events.ts).
     followChanges();
-    const offChanged = onEvent('workspace.changed', (e) => {
-      if (e.reason === 'closed' || !useStudio.getState().workspace) return;
-      void refreshTrajectories();
-      const current = useStudio.getState().trajectory;
-      if (current) void selectTrajectory(current.id);
-    });
     const offMenu = onMenuCommand(async (command) => {
       if (command === 'workspace.new' || command === 'workspace.open') {
         const mode = command === 'workspace.new' ? 'create' : 'open';
@@ -77,10 +68,7 @@ export function App() {
         document.dispatchEvent(new CustomEvent('worldloom:export'));
       }
     });
-    return () => {
-      offChanged();
-      offMenu();
-    };
+    return () => offMenu();
   }, []);
 
   const onDrop = (e: DragEvent) => {
