@@ -48,8 +48,4 @@ export class Jobs {
     controller?.abort();
     return controller !== undefined;
   }
-
-  isRunning(jobId: string): boolean {
-    return this.running.has(jobId);
-  }
 }

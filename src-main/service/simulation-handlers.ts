@@ -26,7 +26,7 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
         'Downloading the CUDA runtime for onnxruntime…',
         async (job) => {
           let lines = 0;
-          const log = await installGpuRuntime((line) => job.progress(++lines, null, line));
+          const log = await installGpuRuntime((line) => job.progress(++lines, null, line), job.signal);
           return { log };
         },
         jobId,

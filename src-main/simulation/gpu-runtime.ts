@@ -19,7 +19,8 @@ export function gpuRuntimeStatus(): 'installed' | 'not-installed' | 'unsupported
 }
 
 /** Runs onnxruntime-node's own installer for the CUDA 12 provider, streaming its output. */
-export function installGpuRuntime(onOutput: (line: string) => void): Promise<string> {
+/** Runs onnxruntime-node's installer for the CUDA runtime; `signal` stops it (job.cancel). */
+export function installGpuRuntime(onOutput: (line: string) => void, signal?: AbortSignal): Promise<string> {
   if (gpuRuntimeStatus() === 'unsupported-platform') {
     return Promise.reject(
       new Error(
@@ -32,6 +33,7 @@ export function installGpuRuntime(onOutput: (line: string) => void): Promise<str
     const child = spawn(process.execPath, [join(onnxruntimeDir(), 'script', 'install.js')], {
       env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'cuda12' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      signal,
     });
     let log = '';
     const take = (data: Buffer) => {
@@ -41,16 +43,18 @@ export function installGpuRuntime(onOutput: (line: string) => void): Promise<str
     };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 && gpuRuntimeStatus() === 'installed'
-        ? resolve(log)
-        : reject(
-            new Error(
-              `Installing the CUDA runtime failed (exit ${code}). It needs internet access and an NVIDIA driver with CUDA 12; ` +
-                `details:\n${log.slice(-2000)}`,
-            ),
+    const cancelled = () => new Error('The CUDA runtime install was cancelled; run it again to install.');
+    child.on('error', (err) => reject(signal?.aborted ? cancelled() : err));
+    child.on('exit', (code) => {
+      if (signal?.aborted) reject(cancelled());
+      else if (code === 0 && gpuRuntimeStatus() === 'installed') resolve(log);
+      else
+        reject(
+          new Error(
+            `Installing the CUDA runtime failed (exit ${code}). It needs internet access and an NVIDIA driver with CUDA 12; ` +
+              `details:\n${log.slice(-2000)}`,
           ),
-    );
+        );
+    });
   });
 }

@@ -13,6 +13,7 @@ export function registerGpuInstall(program: Command): void {
           return;
         }
         const jobId = 'cli-gpu-install';
+        core.cancelOnInterrupt(jobId);
         // Each line the installer writes arrives as the job's progress.
         core.on('job.progress', (p) => {
           if (p.jobId === jobId && !p.finished && p.done > 0) process.stdout.write(`${p.label}\n`);
