@@ -35,7 +35,12 @@ export const events = {
   /** A node's curation (stars, rating, tags, note) changed: the node as it is now. */
   'nodes.marked': z.object({ trajectoryId: z.string(), node: NodeRecord }),
   /** Trajectories written to the workspace (created, imported, recorded, opened from an evaluation). */
-  'trajectories.added': z.object({ reason: z.string(), trajectoryIds: z.array(z.string()) }),
+  'trajectories.added': z.object({
+    reason: z.string(),
+    /** How many came in; an import of many names only the first 1,000, so one event stays small. */
+    count: z.number().int(),
+    trajectoryIds: z.array(z.string()),
+  }),
   /** One trajectory's own fields changed (its title or world specification): the record as it is now. */
   'trajectory.changed': z.object({ reason: z.string(), trajectory: TrajectoryRecord }),
   /** A world model finished loading or was unloaded, by any door. */

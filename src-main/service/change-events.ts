@@ -12,5 +12,5 @@ export function announceNodesAdded(studio: Studio, reason: string, nodes: readon
 /** New trajectories (created, imported, recorded, opened from an evaluation). */
 export function announceTrajectoriesAdded(studio: Studio, reason: string, trajectoryIds: readonly string[]): void {
   if (trajectoryIds.length === 0) return;
-  studio.emit('trajectories.added', { reason, trajectoryIds: [...trajectoryIds] });
+  studio.emit('trajectories.added', { reason, count: trajectoryIds.length, trajectoryIds: trajectoryIds.slice(0, 1000) });
 }
