@@ -19,8 +19,9 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
   const uploads = new ImportUploads();
   type ImportFile = (source: ImportSource, options: { format: string; head?: string }) => Promise<ImportReport>;
   /**
-   * Imports as one job: every file of it lands whole or, when cancelled, not at all (files
-   * already imported by this job are taken back too), and the UIs learn which trajectories came in.
+   * Imports as one job. Cancelled, it keeps nothing: files this job had already imported are
+   * taken back too. Otherwise every committed batch stays (a failing file keeps what came in
+   * before it failed, as `worldloom import` always did), and the UIs learn which trajectories came in.
    */
   const importJob = <T>(jobId: string | undefined, label: string, work: (importFile: ImportFile, job: JobContext) => Promise<T>): Promise<T> => {
     const store = studio.requireStore();
@@ -29,20 +30,21 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       label,
       async (job) => {
         const added: string[] = [];
+        const importFile: ImportFile = (source, options) =>
+          importAsJob(store, source, {
+            ...options,
+            signal: job.signal,
+            added,
+            onProgress: (r) => job.progress(added.length, null, `Importing ${source.name}: ${r.imported} trajectories so far`),
+          });
         try {
-          const importFile: ImportFile = (source, options) =>
-            importAsJob(store, source, {
-              ...options,
-              signal: job.signal,
-              added,
-              onProgress: (r) => job.progress(added.length, null, `Importing ${source.name}: ${r.imported} trajectories so far`),
-            });
-          return await work(importFile, job);
+          const result = await work(importFile, job);
+          announceTrajectoriesAdded(studio, 'imported', added);
+          return result;
         } catch (err) {
           if (job.signal.aborted) store.removeTrajectories(added);
+          else announceTrajectoriesAdded(studio, 'imported', added);
           throw err;
-        } finally {
-          announceTrajectoriesAdded(studio, 'imported', job.signal.aborted ? [] : added);
         }
       },
       jobId,
