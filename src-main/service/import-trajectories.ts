@@ -59,7 +59,7 @@ export async function importAsJob(
   }
 }
 
-/** Imports batch by batch, yielding after each committed batch; every written trajectory id goes to `written`. */
+/** Imports batch by batch, yielding after each committed batch and every 256 items read; every written trajectory id goes to `written`. */
 function* importBatches(store: WorkspaceStore, source: ImportSource, options: ImportOptions, written: string[]): Generator<void, ImportReport> {
   const head = options.head ?? source.text().slice(0, 64 * 1024);
   const importer = importerFor(options.format ?? 'auto', source.name, head);
@@ -97,8 +97,11 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
     return report;
   }
   const now = new Date().toISOString();
+  let read = 0;
   for (const item of importer.parse(source, newId, now)) {
     if (options.signal?.aborted) break;
+    // A file of mostly bad lines writes few batches: it still lets a cancel in now and then.
+    if (++read % 256 === 0) yield;
     if (item.kind === 'problem') {
       if (report.problems.length < MAX_PROBLEMS) {
         report.problems.push({ line: item.line, ...(item.field ? { field: item.field } : {}), reason: item.reason });
