@@ -54,10 +54,15 @@ describe('export and import as jobs', () => {
     source.studio.close();
 
     const { studio, progress, added } = studioWith(0);
-    const cancelled = dispatch(studio, 'import.files', { paths: [file], format: 'auto', jobId: 'i1' });
-    expect(await dispatch(studio, 'job.cancel', { jobId: 'i1' })).toEqual({ ok: true, value: { cancelled: true } });
-    expect(await cancelled).toMatchObject({ ok: false, error: { code: 'cancelled' } });
-    // The first batch of 500 had committed before the cancel arrived; it was taken back.
+    // Cancelled once its first batch of 500 has committed: that batch is taken back.
+    let cancel: Promise<unknown> | undefined;
+    studio.onEvent((event, payload) => {
+      const p = payload as JobProgress;
+      if (event === 'job.progress' && p.jobId === 'i1' && p.done >= 500 && !cancel) cancel = dispatch(studio, 'job.cancel', { jobId: 'i1' });
+    });
+    const cancelled = await dispatch(studio, 'import.files', { paths: [file], format: 'auto', jobId: 'i1' });
+    expect(await cancel).toEqual({ ok: true, value: { cancelled: true } });
+    expect(cancelled).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     expect(studio.requireStore().info()).toMatchObject({ trajectories: 0, steps: 0 });
     expect(added).toEqual([]);
 
