@@ -85,7 +85,8 @@ export class Studio {
   async loadModel(spec?: ModelSpec): Promise<ModelState> {
     if (spec) await this.models.load(spec);
     else await this.models.loadDefault();
-    this.emit('model.changed', { reason: 'loaded', modelId: this.models.current?.describe().modelId ?? null });
+    // An installation without an embedded model loads nothing by default: nothing to announce.
+    if (this.models.current) this.emit('model.changed', { reason: 'loaded', modelId: this.models.current.describe().modelId });
     return this.models.state();
   }
 
