@@ -4,7 +4,7 @@
 // prints {"peakRssBytes", "startRssBytes"} as one JSON line.
 
 import { join } from 'node:path';
-import { longHistory, withAction } from '../src-main/engine/onnx/bench-engine';
+import { longHistory, withAction } from '../src-main/testing/engine-bench';
 import { ChatTokenizer } from '../src-main/engine/onnx/chat-tokenizer';
 
 const [which, folder, historyTokens] = process.argv.slice(2);
@@ -23,7 +23,7 @@ if (which === 'worldloom') {
   await engine.generate([{ id: 'memory', messages, sampling: { temperature: 0, topK: 0, topP: 1, maxTokens: 32, seed: 0, stop: [] } }], () => {});
   await engine.dispose();
 } else {
-  const { TransformersPeer } = await import('../src-main/engine/onnx/transformers-peer');
+  const { TransformersPeer } = await import('../src-main/testing/transformers-reference');
   const peer = await TransformersPeer.load(folder);
   await peer.greedy(peer.chatTokens(messages), 32);
   await peer.dispose();

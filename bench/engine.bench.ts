@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ChatMessage, SamplingParams } from '../src-main/engine/engine';
-import { benchEngine, longHistory, withAction } from '../src-main/engine/onnx/bench-engine';
+import { benchEngine, longHistory, withAction } from '../src-main/testing/engine-bench';
 import { ChatTokenizer } from '../src-main/engine/onnx/chat-tokenizer';
 import { QUIET_THREAD_POOL } from '../src-main/engine/onnx/execution-providers';
 import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
-import { TransformersPeer, type PeerRun } from '../src-main/engine/onnx/transformers-peer';
+import { TransformersPeer, type PeerRun } from '../src-main/testing/transformers-reference';
 import type { BenchSuite, Figure } from './bench';
 
 const FOLDER = fileURLToPath(new URL('../src-main/engine/onnx/fixtures/tiny-llama', import.meta.url));

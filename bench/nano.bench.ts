@@ -3,7 +3,7 @@
 // vs none. Each figure is set against a limit that keeps the studio interactive on a laptop
 // CPU. WORLDLOOM_NANO_DIR measures another conversion of it (e.g. int4 vs fp32) the same way.
 import { fileURLToPath } from 'node:url';
-import { benchEngine } from '../src-main/engine/onnx/bench-engine';
+import { benchEngine } from '../src-main/testing/engine-bench';
 import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
 import type { BenchSuite } from './bench';
 

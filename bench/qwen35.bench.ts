@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEngine, longHistory, withAction } from '../src-main/engine/onnx/bench-engine';
+import { benchEngine, longHistory, withAction } from '../src-main/testing/engine-bench';
 import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
 import { openBareLoop } from './bare-loop';
 import type { BenchSuite, Figure } from './bench';

@@ -2,7 +2,7 @@
 // 3,000 tokens before it answers (Qwen-AgentWorld thinks for thousands), streamed live.
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startFakeVllm, type FakeServer } from '../src-main/engine/openai/fake-vllm-server';
+import { startFakeVllm, type FakeServer } from '../src-main/testing/fake-vllm-server';
 import { importedWorkspace, NO_CHROMIUM, useStudioInBrowser, watchPageErrors } from './support/host';
 import { openTrajectory, selectStep, tree } from './support/studio-page';
 

@@ -1,12 +1,14 @@
 // npm links the bins of dependencies but not of the project itself, so `npx worldloom`
 // would not find the CLI in a fresh clone. `npm install` runs this (the `prepare` script)
 // to put the project's own bin beside the others in node_modules/.bin.
-import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const target = join(root, 'src-main', 'cli', 'worldloom.mjs');
+// The target is package.json's own `bin` entry, so the two can never name different files.
+const bin = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin.worldloom;
+const target = join(root, bin);
 const binDir = join(root, 'node_modules', '.bin');
 mkdirSync(binDir, { recursive: true });
 const link = join(binDir, 'worldloom');

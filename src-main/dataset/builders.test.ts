@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildWorldModelMessages } from '../prompt/world-model-messages';
 import { agentSystemPrompt, buildSamples } from './builders';
 import { sampleEnds, compileSelection } from './selection';
-import { fixtureBundles } from './sample-fixtures';
+import { fixtureBundles } from '../testing/dataset-fixtures';
 
 const [t1] = fixtureBundles();
 const all = compileSelection({ filter: '', scope: { kind: 'all' } });

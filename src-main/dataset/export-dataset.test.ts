@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetExportInput, type DatasetExportInput as ExportInput } from '../contract/dataset';
 import { ExportCancelledError, exportDataset, previewDataset } from './export-dataset';
-import { bundleSource, fixtureBundles, manyBundles, treeBundle } from './sample-fixtures';
+import { bundleSource, fixtureBundles, manyBundles, treeBundle } from '../testing/dataset-fixtures';
 
 const source = bundleSource([...fixtureBundles(), ...manyBundles(30)]);
 const freshDir = () => mkdtempSync(join(tmpdir(), 'wl-export-'));

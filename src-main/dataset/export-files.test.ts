@@ -7,7 +7,7 @@ import { DatasetExportInput } from '../contract/dataset';
 import { exportToFile, writeTextFile } from '../service/export-file';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { exportDataset } from './export-dataset';
-import { bundleSource, fixtureBundles } from './sample-fixtures';
+import { bundleSource, fixtureBundles } from '../testing/dataset-fixtures';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'wl-export-files-'));
 const umask = process.umask();

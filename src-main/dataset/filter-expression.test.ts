@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FilterError, parseFilter } from './filter-expression';
-import { fixtureBundles } from './sample-fixtures';
+import { fixtureBundles } from '../testing/dataset-fixtures';
 
 const bundles = fixtureBundles();
 const steps = bundles.flatMap((b) => b.nodes.filter((n) => n.parentId !== null).map((node) => ({ trajectory: b.trajectory, node })));

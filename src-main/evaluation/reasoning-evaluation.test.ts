@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeVllm, type FakeServer } from '../engine/openai/fake-vllm-server';
+import { startFakeVllm, type FakeServer } from '../testing/fake-vllm-server';
 import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
 import { loadJudgeSystemPrompts, loadJudgeTemplate } from './judge';
 import { RESULT_FILES } from './result-files';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnnxEngine } from '../engine/onnx/onnx-engine';
-import { startFakeVllm, type FakeServer } from '../engine/openai/fake-vllm-server';
+import { startFakeVllm, type FakeServer } from '../testing/fake-vllm-server';
 import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
 import { RUBRIC } from './judge-reply';
 import { loadJudgeTemplate } from './judge';

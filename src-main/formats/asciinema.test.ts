@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asciinemaImporter } from './asciinema';
 import { LineEditor } from './keystrokes';
-import { fixture, runImporter } from './test-import';
+import { fixture, runImporter } from '../testing/importer-fixtures';
 
 const run = (name: string, text: string) => runImporter(asciinemaImporter, name, text);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { atifImporter } from './atif';
-import { fixture, runImporter } from './test-import';
+import { fixture, runImporter } from '../testing/importer-fixtures';
 
 const run = (text: string) => runImporter(atifImporter, 'trajectory.json', text);
 

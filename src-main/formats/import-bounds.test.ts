@@ -12,7 +12,7 @@ import { MAX_JSON_DEPTH } from './json-limits';
 import { IMPORTERS } from './registry';
 import { fileHead, fileLines, fileSource, textSource } from './sources';
 import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS } from './terminal-screen';
-import { fixture } from './test-import';
+import { fixture } from '../testing/importer-fixtures';
 
 let dir: string;
 let store: WorkspaceStore;

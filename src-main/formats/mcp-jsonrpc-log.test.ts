@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mcpJsonRpcLogImporter } from './mcp-jsonrpc-log';
-import { fixture, runImporter } from './test-import';
+import { fixture, runImporter } from '../testing/importer-fixtures';
 
 const run = (text: string, name = 'session.mcp.jsonl') => runImporter(mcpJsonRpcLogImporter, name, text);
 const rpc = (m: object) => JSON.stringify({ jsonrpc: '2.0', ...m });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { importerFor } from './registry';
-import { fixture } from './test-import';
+import { fixture } from '../testing/importer-fixtures';
 
 const HEAD = 64 * 1024;
 const awbLine = JSON.stringify({ task: 'terminal', id: 1, prompt: ['p'], response: ['r'], system_str: 's', turn_idx: 1, total_turns: 1 });

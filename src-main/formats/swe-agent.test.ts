@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SWE_SYSTEM_PROMPT, sweAgentImporter } from './swe-agent';
-import { fixture, runImporter } from './test-import';
+import { fixture, runImporter } from '../testing/importer-fixtures';
 
 const FILE = 'acme__tinyjson-42.traj';
 const run = (text: string, name = FILE) => runImporter(sweAgentImporter, name, text);

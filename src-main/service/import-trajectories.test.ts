@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../store/workspace-store';
 import { generatedAwb } from '../testing/awb-fixtures';
 
-const child = fileURLToPath(new URL('./import-crash-child.ts', import.meta.url));
+const child = fileURLToPath(new URL('../testing/import-crash-child.ts', import.meta.url));
 
 describe('import after a crash', () => {
   it('leaves a sound workspace holding every committed trajectory, each complete', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiOutput } from '../contract/api';
-import { startFakeVllm, type FakeServer } from '../engine/openai/fake-vllm-server';
+import { startFakeVllm, type FakeServer } from '../testing/fake-vllm-server';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentWorldBenchImporter } from '../formats/agentworldbench';
-import { runImporter } from '../formats/test-import';
+import { runImporter } from '../testing/importer-fixtures';
 import { WorkspaceStore } from '../store/workspace-store';
 import type { NodeRecord } from '../trajectory/model';
 import { promptForStep } from './step-prompt';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeVllm, type FakeServer } from '../../engine/openai/fake-vllm-server';
+import { startFakeVllm, type FakeServer } from '../../testing/fake-vllm-server';
 import { WorkspaceStore } from '../../store/workspace-store';
 
 const bin = fileURLToPath(new URL('../worldloom.mjs', import.meta.url));

@@ -13,7 +13,7 @@ import { Deduplicator } from '../hygiene/dedup';
 import { Scrubber } from '../hygiene/scrub';
 import { splitTrajectories } from '../hygiene/split';
 import type { SampleMessage, Split } from '../sample';
-import { bundleSource, fixtureBundles, manyBundles } from '../sample-fixtures';
+import { bundleSource, fixtureBundles, manyBundles } from '../../testing/dataset-fixtures';
 import { compileSelection, sampleEnds } from '../selection';
 import {
   AgentWorldBenchLineSchema,

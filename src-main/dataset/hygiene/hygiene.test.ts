@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSamples } from '../builders';
 import { compileSelection, sampleEnds } from '../selection';
-import { fixtureBundles, manyBundles } from '../sample-fixtures';
+import { fixtureBundles, manyBundles } from '../../testing/dataset-fixtures';
 import type { DatasetSample } from '../sample';
 import { Deduplicator } from './dedup';
 import { estimatedSimilarity, minhashSignature } from './minhash';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../engine';
 import { ChatTokenizer } from './chat-tokenizer';
 import { OnnxEngine } from './onnx-engine';
-import { TransformersPeer } from './transformers-peer';
+import { TransformersPeer } from '../../testing/transformers-reference';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'tiny-llama');
 const MESSAGES: ChatMessage[] = [

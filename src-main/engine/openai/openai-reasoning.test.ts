@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GenerateRequest, SamplingParams } from '../engine';
 import { incompleteness, parseModelOutput } from '../../prompt/model-output';
-import { startFakeVllm, type FakeServer, type FakeServerOptions } from './fake-vllm-server';
+import { startFakeVllm, type FakeServer, type FakeServerOptions } from '../../testing/fake-vllm-server';
 import { OpenAiCompatibleEngine } from './openai-engine';
 
 const servers: FakeServer[] = [];

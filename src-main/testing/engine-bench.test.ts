@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { benchEngine } from './bench-engine';
+import { benchEngine } from './engine-bench';
 
 describe('benchEngine', () => {
   it('measures speeds and the prefix-reuse ratio with identical tokens', async () => {
-    const result = await benchEngine(join(import.meta.dirname, 'fixtures', 'tiny-decoder'), {
+    const result = await benchEngine(join(import.meta.dirname, '..', 'engine', 'onnx', 'fixtures', 'tiny-decoder'), {
       providers: ['cpu'],
       historyTokens: 300,
       samples: 3,

@@ -1,10 +1,10 @@
 // Test helper shared by the importer tests: runs an importer over a fixture or a string.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ImportItem, TrajectoryImporter } from './format';
-import { textSource } from './sources';
+import type { ImportItem, TrajectoryImporter } from '../formats/format';
+import { textSource } from '../formats/sources';
 
-export const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
+export const fixture = (name: string) => readFileSync(join(__dirname, '..', 'formats', 'fixtures', name), 'utf8');
 
 export function runImporter(importer: TrajectoryImporter, name: string, text: string) {
   let n = 0;

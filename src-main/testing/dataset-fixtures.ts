@@ -1,7 +1,7 @@
 // Trajectory trees for the dataset tests: branches, curation, reasoning, a perturbed
 // step, secrets to scrub, and an exact copy of one trajectory. Deterministic.
 import { EMPTY_CURATION, type Domain, type NodeRecord, type TrajectoryBundle } from '../trajectory/model';
-import type { BundleSource } from './export-dataset';
+import type { BundleSource } from '../dataset/export-dataset';
 
 export interface StepSpec {
   action: string;
