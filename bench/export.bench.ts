@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approximateTokenCounter } from '../src-main/dataset/hygiene/token-length';
-import { datasetFormat } from '../src-main/dataset/formats/registry';
+import { datasetFormat } from '../src-main/formats/registry';
 import { LineFile } from '../src-main/dataset/formats/line-file';
 import { SamplePipeline } from '../src-main/dataset/pipeline';
 import type { DatasetSample, Split } from '../src-main/dataset/sample';

@@ -38,8 +38,12 @@ export const SampleOptions = z.object({
 });
 export type SampleOptions = z.infer<typeof SampleOptions>;
 
-export const DATASET_FORMATS = ['messages', 'sharegpt', 'parquet', 'agentworldbench'] as const;
-export const DatasetFormat = z.enum(DATASET_FORMATS);
+/**
+ * A dataset format's id. The formats themselves are the core's format registry
+ * (src-main/formats/registry.ts), listed to the UI by `app.info`; an unknown id is refused
+ * there with the list of known ones, so the contract keeps no copy that could go stale.
+ */
+export const DatasetFormat = z.string().min(1).max(64);
 export type DatasetFormat = z.infer<typeof DatasetFormat>;
 
 export const DatasetExportInput = z.object({

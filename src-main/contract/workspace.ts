@@ -28,8 +28,8 @@ export type ImportReport = z.infer<typeof ImportReport>;
 export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
 const UPLOAD_CHUNK_BASE64_CHARS = Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4;
 
-/** `auto` detects the format from the file's name and first bytes. */
-const ImportFormat = z.enum(['auto', 'agentworldbench', 'jsonl']).or(z.string().min(1).max(64)).default('auto');
+/** A format id of the core's format registry (listed by `app.info`), or `auto`: detected from the file's name and first bytes. */
+const ImportFormat = z.string().min(1).max(64).default('auto');
 const Path = z.string().min(1).max(4096);
 const Id = z.string().min(1).max(200);
 
@@ -41,6 +41,16 @@ export const AppInfo = z.object({
   workspace: WorkspaceInfo.nullable(),
   recent: z.array(z.string()),
   defaultWorkspaceDir: z.string(),
+  /** The core's format registry: what the export dialog offers and where each format writes. */
+  formats: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      extensions: z.array(z.string()),
+      imports: z.boolean(),
+      exportsTo: z.array(z.enum(['file', 'folder'])),
+    }),
+  ),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 

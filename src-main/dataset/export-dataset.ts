@@ -10,7 +10,7 @@ import type { TrajectoryBundle } from '../trajectory/model';
 import { buildSamples, type ResolvedSampleOptions } from './builders';
 import { datasetCard } from './card/dataset-card';
 import { FilterError } from './filter-expression';
-import { datasetFormat } from './formats/registry';
+import { datasetFormat } from '../formats/registry';
 import { splitTrajectories } from './hygiene/split';
 import { approximateTokenCounter, type TokenCounter } from './hygiene/token-length';
 import { SamplePipeline } from './pipeline';

@@ -6,6 +6,7 @@ import { contentSecurityPolicy } from '../contract/content-security-policy';
 import { openDemoWorkspace } from '../service/demo-workspace';
 import { dispatch } from '../service/dispatch';
 import { readRecent } from '../service/recent-workspaces';
+import { importExtensions } from '../formats/registry';
 import { Studio } from '../service/studio';
 import { keychainSecrets } from './keychain';
 import { useElectronSqliteBinding } from './native-sqlite';
@@ -34,7 +35,7 @@ const studio = new Studio({
     const r = await dialog.showOpenDialog(mainWindow!, {
       title: 'Import trajectories',
       properties: ['openFile', 'multiSelections'],
-      filters: [{ name: 'Trajectories', extensions: ['jsonl', 'json', 'cast', 'traj', 'log'] }, { name: 'All files', extensions: ['*'] }],
+      filters: [{ name: 'Trajectories', extensions: importExtensions() }, { name: 'All files', extensions: ['*'] }],
     });
     return r.canceled ? [] : r.filePaths;
   },

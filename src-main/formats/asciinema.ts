@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { parsePrompt, type ShellPrompt } from '../metrics/terminal-state';
 import { chainBundle, type StepDraft } from '../trajectory/build';
-import type { ImportItem, ImportSource, TrajectoryImporter } from './format';
+import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
 import { contentKey } from './content-key';
 import { LineEditor } from './keystrokes';
 import { parseBoundedJson } from './json-limits';
@@ -298,3 +298,5 @@ function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number
   });
   return { initialState, turns };
 }
+
+export const asciinemaFormat: FormatEntry = { id: 'asciinema', label: 'asciinema cast', extensions: ['cast'], importer: asciinemaImporter };

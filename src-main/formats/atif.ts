@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { Domain } from '../trajectory/model';
 import { chainBundle, type StepDraft } from '../trajectory/build';
-import type { ImportItem, ImportSource, TrajectoryImporter } from './format';
+import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
 import { contentKey } from './content-key';
 import { contentText, parseJsonDocument, zodProblem } from './json-document';
 import { parseBoundedJson } from './json-limits';
@@ -179,3 +179,5 @@ export const atifImporter: TrajectoryImporter = {
     };
   },
 };
+
+export const atifFormat: FormatEntry = { id: 'atif', label: 'ATIF trajectory.json (Terminal-Bench 2 / Harbor)', extensions: ['json'], importer: atifImporter };

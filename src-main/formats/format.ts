@@ -1,5 +1,6 @@
 // The one interface every import and export format implements (one file per format,
 // found through ./registry.ts). Pure: formats see text, never files or the database.
+import type { DatasetFormatSpec } from '../dataset/formats/dataset-format';
 import type { TrajectoryBundle } from '../trajectory/model';
 
 /** One line of a source, already decoded; `error` is set when the bytes were not valid UTF-8. */
@@ -42,4 +43,27 @@ export interface TrajectoryExporter {
   exportTo(bundles: Iterable<TrajectoryBundle>, write: (chunk: string) => void): { trajectories: number; records: number };
 }
 
+/**
+ * One format as the registry knows it: its id, the file name endings the dialogs offer,
+ * and what it can do. `importer` detects and reads it; an export writes either one file
+ * (`fileWriter`: every chosen trajectory, round-tripping) or a dataset folder with a card
+ * (`datasetWriter`). A format with both writes a file when the output path ends in one
+ * of its extensions, else a folder.
+ */
+export interface FormatEntry {
+  id: string;
+  /** What the export dialog and CLI help call it. */
+  label: string;
+  /** File name endings without the dot, for the open dialogs and file exports. */
+  extensions: readonly string[];
+  importer?: TrajectoryImporter;
+  fileWriter?: TrajectoryExporter;
+  datasetWriter?: DatasetFormatSpec;
+}
+
 export class ImportFormatError extends Error {}
+
+/** A format id the registry does not know, or a format asked for what it cannot do; the message lists the ones that can. */
+export class UnknownFormatError extends Error {
+  readonly code = 'unknown-format';
+}

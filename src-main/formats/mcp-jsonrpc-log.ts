@@ -8,7 +8,7 @@
 import { chainBundle, type StepDraft } from '../trajectory/build';
 import { jsonLines } from './json-lines';
 import { parseBoundedJson } from './json-limits';
-import type { ImportItem, ImportSource, TrajectoryImporter } from './format';
+import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
 import { contentKey } from './content-key';
 import { jsonObservation, toolCallAction } from './tool-call';
 import { isObject } from './json-values';
@@ -227,3 +227,5 @@ function bundleFor(s: Session, steps: StepDraft[], file: string, index: number, 
     now,
   );
 }
+
+export const mcpJsonRpcLogFormat: FormatEntry = { id: 'mcp-jsonrpc-log', label: 'MCP JSON-RPC log', extensions: ['jsonl', 'log'], importer: mcpJsonRpcLogImporter };

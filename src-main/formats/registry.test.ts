@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importerFor } from './registry';
+import { datasetFormat, exporterFor, exportPipeline, FORMATS, formatSummaries, importerFor, importExtensions } from './registry';
 import { fixture } from '../testing/importer-fixtures';
 
 const HEAD = 64 * 1024;
@@ -25,5 +25,34 @@ describe('--format auto', () => {
 
   it('still refuses what no importer recognizes', () => {
     expect(() => importerFor('auto', 'notes.txt', 'hello')).toThrow(/Could not tell the format/);
+  });
+});
+
+describe('the format registry', () => {
+  it('names each entry by one id, which its importer and writers carry too', () => {
+    expect(new Set(FORMATS.map((f) => f.id)).size).toBe(FORMATS.length);
+    for (const f of FORMATS) {
+      for (const part of [f.importer, f.fileWriter, f.datasetWriter]) if (part) expect(part.id).toBe(f.id);
+      expect(f.extensions.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives the open dialogs the extensions of every importable format', () => {
+    expect(importExtensions().sort()).toEqual(['cast', 'json', 'jsonl', 'log', 'traj']);
+  });
+
+  it('chooses the export pipeline by the entry: one writer, or the output path for a format with both', () => {
+    expect(exportPipeline('jsonl', 'out')).toBe('file');
+    expect(exportPipeline('messages', 'out.jsonl')).toBe('folder');
+    expect(exportPipeline('agentworldbench', 'back_test.jsonl')).toBe('file');
+    expect(exportPipeline('agentworldbench', 'awb-dataset')).toBe('folder');
+    expect(formatSummaries().find((f) => f.id === 'agentworldbench')?.exportsTo).toEqual(['file', 'folder']);
+  });
+
+  it('refuses an unknown format or a writer the format lacks, listing what exists', () => {
+    expect(() => exportPipeline('csv', 'x')).toThrow(/Unknown export format "csv"\. Known formats: messages, sharegpt, parquet, agentworldbench, jsonl\./);
+    expect(() => exporterFor('parquet')).toThrow(/dataset folder, not one file/);
+    expect(() => datasetFormat('jsonl')).toThrow(/not a dataset\. Dataset formats: messages, sharegpt, parquet, agentworldbench/);
+    expect(() => importerFor('parquet', 'x.parquet', '')).toThrow(/Unknown import format "parquet"/);
   });
 });

@@ -1,27 +1,70 @@
-// Every import and export format, found by id or detected from a file's name and head.
-// Adding a format means adding its file and one line here.
-import { agentWorldBenchExporter, agentWorldBenchImporter } from './agentworldbench';
-import { asciinemaImporter } from './asciinema';
-import { atifImporter } from './atif';
-import type { TrajectoryExporter, TrajectoryImporter } from './format';
-import { mcpJsonRpcLogImporter } from './mcp-jsonrpc-log';
-import { sweAgentImporter } from './swe-agent';
-import { worldloomJsonlExporter, worldloomJsonlImporter } from './worldloom-jsonl';
+// The one registry of import and export formats. Each format is one file that declares its
+// entry (id, label, file extensions, detection and reader, file or dataset writer); adding a
+// format means adding that file and one line in FORMATS. The file dialogs, the CLI help, the
+// export dialog (through `app.info`) and the contract's checks all read this list.
+import { agentWorldBenchFormatEntry } from '../dataset/formats/agentworldbench';
+import type { DatasetFormatSpec } from '../dataset/formats/dataset-format';
+import { messagesFormatEntry } from '../dataset/formats/messages-jsonl';
+import { parquetFormatEntry } from '../dataset/formats/parquet';
+import { shareGptFormatEntry } from '../dataset/formats/sharegpt';
+import { asciinemaFormat } from './asciinema';
+import { atifFormat } from './atif';
+import { UnknownFormatError, type FormatEntry, type TrajectoryExporter, type TrajectoryImporter } from './format';
+import { mcpJsonRpcLogFormat } from './mcp-jsonrpc-log';
+import { sweAgentFormat } from './swe-agent';
+import { worldloomJsonlFormat } from './worldloom-jsonl';
 
-export const IMPORTERS: readonly TrajectoryImporter[] = [
-  worldloomJsonlImporter,
-  agentWorldBenchImporter,
-  asciinemaImporter,
-  sweAgentImporter,
-  mcpJsonRpcLogImporter,
-  atifImporter,
+/** In the order detection breaks ties and the export dialog lists them. */
+export const FORMATS: readonly FormatEntry[] = [
+  messagesFormatEntry,
+  shareGptFormatEntry,
+  parquetFormatEntry,
+  agentWorldBenchFormatEntry,
+  worldloomJsonlFormat,
+  asciinemaFormat,
+  sweAgentFormat,
+  mcpJsonRpcLogFormat,
+  atifFormat,
 ];
-export const EXPORTERS: readonly TrajectoryExporter[] = [worldloomJsonlExporter, agentWorldBenchExporter];
+
+export const IMPORTERS: readonly TrajectoryImporter[] = FORMATS.flatMap((f) => (f.importer ? [f.importer] : []));
+export const IMPORT_FORMAT_IDS: readonly string[] = IMPORTERS.map((i) => i.id);
+export const EXPORT_FORMAT_IDS: readonly string[] = FORMATS.filter((f) => f.fileWriter || f.datasetWriter).map((f) => f.id);
+export const DATASET_FORMAT_IDS: readonly string[] = FORMATS.filter((f) => f.datasetWriter).map((f) => f.id);
+
+/** File name endings of every format that can be imported, for the open dialogs. */
+export function importExtensions(): string[] {
+  return [...new Set(FORMATS.filter((f) => f.importer).flatMap((f) => f.extensions))];
+}
+
+/** What `app.info` tells the renderer about each format: enough for the export dialog. */
+export interface FormatSummary {
+  id: string;
+  label: string;
+  extensions: string[];
+  imports: boolean;
+  /** `file`: every chosen trajectory to one file; `folder`: a dataset folder with a card. */
+  exportsTo: ('file' | 'folder')[];
+}
+
+export function formatSummaries(): FormatSummary[] {
+  return FORMATS.map((f) => ({
+    id: f.id,
+    label: f.label,
+    extensions: [...f.extensions],
+    imports: f.importer !== undefined,
+    exportsTo: [...(f.fileWriter ? (['file'] as const) : []), ...(f.datasetWriter ? (['folder'] as const) : [])],
+  }));
+}
+
+function known(ids: readonly string[]): string {
+  return ids.join(', ');
+}
 
 export function importerFor(format: string, name: string, head: string): TrajectoryImporter {
   if (format !== 'auto') {
     const found = IMPORTERS.find((i) => i.id === format);
-    if (!found) throw new Error(`Unknown import format "${format}". Known formats: auto, ${IMPORTERS.map((i) => i.id).join(', ')}.`);
+    if (!found) throw new UnknownFormatError(`Unknown import format "${format}". Known formats: auto, ${known(IMPORT_FORMAT_IDS)}.`);
     return found;
   }
   let best: TrajectoryImporter | undefined;
@@ -30,16 +73,39 @@ export function importerFor(format: string, name: string, head: string): Traject
     const score = importer.detect(name, head);
     if (score > bestScore) [best, bestScore] = [importer, score];
   }
-  if (!best) {
-    throw new Error(
-      `Could not tell the format of ${name}. Name it with --format (${IMPORTERS.map((i) => i.id).join(', ')}).`,
-    );
-  }
+  if (!best) throw new Error(`Could not tell the format of ${name}. Name it with --format (${known(IMPORT_FORMAT_IDS)}).`);
   return best;
 }
 
-export function exporterFor(format: string): TrajectoryExporter {
-  const found = EXPORTERS.find((e) => e.id === format);
-  if (!found) throw new Error(`Unknown export format "${format}". Known formats: ${EXPORTERS.map((e) => e.id).join(', ')}.`);
+function exportEntry(format: string): FormatEntry {
+  const found = FORMATS.find((f) => f.id === format && (f.fileWriter || f.datasetWriter));
+  if (!found) throw new UnknownFormatError(`Unknown export format "${format}". Known formats: ${known(EXPORT_FORMAT_IDS)}.`);
   return found;
+}
+
+/** The writer of a whole-workspace file export. */
+export function exporterFor(format: string): TrajectoryExporter {
+  const entry = exportEntry(format);
+  if (!entry.fileWriter) throw new UnknownFormatError(`${entry.label} is written as a dataset folder, not one file. Export it as a dataset (choose a folder).`);
+  return entry.fileWriter;
+}
+
+/** The writer of a dataset export. */
+export function datasetFormat(format: string): DatasetFormatSpec {
+  const entry = exportEntry(format);
+  if (!entry.datasetWriter) {
+    throw new UnknownFormatError(`${entry.label} is written as one file of every trajectory, not a dataset. Dataset formats: ${known(DATASET_FORMAT_IDS)}.`);
+  }
+  return entry.datasetWriter;
+}
+
+/**
+ * Where an export to `out` goes, as the format's entry says: a format with one writer uses
+ * it; a format with both writes one file when `out` ends in one of its extensions, else a folder.
+ */
+export function exportPipeline(format: string, out: string): 'file' | 'folder' {
+  const entry = exportEntry(format);
+  if (!entry.datasetWriter) return 'file';
+  if (!entry.fileWriter) return 'folder';
+  return entry.extensions.some((ext) => out.toLowerCase().endsWith(`.${ext}`)) ? 'file' : 'folder';
 }

@@ -4,7 +4,7 @@
 // messages in `history` (is_demo) belong to the agent's prompt, not to this environment.
 import { z } from 'zod';
 import { chainBundle, type StepDraft } from '../trajectory/build';
-import type { ImportItem, ImportSource, TrajectoryImporter } from './format';
+import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
 import { contentKey } from './content-key';
 import { contentText, parseJsonDocument, zodProblem } from './json-document';
 
@@ -117,3 +117,5 @@ export const sweAgentImporter: TrajectoryImporter = {
     };
   },
 };
+
+export const sweAgentFormat: FormatEntry = { id: 'swe-agent', label: 'SWE-agent trajectory (.traj)', extensions: ['traj'], importer: sweAgentImporter };

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { NodeRecord, TrajectoryRecord, type TrajectoryBundle } from '../trajectory/model';
 import { jsonLines } from './json-lines';
-import type { ImportItem, TrajectoryExporter, TrajectoryImporter } from './format';
+import type { ImportItem, TrajectoryExporter, TrajectoryImporter, FormatEntry } from './format';
 
 export const WORLDLOOM_FORMAT_TAG = 'worldloom.trajectory';
 
@@ -84,3 +84,5 @@ export const worldloomJsonlExporter: TrajectoryExporter = {
     return { trajectories, records: trajectories };
   },
 };
+
+export const worldloomJsonlFormat: FormatEntry = { id: 'jsonl', label: 'Worldloom JSONL (every trajectory, round-trips everything)', extensions: ['jsonl'], importer: worldloomJsonlImporter, fileWriter: worldloomJsonlExporter };

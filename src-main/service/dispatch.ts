@@ -3,6 +3,7 @@
 import { ZodError } from 'zod';
 import { api, isApiMethod, type Envelope } from '../contract/api';
 import { EngineError } from '../engine/engine';
+import { UnknownFormatError } from '../formats/format';
 import { WorkspaceError } from '../store/workspace-store';
 import type { Studio } from './studio';
 import { UserError } from './user-error';
@@ -28,7 +29,7 @@ export async function dispatch(studio: Studio, method: unknown, input: unknown):
 }
 
 export function toUserError(err: unknown): { code: string; message: string } {
-  if (err instanceof UserError || err instanceof WorkspaceError || err instanceof EngineError) {
+  if (err instanceof UserError || err instanceof WorkspaceError || err instanceof EngineError || err instanceof UnknownFormatError) {
     return { code: err.code, message: err.message };
   }
   if (err instanceof ZodError) return { code: 'invalid', message: err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };

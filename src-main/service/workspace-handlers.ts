@@ -1,5 +1,6 @@
 // Handlers for the workspace part of the contract (contract/workspace.ts).
 import { homedir } from 'node:os';
+import { formatSummaries } from '../formats/registry';
 import { resolve } from 'node:path';
 import { fileHead, fileSource, textSource } from '../formats/sources';
 import { buildOutline } from '../trajectory/outline';
@@ -58,6 +59,7 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
     workspace: studio.workspace?.info() ?? null,
     recent: readRecent(),
     defaultWorkspaceDir: homedir(),
+    formats: formatSummaries(),
   }),
   'workspace.create': ({ path }) => studio.openWorkspace(path, 'create'),
   'workspace.open': ({ path }) => studio.openWorkspace(path, 'open'),

@@ -42,6 +42,15 @@ describe('worldloom export (datasets)', () => {
     expect(split.stderr).toMatch(/--split <fraction>' argument '2' is invalid\. expected a number from 0\.01 to 1/);
   });
 
+  it('refuses dataset options on an export that writes one file, saying to give a folder', () => {
+    const r = spawnSync(process.execPath, [bin, 'export', '-w', ws, '-f', 'agentworldbench', '-o', join(dir, 'one_test.jsonl'), '--filter', 'rating >= 4'], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/--filter: agentworldbench to .*one_test\.jsonl writes every trajectory to one file; .*Give --out a folder/);
+    const unknown = spawnSync(process.execPath, [bin, 'export', '-w', ws, '-f', 'csv', '-o', join(dir, 'z')], { encoding: 'utf8' });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/messages, sharegpt, parquet, agentworldbench, jsonl/);
+  });
+
   it('keeps the whole-workspace AgentWorldBench file export byte for byte', () => {
     const awb = join(dir, 'back_test.jsonl');
     run('export', '--workspace', ws, '--format', 'agentworldbench', '--out', awb);

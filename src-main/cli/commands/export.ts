@@ -1,7 +1,8 @@
 // `worldloom export`: a workspace to Worldloom JSONL (every trajectory, round-trips
 // everything), or a selection of it to a fine-tuning dataset folder with a card.
 import type { Command } from 'commander';
-import { DATASET_FORMATS, SAMPLE_BUILDERS, SAMPLE_UNITS, type DatasetFormat } from '../../contract/dataset';
+import { SAMPLE_BUILDERS, SAMPLE_UNITS } from '../../contract/dataset';
+import { EXPORT_FORMAT_IDS, exportPipeline, FORMATS } from '../../formats/registry';
 import { FILTER_ERROR_PREFIX } from '../../service/dataset-handlers';
 import { UserError } from '../../service/user-error';
 import { withCore } from '../core';
@@ -27,20 +28,28 @@ interface ExportOptions {
   overwrite?: boolean;
 }
 
-/** Whole-workspace file exports as before: Worldloom JSONL, or AgentWorldBench to one .jsonl file with no dataset options. */
-function isFileExport(o: ExportOptions): boolean {
-  if (o.format === 'jsonl') return true;
-  const datasetOptions = [o.filter, o.split, o.seed, o.dedup, o.scrub, o.builder, o.per, o.reasoning, o.maxTokens, o.name, o.overwrite];
-  return o.format === 'agentworldbench' && o.out.endsWith('.jsonl') && datasetOptions.every((v) => v === undefined);
+/** The dataset options a file export (every trajectory, one file) has no use for, by flag. */
+function datasetOptionsGiven(o: ExportOptions): string[] {
+  const flags: [string, unknown][] = [
+    ['--filter', o.filter], ['--split', o.split], ['--seed', o.seed], ['--dedup', o.dedup], ['--near-duplicates', o.nearDuplicates],
+    ['--scrub', o.scrub], ['--builder', o.builder], ['--per', o.per], ['--reasoning', o.reasoning], ['--reasoning-style', o.reasoningStyle],
+    ['--max-tokens', o.maxTokens], ['--include-cut-off', o.includeCutOff], ['--name', o.name], ['--overwrite', o.overwrite],
+  ];
+  return flags.filter(([, v]) => v !== undefined).map(([flag]) => flag);
 }
+
+/** The CLI help's list of export formats, read from the format registry. */
+const formatHelp = FORMATS.filter((f) => f.fileWriter || f.datasetWriter)
+  .map((f) => `${f.id} (${[f.fileWriter && `a .${f.extensions[0]} file`, f.datasetWriter && 'a dataset folder'].filter(Boolean).join(' or ')})`)
+  .join(' | ');
 
 export function registerExport(program: Command): void {
   program
     .command('export')
     .description('export trajectories (jsonl), or a dataset for fine-tuning to a folder with a dataset card')
     .requiredOption('-w, --workspace <file>', 'workspace file')
-    .requiredOption('-o, --out <path>', 'output file (jsonl) or folder (dataset formats)')
-    .option('-f, --format <format>', `jsonl | ${DATASET_FORMATS.join(' | ')}`, oneOf(['jsonl', ...DATASET_FORMATS]), 'jsonl')
+    .requiredOption('-o, --out <path>', 'output file or dataset folder; a format that writes both writes a file when the path ends in its extension')
+    .option('-f, --format <format>', formatHelp, oneOf(EXPORT_FORMAT_IDS), 'jsonl')
     .option('--filter <expr>', 'keep steps matching, e.g. "domain = terminal and rating >= 4 and not perturbed"')
     .option('--split <fraction>', 'fraction of trajectories in train; the rest is validation', numberBetween(0.01, 1))
     .option('--seed <n>', 'seed of the train/validation split', wholeNumber(0, 2 ** 31 - 1))
@@ -59,7 +68,11 @@ export function registerExport(program: Command): void {
       withCore({ workspace: { path: opts.workspace } }, async (core) => {
         const jobId = 'cli-export';
         core.cancelOnInterrupt(jobId);
-        if (isFileExport(opts)) {
+        if (exportPipeline(opts.format, opts.out) === 'file') {
+          const unused = datasetOptionsGiven(opts);
+          if (unused.length > 0) {
+            throw new UserError(`${unused.join(', ')}: ${opts.format} to ${opts.out} writes every trajectory to one file; these options shape a dataset. Give --out a folder to export a dataset.`);
+          }
           const { path, trajectories, records } = await core.call('export.file', { path: opts.out, format: opts.format, jobId });
           process.stdout.write(JSON.stringify({ out: path, format: opts.format, trajectories, records }) + '\n');
           return;
@@ -72,7 +85,7 @@ export function registerExport(program: Command): void {
           const summary = await core.call('dataset.export', {
             jobId,
             out: opts.out,
-            format: opts.format as DatasetFormat,
+            format: opts.format,
             selection: { filter: opts.filter ?? '', scope: { kind: 'all' } },
             samples: { builder: opts.builder, per: opts.per, reasoning: opts.reasoning },
             name: opts.name,

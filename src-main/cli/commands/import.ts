@@ -1,5 +1,6 @@
 // `worldloom import`: files into a workspace, problems reported by line.
 import type { Command } from 'commander';
+import { IMPORT_FORMAT_IDS } from '../../formats/registry';
 import { describeProblems } from '../../service/import-trajectories';
 import { withCore } from '../core';
 
@@ -9,7 +10,7 @@ export function registerImport(program: Command): void {
     .description('import trajectory files into a workspace')
     .argument('<files...>', 'files to import')
     .requiredOption('-w, --workspace <file>', 'workspace file (created if missing)')
-    .option('-f, --format <format>', 'auto | agentworldbench | jsonl | … (default auto: detected from the file)')
+    .option('-f, --format <format>', `auto | ${IMPORT_FORMAT_IDS.join(' | ')} (default auto: detected from the file)`)
     .action((files: string[], opts: { workspace: string; format?: string }) =>
       withCore({ workspace: { path: opts.workspace, create: true } }, async (core) => {
         const jobId = 'cli-import';

@@ -91,6 +91,9 @@ function loadingSnippet(format: DatasetFormat, name: string, splits: readonly Sp
       return ['```python', 'from datasets import load_dataset', 'ds = load_dataset("path/to/this/folder")  # or the hub repository it is pushed to', '```'].join('\n');
     case 'agentworldbench':
       return 'One `<domain>_test.jsonl` per domain and split, one line per turn of each path, as AgentWorldBench lays them out; Worldloom imports them back.';
+    default:
+      // A format without a known loader: the card's `configs` still name its files.
+      return '';
   }
 }
 

@@ -12,6 +12,7 @@ import { buildSamples } from '../builders';
 import type { DatasetSample } from '../sample';
 import { SPLITS } from '../sample';
 import { LineFile } from './line-file';
+import type { FormatEntry } from '../../formats/format';
 import type { DatasetFormatSpec, ReadSample } from './dataset-format';
 
 /** A world-model path sample back as a one-branch trajectory the exporter understands. */
@@ -75,4 +76,14 @@ export const agentWorldBenchFormat: DatasetFormatSpec = {
     }
     return out;
   },
+};
+
+/** Reads AgentWorldBench lines; exports the whole workspace to one `.jsonl` file, or a dataset folder with a card. */
+export const agentWorldBenchFormatEntry: FormatEntry = {
+  id: 'agentworldbench',
+  label: 'AgentWorldBench JSONL',
+  extensions: ['jsonl'],
+  importer: agentWorldBenchImporter,
+  fileWriter: agentWorldBenchExporter,
+  datasetWriter: agentWorldBenchFormat,
 };

@@ -1,7 +1,6 @@
 // One interface every dataset format implements (one file per format, found through
 // ./registry.ts): a writer that takes samples split by split, and a reader that gives
 // the same samples back, so every export is tested as a round trip.
-import type { DatasetFormat } from '../../contract/dataset';
 import type { DatasetSample, SampleMessage, Split } from '../sample';
 
 export interface WriteContext {
@@ -26,7 +25,7 @@ export interface ReadSample {
 }
 
 export interface DatasetFormatSpec {
-  id: DatasetFormat;
+  id: string;
   label: string;
   open(dir: string, context: WriteContext): DatasetWriter;
   /** Data files of one split, as the card's YAML `configs` names them (globs allowed). */

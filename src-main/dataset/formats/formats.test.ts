@@ -23,7 +23,7 @@ import {
   ParquetRowSchema,
   ShareGptRowSchema,
 } from './framework-schemas';
-import { datasetFormat } from './registry';
+import { datasetFormat } from '../../formats/registry';
 
 const bundles = [...fixtureBundles(), ...manyBundles(8)];
 const source = bundleSource(bundles);

@@ -8,6 +8,7 @@ import type { DatasetSample, SampleMessage, Split } from '../sample';
 import { SPLITS } from '../sample';
 import { MessagesRowSchema } from './framework-schemas';
 import { LineFile } from './line-file';
+import type { FormatEntry } from '../../formats/format';
 import { parseJsonLines, splitInlineReasoning, withInlineReasoning, type DatasetFormatSpec, type WriteContext } from './dataset-format';
 
 interface MessagesRowMessage {
@@ -71,3 +72,5 @@ export const messagesJsonlFormat: DatasetFormatSpec = {
     });
   },
 };
+
+export const messagesFormatEntry: FormatEntry = { id: messagesJsonlFormat.id, label: messagesJsonlFormat.label, extensions: ['jsonl'], datasetWriter: messagesJsonlFormat };

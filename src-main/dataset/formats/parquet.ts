@@ -10,6 +10,7 @@ import { fileWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer'
 import type { DatasetSample, SampleMessage, Split } from '../sample';
 import { SPLITS } from '../sample';
 import { ParquetRowSchema } from './framework-schemas';
+import type { FormatEntry } from '../../formats/format';
 import type { DatasetFormatSpec, WriteContext } from './dataset-format';
 
 const BATCH_ROWS = 10_000;
@@ -114,3 +115,5 @@ export const parquetFormat: DatasetFormatSpec = {
     return out;
   },
 };
+
+export const parquetFormatEntry: FormatEntry = { id: parquetFormat.id, label: parquetFormat.label, extensions: ['parquet'], datasetWriter: parquetFormat };

@@ -7,6 +7,7 @@ import type { SampleMessage, Split } from '../sample';
 import { SPLITS } from '../sample';
 import { DatasetInfoSchema, ShareGptRowSchema } from './framework-schemas';
 import { LineFile } from './line-file';
+import type { FormatEntry } from '../../formats/format';
 import { parseJsonLines, splitInlineReasoning, withInlineReasoning, type DatasetFormatSpec } from './dataset-format';
 
 export const DATASET_INFO_FILE = 'dataset_info.json';
@@ -70,3 +71,5 @@ export const shareGptFormat: DatasetFormatSpec = {
     });
   },
 };
+
+export const shareGptFormatEntry: FormatEntry = { id: shareGptFormat.id, label: shareGptFormat.label, extensions: ['jsonl'], datasetWriter: shareGptFormat };

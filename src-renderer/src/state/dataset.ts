@@ -6,9 +6,16 @@ import type { DatasetExportSummary, DatasetFormat, DatasetPreview, SelectionScop
 import type { Domain, Origin } from '../../../src-main/trajectory/model';
 import type { JobProgress } from '../../../src-main/contract/jobs';
 import { call } from '../api/client';
-import { notify } from './store';
+import { notify, useStudio } from './store';
 
-export type ExportFormatChoice = DatasetFormat | 'jsonl';
+/** A format id of the core's format registry (`app.info.formats`). */
+export type ExportFormatChoice = DatasetFormat;
+
+/** Whether the format writes every trajectory to one file (it has no dataset writer), as the core's registry says. */
+export function writesOneFile(format: ExportFormatChoice): boolean {
+  const entry = useStudio.getState().app?.formats.find((f) => f.id === format);
+  return entry !== undefined && !entry.exportsTo.includes('folder');
+}
 export type ScopeChoice = 'all' | 'trajectory' | 'path' | 'subtree';
 
 export interface ExportForm {
@@ -139,10 +146,10 @@ export async function startExport(focus: TreeFocus): Promise<void> {
   const out = form.out.trim();
   const jobId = `export-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   set({ job: { jobId, label: 'Starting', done: 0, total: null, running: true }, result: null, error: null });
-  if (form.format === 'jsonl') {
+  if (writesOneFile(form.format)) {
     // A job like the dataset export: its progress shows here and Cancel leaves no file behind.
     try {
-      const r = await call('export.file', { path: out, format: 'jsonl', jobId });
+      const r = await call('export.file', { path: out, format: form.format, jobId });
       notify('info', `Exported ${r.trajectories} trajectories (${r.records} records) to ${r.path}`);
     } catch (err) {
       set({ error: (err as Error).message });

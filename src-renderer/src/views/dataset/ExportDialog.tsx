@@ -1,20 +1,22 @@
 // The export dialog: choose samples (filters, part of the tree) with a live count and a
 // preview, choose a format and the cleaning, then export with progress and cancel.
 import { useEffect, useMemo } from 'react';
-import { changeForm, openExportDialog, refreshPreview, startExport, useDatasetExport, type ExportForm, type ExportFormatChoice } from '../../state/dataset';
+import { changeForm, openExportDialog, refreshPreview, startExport, useDatasetExport, writesOneFile, type ExportForm, type ExportFormatChoice } from '../../state/dataset';
 import { useStudio } from '../../state/store';
 import { ExportProgress } from './ExportProgress';
 import { SamplePreview } from './SamplePreview';
 import { SelectionFields } from './SelectionFields';
 import './dataset.css';
 
-const FORMATS: [ExportFormatChoice, string][] = [
-  ['messages', 'Chat messages JSONL (TRL, ms-swift)'],
-  ['sharegpt', 'ShareGPT + dataset_info.json (LLaMA-Factory)'],
-  ['parquet', 'Parquet + dataset card (Hugging Face)'],
-  ['agentworldbench', 'AgentWorldBench JSONL'],
-  ['jsonl', 'Worldloom JSONL (every trajectory, round-trips everything)'],
-];
+const NO_FORMATS: never[] = [];
+
+/** A file export's path ends in its format's extension; a dataset folder's does not. */
+function outFor(out: string, from: { extensions: string[] } | undefined, fromFile: boolean, to: { extensions: string[] } | undefined, toFile: boolean): string {
+  const fromExt = fromFile && from?.extensions[0] ? `.${from.extensions[0]}` : null;
+  const base = fromExt && out.endsWith(fromExt) ? out.slice(0, -fromExt.length) : out;
+  const toExt = toFile && to?.extensions[0] ? `.${to.extensions[0]}` : '';
+  return base.endsWith(toExt) ? base : base + toExt;
+}
 
 export function ExportDialog({ onDone }: { onDone: () => void }) {
   const workspacePath = useStudio((s) => s.workspace?.path ?? '');
@@ -23,7 +25,9 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
   const focus = useMemo(() => ({ trajectoryId, nodeId }), [trajectoryId, nodeId]);
   const { form, preview, job, result, error } = useDatasetExport();
   const change = (patch: Partial<ExportForm>) => changeForm(patch, focus);
-  const dataset = form.format !== 'jsonl';
+  // The formats the core's registry can export, in its order: the one list, not a copy.
+  const formats = useStudio((s) => s.app?.formats ?? NO_FORMATS).filter((f) => f.exportsTo.length > 0);
+  const dataset = !writesOneFile(form.format);
 
   useEffect(() => {
     openExportDialog(workspacePath.replace(/\.worldloom$/, '') + '-dataset');
@@ -53,14 +57,16 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
             value={form.format}
             onChange={(e) => {
               const format = e.target.value as ExportFormatChoice;
-              const out = format === 'jsonl' ? form.out.replace(/(\.jsonl)?$/, '.jsonl') : form.out.replace(/\.jsonl$/, '');
+              const from = formats.find((f) => f.id === form.format);
+              const to = formats.find((f) => f.id === format);
+              const out = outFor(form.out, from, writesOneFile(form.format), to, writesOneFile(format));
               // AgentWorldBench files hold whole paths.
               change({ format, out, ...(format === 'agentworldbench' ? { per: 'path', builder: 'world-model' } : {}) });
             }}
           >
-            {FORMATS.map(([id, label]) => (
-              <option key={id} value={id}>
-                {label}
+            {formats.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.label}
               </option>
             ))}
           </select>
