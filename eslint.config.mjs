@@ -2,6 +2,45 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * An allowlist, as VS Code's code-import-patterns: a file may import only modules inside
+ * the named folders and the named packages; everything else fails lint. Relative imports
+ * are resolved against the importing file, so depth does not matter.
+ */
+const allowedImports = {
+  meta: { type: 'problem', schema: [{ type: 'object', properties: { folders: { type: 'array' }, packages: { type: 'array' }, why: { type: 'string' } } }] },
+  create(context) {
+    const { folders, packages, why } = context.options[0];
+    const check = (node, source) => {
+      if (typeof source !== 'string') return;
+      if (source.startsWith('.')) {
+        const target = relative(ROOT, resolve(dirname(context.filename), source)).split(sep).join('/');
+        if (folders.some((f) => target === f || target.startsWith(`${f}/`))) return;
+        context.report({ node, message: `'${source}' (${target}) is outside ${folders.join(', ')}. ${why}` });
+        return;
+      }
+      const parts = source.split('?')[0].split('/');
+      const name = source.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+      if (!packages.includes(name)) context.report({ node, message: `Package '${name}' is not on this folder's allowlist (${packages.join(', ')}). ${why}` });
+    };
+    const fromSource = (node) => node.source && check(node, node.source.value);
+    return {
+      ImportDeclaration: fromSource,
+      ExportNamedDeclaration: fromSource,
+      ExportAllDeclaration: fromSource,
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+const worldloom = { rules: { 'allowed-imports': allowedImports } };
+
+/** The renderer's packages: the UI libraries it bundles, nothing that needs Node. */
+const RENDERER_PACKAGES = ['react', 'react-dom', 'zustand', 'zod', '@monaco-editor/react', 'monaco-editor', '@xterm/xterm', '@xterm/addon-fit'];
 
 // Test doubles and fixtures (fake servers, benchmark harnesses, sample data) are for tests only.
 const TESTING_ONLY = { group: ['**/testing/*', '**/testing/**'], message: 'src-main/testing/ holds test doubles and fixtures: production code must not import them.' };
@@ -16,19 +55,31 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules, 'react-hooks/incompatible-library': 'off' },
   },
   {
-    // The renderer runs sandboxed: it must never reach Node. Enforced, not just promised.
+    // The renderer runs sandboxed: it may import only its own code, the pure code in
+    // src-main/common/ and its UI packages. An allowlist: a new folder is refused until named.
     files: ['src-renderer/**/*.{ts,tsx}'],
+    plugins: { worldloom },
     rules: {
-      'no-restricted-imports': [
+      'worldloom/allowed-imports': [
         'error',
-        {
-          patterns: [
-            { group: ['node:*', 'fs', 'path', 'child_process', 'electron'], message: 'The renderer has no Node; go through the API contract.' },
-            { group: ['**/src-main/store/**', '**/src-main/service/**', '**/src-main/engine/**', '**/src-main/host/**', '**/src-main/electron/**', '**/src-main/cli/**'], message: 'The renderer may import only pure modules (contract, trajectory model).' },
-            TESTING_ONLY,
-          ],
-        },
+        { folders: ['src-renderer', 'src-main/common'], packages: RENDERER_PACKAGES, why: 'The renderer has no Node; reach the core through the API contract.' },
       ],
+    },
+  },
+  {
+    files: ['src-renderer/**/*.test.{ts,tsx}'],
+    plugins: { worldloom },
+    rules: {
+      'worldloom/allowed-imports': ['error', { folders: ['src-renderer', 'src-main/common'], packages: [...RENDERER_PACKAGES, 'vitest'], why: 'Renderer tests test the renderer.' }],
+    },
+  },
+  {
+    // Pure code runs anywhere (renderer, core, CLI): it imports only pure code and zod.
+    files: ['src-main/common/**/*.ts'],
+    ignores: ['src-main/common/**/*.test.ts'],
+    plugins: { worldloom },
+    rules: {
+      'worldloom/allowed-imports': ['error', { folders: ['src-main/common'], packages: ['zod'], why: 'src-main/common/ is pure: no Node, no DOM, nothing outside it.' }],
     },
   },
   {

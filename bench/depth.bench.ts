@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { dispatch } from '../src-main/service/dispatch';
 import { Studio } from '../src-main/service/studio';
 import { WorkspaceStore } from '../src-main/store/workspace-store';
-import { newId } from '../src-main/trajectory/ids';
-import { EMPTY_CURATION, type NodeRecord } from '../src-main/trajectory/model';
+import { newId } from '../src-main/common/trajectory/ids';
+import { EMPTY_CURATION, type NodeRecord } from '../src-main/common/trajectory/model';
 import type { BenchSuite } from './bench';
 
 const MODEL = fileURLToPath(new URL('../src-main/engine/onnx/fixtures/tiny-decoder', import.meta.url));

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { ChatMessage, SamplingParams } from '../src-main/engine/engine';
+import type { ChatMessage, SamplingParams } from '../src-main/common/engine';
 import { benchEngine, longHistory, withAction } from '../src-main/testing/engine-bench';
 import { ChatTokenizer } from '../src-main/engine/onnx/chat-tokenizer';
 import { QUIET_THREAD_POOL } from '../src-main/engine/onnx/execution-providers';

@@ -1,7 +1,7 @@
 // A generated 100,000-node trajectory shaped like a day of exploring: long chains of steps
 // with branches off earlier states, every origin represented, real siblings to compare with.
-import { newId } from '../src-main/trajectory/ids';
-import { EMPTY_CURATION, type NodeRecord, type Origin, type TrajectoryBundle } from '../src-main/trajectory/model';
+import { newId } from '../src-main/common/trajectory/ids';
+import { EMPTY_CURATION, type NodeRecord, type Origin, type TrajectoryBundle } from '../src-main/common/trajectory/model';
 
 /** A small seeded generator, so every run measures the same tree. */
 function random(seed: number): () => number {

@@ -17,12 +17,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ChatMessage } from '../../src-main/engine/engine';
-import { applyTransform, instructionFor, planPerturbation } from '../../src-main/perturbations/apply';
+import type { ChatMessage } from '../../src-main/common/engine';
+import { applyTransform, instructionFor, planPerturbation } from '../../src-main/common/perturbations/apply';
 import { loadDomainTemplate } from '../../src-main/prompt/template-files';
-import { stripLeadingComment } from '../../src-main/prompt/template';
-import { buildWorldModelMessages } from '../../src-main/prompt/world-model-messages';
-import { responseForObservation } from '../../src-main/trajectory/turn-format';
+import { stripLeadingComment } from '../../src-main/common/prompt/template';
+import { buildWorldModelMessages } from '../../src-main/common/prompt/world-model-messages';
+import { responseForObservation } from '../../src-main/common/trajectory/turn-format';
 import { DATA_DIR, PROMPTS_DIR, type RecordedSession, type SessionDomain } from './paths';
 import { Rng, subSeed } from './rng';
 import { readSessions } from './sessions';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileHead, fileSource } from '../../src-main/formats/sources';
 import { importTrajectories } from '../../src-main/service/import-trajectories';
 import type { WorkspaceStore } from '../../src-main/store/workspace-store';
-import { chainBundle } from '../../src-main/trajectory/build';
-import { newId } from '../../src-main/trajectory/ids';
+import { chainBundle } from '../../src-main/common/trajectory/build';
+import { newId } from '../../src-main/common/trajectory/ids';
 import type { RecordedSession } from './paths';
 
 export function addRecordedSession(store: WorkspaceStore, session: RecordedSession): string {

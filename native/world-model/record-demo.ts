@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RealDomain, RealEnvironmentSettings } from '../../src-main/contract/reality';
+import type { RealDomain, RealEnvironmentSettings } from '../../src-main/common/contract/reality';
 import { worldloomJsonlExporter } from '../../src-main/formats/worldloom-jsonl';
 import { recordTrajectory } from '../../src-main/reality/record';
 import { WorkspaceStore } from '../../src-main/store/workspace-store';

@@ -3,10 +3,10 @@
 // calls the method; what it prints is its own.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ApiEvent, ApiEventPayload, ApiInput, ApiMethod, ApiOutput } from '../contract/api';
+import type { ApiEvent, ApiEventPayload, ApiInput, ApiMethod, ApiOutput } from '../common/contract/api';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
-import { UserError } from '../service/user-error';
+import { UserError } from '../common/user-error';
 import { modelSpecFromArgument } from './model-argument';
 import { RESOURCES_DIR } from './paths';
 

@@ -1,7 +1,7 @@
 // `--model DIR|URL`: a model folder on disk, or an OpenAI-compatible endpoint.
 import { resolve } from 'node:path';
-import type { ModelSpec } from '../contract/simulation';
-import type { WorldModelEngine } from '../engine/engine';
+import type { ModelSpec } from '../common/contract/simulation';
+import type { WorldModelEngine } from '../common/engine';
 import { ModelSession } from '../simulation/model-session';
 import { RESOURCES_DIR } from './paths';
 

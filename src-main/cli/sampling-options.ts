@@ -3,7 +3,7 @@
 // owns defaults: the loaded model's recommendation, then the workspace's remembered settings
 // (simulation/generation-parameters.ts).
 import { InvalidArgumentError, type Command } from 'commander';
-import { MAX_NEW_TOKENS, type IncompleteSample, type SamplingOverrides } from '../contract/simulation';
+import { MAX_NEW_TOKENS, type IncompleteSample, type SamplingOverrides } from '../common/contract/simulation';
 import { numberBetween, oneOf, temperature, wholeNumber } from './option-parsers';
 
 export interface SamplingFlags {

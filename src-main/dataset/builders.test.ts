@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildWorldModelMessages } from '../prompt/world-model-messages';
+import { buildWorldModelMessages } from '../common/prompt/world-model-messages';
 import { agentSystemPrompt, buildSamples } from './builders';
 import { sampleEnds, compileSelection } from './selection';
 import { fixtureBundles } from '../testing/dataset-fixtures';

@@ -1,10 +1,10 @@
 // Sample builders: a path of nodes in, chat messages out. Pure.
 // World-model samples are built by the same buildWorldModelMessages the engines use, so
 // what a fine-tuned model is trained on is exactly what Worldloom will later send it.
-import type { SampleOptions } from '../contract/dataset';
-import { buildWorldModelMessages, worldModelSystemPrompt } from '../prompt/world-model-messages';
-import type { NodeRecord, TrajectoryBundle } from '../trajectory/model';
-import { promptForAction, responseForObservation } from '../trajectory/turn-format';
+import type { SampleOptions } from '../common/contract/dataset';
+import { buildWorldModelMessages, worldModelSystemPrompt } from '../common/prompt/world-model-messages';
+import type { NodeRecord, TrajectoryBundle } from '../common/trajectory/model';
+import { promptForAction, responseForObservation } from '../common/trajectory/turn-format';
 import { perturbationKinds } from './filter-fields';
 import type { DatasetSample, SampleMessage } from './sample';
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DatasetExportInput, type DatasetExportInput as ExportInput } from '../contract/dataset';
+import { DatasetExportInput, type DatasetExportInput as ExportInput } from '../common/contract/dataset';
 import { ExportCancelledError, exportDataset, previewDataset } from './export-dataset';
 import { bundleSource, fixtureBundles, manyBundles, treeBundle } from '../testing/dataset-fixtures';
 

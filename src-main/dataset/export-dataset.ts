@@ -5,8 +5,8 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { DatasetExportOptions, DatasetExportSummary, DatasetFormat, DatasetPreview, DatasetSelection, SampleOptions } from '../contract/dataset';
-import type { TrajectoryBundle } from '../trajectory/model';
+import type { DatasetExportOptions, DatasetExportSummary, DatasetFormat, DatasetPreview, DatasetSelection, SampleOptions } from '../common/contract/dataset';
+import type { TrajectoryBundle } from '../common/trajectory/model';
 import { buildSamples, type ResolvedSampleOptions } from './builders';
 import { datasetCard } from './card/dataset-card';
 import { FilterError } from './filter-expression';

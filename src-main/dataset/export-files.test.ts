@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DatasetExportInput } from '../contract/dataset';
+import { DatasetExportInput } from '../common/contract/dataset';
 import { exportToFile, writeTextFile } from '../service/export-file';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { exportDataset } from './export-dataset';

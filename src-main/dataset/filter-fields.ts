@@ -1,6 +1,6 @@
 // The fields a filter expression can name, each read from a node and its trajectory.
 // Pure. A field's kind decides which operators and values it accepts.
-import { DOMAINS, ORIGINS, type NodeRecord, type TrajectoryRecord } from '../trajectory/model';
+import { DOMAINS, ORIGINS, type NodeRecord, type TrajectoryRecord } from '../common/trajectory/model';
 
 export interface NodeFacts {
   trajectory: TrajectoryRecord;

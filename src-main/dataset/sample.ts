@@ -1,6 +1,6 @@
 // A training sample as Worldloom exports it: chat messages plus where they came from.
 // Pure. Every format writes these and every reader gives them back.
-import type { Domain, Origin } from '../trajectory/model';
+import type { Domain, Origin } from '../common/trajectory/model';
 
 export interface SampleMessage {
   role: 'system' | 'user' | 'assistant';

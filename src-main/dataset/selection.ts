@@ -3,8 +3,8 @@
 // that has no selected node below it, so a path is taken once, at its deepest selection.
 // A sample whose path holds a step the model wrote until it ran out of tokens (finish
 // reason "length") is left out unless asked for: a cut-off observation is not training data.
-import type { DatasetSelection, SelectionScope } from '../contract/dataset';
-import type { NodeRecord, TrajectoryBundle } from '../trajectory/model';
+import type { DatasetSelection, SelectionScope } from '../common/contract/dataset';
+import type { NodeRecord, TrajectoryBundle } from '../common/trajectory/model';
 import { parseFilter, type NodePredicate } from './filter-expression';
 
 export interface CompiledSelection {

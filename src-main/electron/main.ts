@@ -2,7 +2,7 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { contentSecurityPolicy } from '../contract/content-security-policy';
+import { contentSecurityPolicy } from '../common/contract/content-security-policy';
 import { openDemoWorkspace } from '../service/demo-workspace';
 import { dispatch } from '../service/dispatch';
 import { readRecent } from '../service/recent-workspaces';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GenerateRequest, WorldModelEngine } from '../engine/engine';
+import type { GenerateRequest, WorldModelEngine } from '../common/engine';
 import { loadBenchmarkDir, sampleMessages } from './benchmark-data';
 import { judge } from './judge';
 

@@ -2,12 +2,12 @@
 // evaluated turn. Each sample asks for that turn's observation given the real history.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatMessage } from '../engine/engine';
+import type { ChatMessage } from '../common/engine';
 import { AwbLine, domainOf } from '../formats/agentworldbench';
 import { jsonLines } from '../formats/json-lines';
 import { fileSource } from '../formats/sources';
-import type { Domain } from '../trajectory/model';
-import { observationFromResponse } from '../trajectory/turn-format';
+import type { Domain } from '../common/trajectory/model';
+import { observationFromResponse } from '../common/trajectory/turn-format';
 
 /** A benchmark line exactly as read, every field kept: result lines repeat it unchanged. */
 type BenchmarkRecord = Record<string, unknown>;

@@ -6,12 +6,12 @@
 // judge_system_prompt.txt) each domain's prompt goes first as the system message.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_JUDGE_MAX_TOKENS } from '../contract/evaluation';
-import type { ChatMessage, WorldModelEngine } from '../engine/engine';
-import { DOMAINS } from '../trajectory/model';
-import { fillTemplate, stripLeadingComment } from '../prompt/template';
+import { DEFAULT_JUDGE_MAX_TOKENS } from '../common/contract/evaluation';
+import type { ChatMessage, WorldModelEngine } from '../common/engine';
+import { DOMAINS } from '../common/trajectory/model';
+import { fillTemplate, stripLeadingComment } from '../common/prompt/template';
 import { actionPrompt, earlierTurns, referenceObservation, type BenchmarkSample } from './benchmark-data';
-import { readJudgeReply, type JudgeVerdict } from './judge-reply';
+import { readJudgeReply, type JudgeVerdict } from '../common/judge-reply';
 
 export interface Judgement {
   /** Null when no attempt gave a readable reply. */

@@ -6,10 +6,10 @@
 import { AwbLine, domainOf } from '../formats/agentworldbench';
 import { contentKey } from '../formats/content-key';
 import type { WorkspaceStore } from '../store/workspace-store';
-import { chainBundle } from '../trajectory/build';
-import { newId } from '../trajectory/ids';
-import type { NodeRecord } from '../trajectory/model';
-import { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation } from '../trajectory/turn-format';
+import { chainBundle } from '../common/trajectory/build';
+import { newId } from '../common/trajectory/ids';
+import type { NodeRecord } from '../common/trajectory/model';
+import { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation } from '../common/trajectory/turn-format';
 import { turnOf } from './benchmark-data';
 import { evaluatedLines, openRunFolder, RESULT_FILES } from './result-files';
 import { genOf, predictionProvenanceOf } from './result-lines';

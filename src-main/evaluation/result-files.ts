@@ -6,8 +6,8 @@ import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readSync, r
 import { join } from 'node:path';
 import { jsonLines } from '../formats/json-lines';
 import { fileSource } from '../formats/sources';
-import type { Domain } from '../trajectory/model';
-import { isObject } from '../formats/json-values';
+import type { Domain } from '../common/trajectory/model';
+import { isObject } from '../common/json-values';
 import {
   domainOfKey,
   genOf,

@@ -5,17 +5,17 @@
 // (total_score, the five dimensions, failed, strengths, weaknesses, extracted_output,
 // judge_raw_output, or error_message). Worldloom's own fields sit under `worldloom`, which
 // the public script carries along untouched. Readers here take lines from either tool. Pure.
-import { EvaluationSampling } from '../contract/evaluation';
-import type { FinishReason, GenerateResult } from '../engine/engine';
+import { EvaluationSampling } from '../common/contract/evaluation';
+import type { FinishReason, GenerateResult } from '../common/engine';
 import { domainOf } from '../formats/agentworldbench';
-import { compareObservations, type MetricsRecord } from '../metrics/compare';
-import { contentAfterReasoning, parseModelOutput } from '../prompt/model-output';
-import { DOMAINS, type Domain } from '../trajectory/model';
-import { observationFromResponse } from '../trajectory/turn-format';
+import { compareObservations, type MetricsRecord } from '../common/metrics/compare';
+import { contentAfterReasoning, parseModelOutput } from '../common/prompt/model-output';
+import { DOMAINS, type Domain } from '../common/trajectory/model';
+import { observationFromResponse } from '../common/trajectory/turn-format';
 import { referenceObservation, sampleKey, subtaskOf, turnOf, type BenchmarkSample } from './benchmark-data';
 import type { Judgement } from './judge';
-import { RUBRIC, type RubricScores } from './judge-reply';
-import { isObject, textList } from '../formats/json-values';
+import { RUBRIC, type RubricScores } from '../common/judge-reply';
+import { isObject, textList } from '../common/json-values';
 
 export type ResultLine = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnnxEngine } from '../engine/onnx/onnx-engine';
 import { startFakeVllm, type FakeServer } from '../testing/fake-vllm-server';
 import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
-import { RUBRIC } from './judge-reply';
+import { RUBRIC } from '../common/judge-reply';
 import { loadJudgeTemplate } from './judge';
 import { RESULT_FILES } from './result-files';
 import { runEvaluation } from './run-evaluation';

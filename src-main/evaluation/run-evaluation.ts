@@ -23,9 +23,9 @@
 // blocks. How scoring and reply reading differ: scores.ts, judge-reply.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EvaluationSampling, ScoreSummary } from '../contract/evaluation';
-import type { Sampling, SamplingOverrides } from '../contract/simulation';
-import type { WorldModelEngine } from '../engine/engine';
+import type { EvaluationSampling, ScoreSummary } from '../common/contract/evaluation';
+import type { Sampling, SamplingOverrides } from '../common/contract/simulation';
+import type { WorldModelEngine } from '../common/engine';
 import { engineRequestParts, generationParameters } from '../simulation/generation-parameters';
 import { loadBenchmarkDir, sampleMessages, subtaskOf } from './benchmark-data';
 import { judge } from './judge';

@@ -2,8 +2,8 @@
 // evaluation script (QwenLM/Qwen-AgentWorld eval/eval.py) prints, with its labels, order
 // and two decimals, so the two can be compared line by line; then what only Worldloom
 // reports (rule-based metrics, the macro mean, models and sampling).
-import type { EvaluationSampling, ScoreSummary } from '../contract/evaluation';
-import { RUBRIC } from './judge-reply';
+import type { EvaluationSampling, ScoreSummary } from '../common/contract/evaluation';
+import { RUBRIC } from '../common/judge-reply';
 
 const RULE = '='.repeat(70);
 

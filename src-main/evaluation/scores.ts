@@ -10,9 +10,9 @@
 // or a stopped run) is counted as not judged rather than failed, and a mean over nothing
 // is null rather than the public script's normalize(0) = −25. Rule-based metrics need no
 // judge and sit under `worldloom`.
-import type { DomainScore, EvaluationSampling, ScoreSummary } from '../contract/evaluation';
-import { aggregate } from '../metrics/compare';
-import { RUBRIC } from './judge-reply';
+import type { DomainScore, EvaluationSampling, ScoreSummary } from '../common/contract/evaluation';
+import { aggregate } from '../common/metrics/compare';
+import { RUBRIC } from '../common/judge-reply';
 import type { EvaluatedLine } from './result-files';
 import { judgeModelOf, predictionProvenanceOf, subtaskOfLine, type JudgeOutcome } from './result-lines';
 

@@ -2,12 +2,12 @@
 // one line per evaluated turn, every line repeating the whole trajectory; lines that
 // share a system prompt and turn lists are one trajectory and are imported once.
 import { z } from 'zod';
-import { chainBundle } from '../trajectory/build';
-import { DOMAINS, type Domain, type NodeRecord, type TrajectoryBundle } from '../trajectory/model';
+import { chainBundle } from '../common/trajectory/build';
+import { DOMAINS, type Domain, type NodeRecord, type TrajectoryBundle } from '../common/trajectory/model';
 import { jsonLines } from './json-lines';
 import type { ImportItem, ImportSource, TrajectoryExporter, TrajectoryImporter } from './format';
 import { contentKey } from './content-key';
-import { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation } from '../trajectory/turn-format';
+import { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation } from '../common/trajectory/turn-format';
 
 export { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation };
 

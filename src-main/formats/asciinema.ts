@@ -6,8 +6,8 @@
 // else on shell prompts found in the rendered text (the prompt grammar lives in
 // ../metrics/terminal-state.ts, which compares prompts of simulated and real screens).
 import { z } from 'zod';
-import { parsePrompt, type ShellPrompt } from '../metrics/terminal-state';
-import { chainBundle, type StepDraft } from '../trajectory/build';
+import { parsePrompt, type ShellPrompt } from '../common/metrics/terminal-state';
+import { chainBundle, type StepDraft } from '../common/trajectory/build';
 import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
 import { contentKey } from './content-key';
 import { LineEditor } from './keystrokes';

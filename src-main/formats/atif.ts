@@ -5,8 +5,8 @@
 // the call as JSON {"name","arguments"} (./tool-call.ts). reasoning_content becomes the
 // node's reasoning. The domain is terminal unless the tools say otherwise.
 import { z } from 'zod';
-import type { Domain } from '../trajectory/model';
-import { chainBundle, type StepDraft } from '../trajectory/build';
+import type { Domain } from '../common/trajectory/model';
+import { chainBundle, type StepDraft } from '../common/trajectory/build';
 import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
 import { contentKey } from './content-key';
 import { contentText, parseJsonDocument, zodProblem } from './json-document';

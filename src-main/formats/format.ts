@@ -1,7 +1,7 @@
 // The one interface every import and export format implements (one file per format,
 // found through ./registry.ts). Pure: formats see text, never files or the database.
 import type { DatasetFormatSpec } from '../dataset/formats/dataset-format';
-import type { TrajectoryBundle } from '../trajectory/model';
+import type { TrajectoryBundle } from '../common/trajectory/model';
 
 /** One line of a source, already decoded; `error` is set when the bytes were not valid UTF-8. */
 export interface SourceLine {

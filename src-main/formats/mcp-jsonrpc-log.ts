@@ -5,13 +5,13 @@
 // result pretty-printed — `isError: true` results and JSON-RPC error objects (protocol
 // failures) are observations too. `tools/list` results go into the environment
 // description. A new `initialize` request starts a new session, hence a new trajectory.
-import { chainBundle, type StepDraft } from '../trajectory/build';
+import { chainBundle, type StepDraft } from '../common/trajectory/build';
 import { jsonLines } from './json-lines';
 import { parseBoundedJson } from './json-limits';
 import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
 import { contentKey } from './content-key';
 import { jsonObservation, toolCallAction } from './tool-call';
-import { isObject } from './json-values';
+import { isObject } from '../common/json-values';
 
 const FORMAT = 'mcp-jsonrpc-log';
 type Direction = 'out' | 'in';

@@ -3,7 +3,7 @@
 // environment returned. The agent's thought becomes the node's reasoning. Demonstration
 // messages in `history` (is_demo) belong to the agent's prompt, not to this environment.
 import { z } from 'zod';
-import { chainBundle, type StepDraft } from '../trajectory/build';
+import { chainBundle, type StepDraft } from '../common/trajectory/build';
 import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
 import { contentKey } from './content-key';
 import { contentText, parseJsonDocument, zodProblem } from './json-document';

@@ -1,7 +1,7 @@
 // Worldloom's own JSONL: one trajectory per line with every node and all its fields, so
 // export → import gives back exactly the same trajectories (ids, curation, provenance).
 import { z } from 'zod';
-import { NodeRecord, TrajectoryRecord, type TrajectoryBundle } from '../trajectory/model';
+import { NodeRecord, TrajectoryRecord, type TrajectoryBundle } from '../common/trajectory/model';
 import { jsonLines } from './json-lines';
 import type { ImportItem, TrajectoryExporter, TrajectoryImporter, FormatEntry } from './format';
 

@@ -6,8 +6,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { Envelope } from '../contract/api';
-import { contentSecurityPolicy } from '../contract/content-security-policy';
+import type { Envelope } from '../common/contract/api';
+import { contentSecurityPolicy } from '../common/contract/content-security-policy';
 import { dispatch, toUserError } from '../service/dispatch';
 import type { Studio } from '../service/studio';
 

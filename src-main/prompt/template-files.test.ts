@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DOMAINS } from '../trajectory/model';
+import { DOMAINS } from '../common/trajectory/model';
 import { loadDomainTemplates, loadSystemPrompt } from './template-files';
 
 const builtinDir = fileURLToPath(new URL('../../resources/prompts', import.meta.url));

@@ -3,9 +3,9 @@
 // The only Node-bound file of src-main/prompt/; everything else here is pure.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DOMAINS, type Domain } from '../trajectory/model';
-import { stripLeadingComment } from './template';
-import { worldModelSystemPrompt, type WorldModelPromptInput } from './world-model-messages';
+import { DOMAINS, type Domain } from '../common/trajectory/model';
+import { stripLeadingComment } from '../common/prompt/template';
+import { worldModelSystemPrompt, type WorldModelPromptInput } from '../common/prompt/world-model-messages';
 
 export interface TemplateFolders {
   /** The folder shipped with the app (resources/prompts). */

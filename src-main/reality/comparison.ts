@@ -1,10 +1,10 @@
 // Simulated and real observations side by side, step by step, for the compare view, the
 // replay and the reports. Pure: works on a trajectory's nodes, computes nothing it cannot
 // recompute, so stored and shown metrics always agree with the texts.
-import type { SimVsRealReport, StepComparison, TrajectoryComparison } from '../contract/reality';
-import { aggregate, compareObservations } from '../metrics/compare';
-import { pathTo } from '../trajectory/build';
-import type { NodeRecord, Origin, TrajectoryRecord } from '../trajectory/model';
+import type { SimVsRealReport, StepComparison, TrajectoryComparison } from '../common/contract/reality';
+import { aggregate, compareObservations } from '../common/metrics/compare';
+import { pathTo } from '../common/trajectory/build';
+import type { NodeRecord, Origin, TrajectoryRecord } from '../common/trajectory/model';
 
 /** Origins whose observation came from the real environment (recorded, or imported from a recording). */
 const REAL: ReadonlySet<Origin> = new Set(['real', 'imported']);

@@ -1,8 +1,8 @@
 // One interface for every real environment (Terminal, MCP, Web): start it, take actions,
 // dispose of it. Each environment keeps a log of what it really did, so a real node's
 // provenance can say how its observation came about (exit status, time-out, isError…).
-import { UserError } from '../service/user-error';
-import type { Domain } from '../trajectory/model';
+import { UserError } from '../common/user-error';
+import type { Domain } from '../common/trajectory/model';
 
 /** What one real action produced. */
 export interface RealStep {

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { jsonObservation } from '../formats/tool-call';
 import { recordStep, RealEnvironmentError, type RealEnvironment, type RealLogEntry, type RealStep } from './environment';
-import { isObject } from '../formats/json-values';
+import { isObject } from '../common/json-values';
 import { rmSync } from 'node:fs';
 import { mcpLaunch, mcpSandboxDescription, type McpServerCommand } from './mcp-sandbox';
 

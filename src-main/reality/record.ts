@@ -1,11 +1,11 @@
 // Recording: run a list of actions in a fresh real environment and store what happened as
 // a new trajectory whose every node is `real`. The root keeps how the environment was
 // started, so "run real" can start the same kind of environment again later.
-import type { RealDomain, RealEnvironmentSettings } from '../contract/reality';
+import type { RealDomain, RealEnvironmentSettings } from '../common/contract/reality';
 import type { WorkspaceStore } from '../store/workspace-store';
-import { chainBundle } from '../trajectory/build';
-import { newId } from '../trajectory/ids';
-import type { NodeRecord, Provenance } from '../trajectory/model';
+import { chainBundle } from '../common/trajectory/build';
+import { newId } from '../common/trajectory/ids';
+import type { NodeRecord, Provenance } from '../common/trajectory/model';
 import { RealEnvironmentError, type RealEnvironment } from './environment';
 import { openRealEnvironment } from './registry';
 

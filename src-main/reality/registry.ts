@@ -3,9 +3,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RealDomain, RealEnvironmentSettings, SandboxState } from '../contract/reality';
-import { REAL_DOMAINS } from '../contract/reality';
-import type { Domain } from '../trajectory/model';
+import type { RealDomain, RealEnvironmentSettings, SandboxState } from '../common/contract/reality';
+import { REAL_DOMAINS } from '../common/contract/reality';
+import type { Domain } from '../common/trajectory/model';
 import { RealEnvironmentError, type RealEnvironment } from './environment';
 import { McpEnvironment } from './mcp-environment';
 import { mcpSandboxDescription } from './mcp-sandbox';

@@ -4,15 +4,15 @@
 // workspace's, the call's). The prediction is stored as a `simulated` sibling of the real
 // node with its metrics against the real observation; a step whose sample ran out of
 // tokens is reported, not stored, and the replay goes on from the real history.
-import type { IncompleteSample, Sampling } from '../contract/simulation';
-import type { WorldModelEngine } from '../engine/engine';
-import { compareObservations } from '../metrics/compare';
+import type { IncompleteSample, Sampling } from '../common/contract/simulation';
+import type { WorldModelEngine } from '../common/engine';
+import { compareObservations } from '../common/metrics/compare';
 import type { TemplateFolders } from '../prompt/template-files';
-import { UserError } from '../service/user-error';
+import { UserError } from '../common/user-error';
 import { generationParameters } from '../simulation/generation-parameters';
 import { simulateStep } from '../simulation/simulate-step';
 import type { WorkspaceStore } from '../store/workspace-store';
-import type { NodeRecord } from '../trajectory/model';
+import type { NodeRecord } from '../common/trajectory/model';
 import { recordedChain } from './comparison';
 import type { Progress } from './record';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { chainBundle } from '../trajectory/build';
+import { chainBundle } from '../common/trajectory/build';
 import { buildReport, compareTrajectory } from './comparison';
 import { reportHtml } from './report-html';
-import { timeline } from './timeline';
+import { timeline } from '../common/timeline';
 
 let n = 0;
 const id = () => `n${++n}`;

@@ -1,8 +1,8 @@
 // The sim-vs-real report as one self-contained HTML page: aggregates per domain, and per
 // trajectory a divergence timeline and every step's real and simulated observation.
 // Everything from a workspace (titles, actions, model output) is escaped: it is text.
-import type { SimVsRealReport, TrajectoryComparison } from '../contract/reality';
-import { timeline } from './timeline';
+import type { SimVsRealReport, TrajectoryComparison } from '../common/contract/reality';
+import { timeline } from '../common/timeline';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const num = (v: number | undefined) => (v === undefined ? '–' : Number.isInteger(v) ? String(v) : v.toFixed(3));

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../store/workspace-store';
-import { chainBundle } from '../trajectory/build';
-import { newId } from '../trajectory/ids';
+import { chainBundle } from '../common/trajectory/build';
+import { newId } from '../common/trajectory/ids';
 import { runReal } from './run-real';
 
 const noBwrap = process.platform === 'linux' && !existsSync(process.env.WORLDLOOM_BWRAP ?? '/usr/bin/bwrap') ? ' — skipped: bubblewrap is not installed' : '';

@@ -1,12 +1,12 @@
 // "Run real" on any node: execute its branch's actions from the root in a fresh real
 // environment and put each real observation beside the step that was not real, as a
 // `real` sibling (same parent, same action) whose metrics compare it with that step.
-import type { RealEnvironmentSettings } from '../contract/reality';
-import { compareObservations } from '../metrics/compare';
+import type { RealEnvironmentSettings } from '../common/contract/reality';
+import { compareObservations } from '../common/metrics/compare';
 import type { WorkspaceStore } from '../store/workspace-store';
-import { pathTo } from '../trajectory/build';
-import type { NodeRecord } from '../trajectory/model';
-import { UserError } from '../service/user-error';
+import { pathTo } from '../common/trajectory/build';
+import type { NodeRecord } from '../common/trajectory/model';
+import { UserError } from '../common/user-error';
 import { isRealNode } from './comparison';
 import { RealEnvironmentError } from './environment';
 import { environmentProvenance, realStep, recordedSettings, type Progress } from './record';

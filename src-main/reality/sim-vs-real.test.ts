@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiMethod, ApiOutput } from '../contract/api';
+import type { ApiMethod, ApiOutput } from '../common/contract/api';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
 

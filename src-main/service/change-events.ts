@@ -1,6 +1,6 @@
 // Announces what a change did, so every UI applies it to what it already holds instead of
 // reading the tree again: nodes added or removed, a node's marks, trajectories added.
-import type { NodeRecord } from '../trajectory/model';
+import type { NodeRecord } from '../common/trajectory/model';
 import type { Studio } from './studio';
 
 /** New nodes of one trajectory (simulated, perturbed, replayed, run for real, edited, added by hand). */

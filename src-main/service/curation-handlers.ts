@@ -1,6 +1,6 @@
 // Handlers for the curation part of the contract (contract/curation.ts). Every change is
 // written to the workspace at once (there is no unsaved state) and announced to every UI.
-import type { curationApi } from '../contract/curation';
+import type { curationApi } from '../common/contract/curation';
 import { announceNodesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
 

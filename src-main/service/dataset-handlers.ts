@@ -1,11 +1,11 @@
 // Handlers for the dataset part of the contract (contract/dataset.ts): preview a
 // selection, export it as a job with progress and cancel.
-import type { datasetApi } from '../contract/dataset';
+import type { datasetApi } from '../common/contract/dataset';
 import { DatasetExportError, ExportCancelledError, exportDataset, previewDataset } from '../dataset/export-dataset';
 import { FilterError } from '../dataset/filter-expression';
 import { approximateTokenCounter, modelTokenCounter, type TokenCounter } from '../dataset/hygiene/token-length';
 import type { HandlersOf, Studio } from './studio';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 
 /**
  * The loaded model's own tokenizer when it runs in-process; otherwise the labelled

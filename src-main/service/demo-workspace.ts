@@ -3,7 +3,7 @@
 // user's own on first use, so `npm start` opens something to simulate from at once.
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WorkspaceInfo } from '../contract/api';
+import type { WorkspaceInfo } from '../common/contract/api';
 import { fileHead, fileSource } from '../formats/sources';
 import { importTrajectories } from './import-trajectories';
 import { configDir } from './recent-workspaces';

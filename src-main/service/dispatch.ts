@@ -1,12 +1,12 @@
 // Validates a call at the boundary and runs it. Every door uses this, so no door can skip
 // validation, and every error reaches the user as an envelope with a message.
 import { ZodError } from 'zod';
-import { api, isApiMethod, type Envelope } from '../contract/api';
-import { EngineError } from '../engine/engine';
+import { api, isApiMethod, type Envelope } from '../common/contract/api';
+import { EngineError } from '../common/engine';
 import { UnknownFormatError } from '../formats/format';
 import { WorkspaceError } from '../store/workspace-store';
 import type { Studio } from './studio';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 
 export async function dispatch(studio: Studio, method: unknown, input: unknown): Promise<Envelope<unknown>> {
   if (!isApiMethod(method)) {

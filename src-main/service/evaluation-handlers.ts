@@ -3,14 +3,14 @@ import { join, resolve } from 'node:path';
 import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
 import { loadJudgeSystemPrompts, loadJudgeTemplate } from '../evaluation/judge';
 import { runEvaluation } from '../evaluation/run-evaluation';
-import type { evaluationApi } from '../contract/evaluation';
+import type { evaluationApi } from '../common/contract/evaluation';
 import { openEvaluatedSample } from '../evaluation/open-sample';
 import { evaluatedLines, holdsOlderLayout, openRunFolder, RESULT_FILES } from '../evaluation/result-files';
 import { subtaskOfLine } from '../evaluation/result-lines';
 import { sampleScore, scoreRun } from '../evaluation/scores';
 import { announceTrajectoriesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 
 export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluationApi> {
   return {

@@ -8,7 +8,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { exporterFor } from '../formats/registry';
 import type { WorkspaceStore } from '../store/workspace-store';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 
 /** Refuses a destination that is a folder (`/` included) before anything is written. */
 function checkFileDestination(path: string): void {

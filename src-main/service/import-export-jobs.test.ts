@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JobProgress } from '../contract/jobs';
+import type { JobProgress } from '../common/contract/jobs';
 import { dispatch } from './dispatch';
 import { Studio } from './studio';
 

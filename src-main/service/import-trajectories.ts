@@ -1,12 +1,12 @@
 // Imports trajectories from a source into a workspace. Trajectories are written in
 // batches, each batch one transaction: a crash loses at most the batch in flight, never
 // leaves half a trajectory, and every batch that committed stays.
-import { newId } from '../trajectory/ids';
+import { newId } from '../common/trajectory/ids';
 import type { ImportSource } from '../formats/format';
 import { importerFor } from '../formats/registry';
 import type { WorkspaceStore } from '../store/workspace-store';
-import type { TrajectoryBundle } from '../trajectory/model';
-import { UserError } from './user-error';
+import type { TrajectoryBundle } from '../common/trajectory/model';
+import { UserError } from '../common/user-error';
 
 export interface ImportProblem {
   line: number | null;

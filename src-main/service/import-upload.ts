@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileHead, fileSource } from '../formats/sources';
 import type { ImportSource } from '../formats/format';
 import type { ImportReport } from './import-trajectories';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 
 /** Uploads in progress at once; a page that starts more is told to finish some first. */
 const MAX_OPEN_UPLOADS = 8;

@@ -1,5 +1,5 @@
 // The jobs part of the contract (contract/jobs.ts): one cancel for every kind of job.
-import type { jobsApi } from '../contract/jobs';
+import type { jobsApi } from '../common/contract/jobs';
 import type { HandlersOf, Studio } from './studio';
 
 export function jobsHandlers(studio: Studio): HandlersOf<typeof jobsApi> {

@@ -2,8 +2,8 @@
 // import, export, evaluation, the GPU install) runs through `start`, so each has progress
 // as `job.progress` events, one way to cancel (`job.cancel`), and one "busy" error.
 import { randomUUID } from 'node:crypto';
-import type { JobKind, JobProgress } from '../contract/jobs';
-import { UserError } from './user-error';
+import type { JobKind, JobProgress } from '../common/contract/jobs';
+import { UserError } from '../common/user-error';
 
 export interface JobContext {
   readonly jobId: string;

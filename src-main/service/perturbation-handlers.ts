@@ -1,9 +1,9 @@
 // Handlers for the perturbation part of the contract (contract/perturbation.ts).
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { perturbationApi } from '../contract/perturbation';
-import { perturbationCatalog, type PerturbationRegistry } from '../perturbations/registry';
-import { loadUserPerturbations } from '../perturbations/user-file';
+import type { perturbationApi } from '../common/contract/perturbation';
+import { perturbationCatalog, type PerturbationRegistry } from '../common/perturbations/registry';
+import { loadUserPerturbations } from '../common/perturbations/user-file';
 import { generationParameters } from '../simulation/generation-parameters';
 import { perturbStep } from '../simulation/perturb-step';
 import type { WorkspaceStore } from '../store/workspace-store';

@@ -2,8 +2,8 @@
 // millions of tokens costs the same time and memory whether or not they fit. Counting
 // characters is free, and no prompt holds more tokens than a fixed share of its characters
 // can make; past that share it cannot fit, whatever the tokenizer.
-import type { ChatMessage } from '../engine/engine';
-import { UserError } from './user-error';
+import type { ChatMessage } from '../common/engine';
+import { UserError } from '../common/user-error';
 
 /**
  * Characters one token stands for at most, averaged over a whole prompt. Real text runs at

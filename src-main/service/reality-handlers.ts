@@ -1,6 +1,6 @@
 // Handlers for the sim-vs-real part of the contract (contract/reality.ts).
 import { join, resolve } from 'node:path';
-import type { realityApi } from '../contract/reality';
+import type { realityApi } from '../common/contract/reality';
 import { buildReport, compareTrajectory } from '../reality/comparison';
 import { recordTrajectory } from '../reality/record';
 import { sandboxStates } from '../reality/registry';
@@ -9,10 +9,10 @@ import { reportHtml } from '../reality/report-html';
 import { runReal } from '../reality/run-real';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { writeTextFile } from './export-file';
-import type { JobKind } from '../contract/jobs';
+import type { JobKind } from '../common/contract/jobs';
 import { announceNodesAdded, announceTrajectoriesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 
 export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
   /** Runs a reality job under the one job runner; its steps report progress with their own labels. */

@@ -1,7 +1,7 @@
 // Handlers for the simulation part of the contract (contract/simulation.ts).
 import { join } from 'node:path';
-import type { simulationApi } from '../contract/simulation';
-import { promptHash } from '../prompt/prompt-hash';
+import type { simulationApi } from '../common/contract/simulation';
+import { promptHash } from '../common/prompt/prompt-hash';
 import { instructionOfNode } from '../simulation/perturb-step';
 import { generationParameters, engineRequestParts } from '../simulation/generation-parameters';
 import { installGpuRuntime } from '../simulation/gpu-runtime';
@@ -10,7 +10,7 @@ import { promptForStep } from '../simulation/step-prompt';
 import { writeSamplingOverrides } from '../store/workspace-settings';
 import { workspaceRegistry } from './perturbation-handlers';
 import type { HandlersOf, Studio } from './studio';
-import { UserError } from './user-error';
+import { UserError } from '../common/user-error';
 import { announceNodesAdded } from './change-events';
 
 export function simulationHandlers(studio: Studio): HandlersOf<typeof simulationApi> {

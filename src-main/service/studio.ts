@@ -2,10 +2,10 @@
 // No Electron import here; the Electron door adds native dialogs through `DoorExtras`.
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import type { api, ApiEvent, ApiEventPayload, WorkspaceInfo } from '../contract/api';
+import type { api, ApiEvent, ApiEventPayload, WorkspaceInfo } from '../common/contract/api';
 import { WorkspaceStore } from '../store/workspace-store';
 import { rememberRecent } from './recent-workspaces';
-import type { ModelSpec, ModelState } from '../contract/simulation';
+import type { ModelSpec, ModelState } from '../common/contract/simulation';
 import { ModelSession, type SecretStore } from '../simulation/model-session';
 import { evaluationHandlers } from './evaluation-handlers';
 import { perturbationHandlers } from './perturbation-handlers';
@@ -17,8 +17,8 @@ import { datasetHandlers } from './dataset-handlers';
 import { jobsHandlers } from './jobs-handlers';
 import { Jobs } from './jobs';
 
-export { UserError } from './user-error';
-import { UserError } from './user-error';
+export { UserError } from '../common/user-error';
+import { UserError } from '../common/user-error';
 
 /** Handlers receive inputs after validation (defaults filled), typed as the schema's output. */
 export type HandlersOf<A extends Record<string, { input: z.ZodType; output: z.ZodType }>> = {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TrajectoryOutline } from '../trajectory/outline';
+import type { TrajectoryOutline } from '../common/trajectory/outline';
 import { dispatch } from './dispatch';
 import { Studio } from './studio';
 

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { formatSummaries } from '../formats/registry';
 import { resolve } from 'node:path';
 import { fileHead, fileSource, textSource } from '../formats/sources';
-import { buildOutline } from '../trajectory/outline';
+import { buildOutline } from '../common/trajectory/outline';
 import { openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from './export-file';
 import { importAsJob, type ImportReport } from './import-trajectories';
@@ -13,8 +13,8 @@ import type { ImportSource } from '../formats/format';
 import { ImportUploads } from './import-upload';
 import { readRecent } from './recent-workspaces';
 import type { HandlersOf, Studio } from './studio';
-import { UserError } from './user-error';
-import type { workspaceApi } from '../contract/workspace';
+import { UserError } from '../common/user-error';
+import type { workspaceApi } from '../common/contract/workspace';
 
 export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceApi> {
   const uploads = new ImportUploads();

@@ -8,9 +8,9 @@ import {
   type GenerationSettings,
   type Sampling,
   type SamplingOverrides,
-} from '../contract/simulation';
-import type { EngineDescription, GenerateRequest, SamplingParams, WorldModelEngine } from '../engine/engine';
-import { UserError } from '../service/user-error';
+} from '../common/contract/simulation';
+import type { EngineDescription, GenerateRequest, SamplingParams, WorldModelEngine } from '../common/engine';
+import { UserError } from '../common/user-error';
 import { readSamplingOverrides } from '../store/workspace-settings';
 import type { WorkspaceStore } from '../store/workspace-store';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiOutput } from '../contract/api';
+import type { ApiOutput } from '../common/contract/api';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
 

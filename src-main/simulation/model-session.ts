@@ -2,8 +2,8 @@
 // model folder (in-process ONNX) or an OpenAI-compatible endpoint.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ModelSpec, ModelState } from '../contract/simulation';
-import type { WorldModelEngine } from '../engine/engine';
+import type { ModelSpec, ModelState } from '../common/contract/simulation';
+import type { WorldModelEngine } from '../common/engine';
 import { OnnxEngine } from '../engine/onnx/onnx-engine';
 import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
 import { GenerationParameters } from './generation-parameters';

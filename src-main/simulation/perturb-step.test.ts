@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
-import { instructionFor, type PerturbationRecord } from '../perturbations/apply';
-import { promptHash } from '../prompt/prompt-hash';
-import type { NodeRecord } from '../trajectory/model';
+import { instructionFor, type PerturbationRecord } from '../common/perturbations/apply';
+import { promptHash } from '../common/prompt/prompt-hash';
+import type { NodeRecord } from '../common/trajectory/model';
 import { messagesForStep } from './simulate-step';
 
 const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));

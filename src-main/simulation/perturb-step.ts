@@ -1,17 +1,17 @@
 // Perturbing a step: each chosen kind makes one sibling of the node (same parent, same
 // action) in one job. Transform mode changes the node's observation deterministically;
 // instruction mode asks the world model to play the condition out, all kinds in one batch.
-import type { IncompleteSample, Sampling } from '../contract/simulation';
-import type { GenerateRequest, WorldModelEngine } from '../engine/engine';
-import { applyTransform, instructionFor, planSweep, type PerturbationRecord } from '../perturbations/apply';
-import type { PerturbationMode } from '../perturbations/kind';
-import type { PerturbationRegistry } from '../perturbations/registry';
-import { promptHash } from '../prompt/prompt-hash';
+import type { IncompleteSample, Sampling } from '../common/contract/simulation';
+import type { GenerateRequest, WorldModelEngine } from '../common/engine';
+import { applyTransform, instructionFor, planSweep, type PerturbationRecord } from '../common/perturbations/apply';
+import type { PerturbationMode } from '../common/perturbations/kind';
+import type { PerturbationRegistry } from '../common/perturbations/registry';
+import { promptHash } from '../common/prompt/prompt-hash';
 import type { TemplateFolders } from '../prompt/template-files';
-import { UserError } from '../service/user-error';
+import { UserError } from '../common/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
-import type { NodeRecord } from '../trajectory/model';
-import { incompleteness, parseModelOutput } from '../prompt/model-output';
+import type { NodeRecord } from '../common/trajectory/model';
+import { incompleteness, parseModelOutput } from '../common/prompt/model-output';
 import { engineRequestParts } from './generation-parameters';
 import { incompleteMessage, messagesForStep, recordSample } from './simulate-step';
 

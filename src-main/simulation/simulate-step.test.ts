@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
 import { WorkspaceStore } from '../store/workspace-store';
-import type { NodeRecord } from '../trajectory/model';
+import type { NodeRecord } from '../common/trajectory/model';
 import { messagesForStep } from './simulate-step';
 
 const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));

@@ -2,16 +2,16 @@
 // node, K samples at once, each becoming a `simulated` child with full provenance. A sample
 // that ran out of tokens before its observation was complete never becomes a node: it comes
 // back as incomplete, to be continued or retried with a larger budget.
-import type { Continuation, IncompleteSample, Sampling, SimulateResult } from '../contract/simulation';
-import type { EngineDescription, GenerateRequest, GenerateResult, WorldModelEngine } from '../engine/engine';
-import { checkConsistency } from '../perturbations/consistency';
-import { incompleteness, parseModelOutput, type Incompleteness } from '../prompt/model-output';
-import { promptHash } from '../prompt/prompt-hash';
+import type { Continuation, IncompleteSample, Sampling, SimulateResult } from '../common/contract/simulation';
+import type { EngineDescription, GenerateRequest, GenerateResult, WorldModelEngine } from '../common/engine';
+import { checkConsistency } from '../common/perturbations/consistency';
+import { incompleteness, parseModelOutput, type Incompleteness } from '../common/prompt/model-output';
+import { promptHash } from '../common/prompt/prompt-hash';
 import type { TemplateFolders } from '../prompt/template-files';
 import { refuseOversizedPrompt } from '../service/prompt-size';
-import { UserError } from '../service/user-error';
+import { UserError } from '../common/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
-import type { NodeRecord, WorldSpec } from '../trajectory/model';
+import type { NodeRecord, WorldSpec } from '../common/trajectory/model';
 import { engineRequestParts, samplingRecord } from './generation-parameters';
 import { promptForStep } from './step-prompt';
 

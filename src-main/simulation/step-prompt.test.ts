@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentWorldBenchImporter } from '../formats/agentworldbench';
 import { runImporter } from '../testing/importer-fixtures';
 import { WorkspaceStore } from '../store/workspace-store';
-import type { NodeRecord } from '../trajectory/model';
+import type { NodeRecord } from '../common/trajectory/model';
 import { promptForStep } from './step-prompt';
 
 const TEMPLATES = { builtinDir: fileURLToPath(new URL('../../resources/prompts', import.meta.url)) };

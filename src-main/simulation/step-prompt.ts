@@ -3,14 +3,14 @@
 // new action. Turns imported from a benchmark are sent as the benchmark wrote them, and
 // resampling an imported step sends its imported prompt, so a model sees what it was
 // trained and evaluated on.
-import type { ChatMessage } from '../engine/engine';
+import type { ChatMessage } from '../common/engine';
 import { loadDomainTemplate, type TemplateFolders } from '../prompt/template-files';
-import { stripLeadingComment } from '../prompt/template';
-import { buildWorldModelMessages } from '../prompt/world-model-messages';
-import { UserError } from '../service/user-error';
+import { stripLeadingComment } from '../common/prompt/template';
+import { buildWorldModelMessages } from '../common/prompt/world-model-messages';
+import { UserError } from '../common/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
-import type { NodeRecord } from '../trajectory/model';
-import { GUI_DOMAINS, guiBlocksFromPrompt, type GuiBlocks } from '../trajectory/turn-format';
+import type { NodeRecord } from '../common/trajectory/model';
+import { GUI_DOMAINS, guiBlocksFromPrompt, type GuiBlocks } from '../common/trajectory/turn-format';
 
 export interface StepPrompt {
   messages: ChatMessage[];

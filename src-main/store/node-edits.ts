@@ -3,8 +3,8 @@
 // case where a node leaves the workspace, and only a leaf that an edit created may; it is
 // kept in `undone_edits` so a redo puts back exactly the same node, id and marks included.
 import type Database from 'better-sqlite3';
-import { newId } from '../trajectory/ids';
-import { EMPTY_CURATION, NodeRecord } from '../trajectory/model';
+import { newId } from '../common/trajectory/ids';
+import { EMPTY_CURATION, NodeRecord } from '../common/trajectory/model';
 import type { NodeSearch } from './node-search';
 import { WorkspaceError } from './workspace-error';
 import { INSERT_NODE_SQL, nodeParams, toNode, type NodeRow } from './rows';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pathTo } from '../trajectory/build';
+import { pathTo } from '../common/trajectory/build';
 import { WorkspaceStore } from './workspace-store';
 
 function branchyWorkspace() {

@@ -2,7 +2,7 @@
 // states from the root to one node, so its cost follows the path's depth, not the workspace's
 // size (the nodes_by_parent index and the primary key serve every query here).
 import type Database from 'better-sqlite3';
-import type { NodeRecord } from '../trajectory/model';
+import type { NodeRecord } from '../common/trajectory/model';
 import { toNode, type NodeRow } from './rows';
 
 export class NodePaths {

@@ -4,7 +4,7 @@
 // write nothing extra; the first search after a large import pays once. Curation (notes,
 // tags) is the only text that changes in place, and it is re-indexed as it changes.
 import type Database from 'better-sqlite3';
-import type { Curation, Domain, Origin } from '../trajectory/model';
+import type { Curation, Domain, Origin } from '../common/trajectory/model';
 
 export interface NodeSearchQuery {
   text?: string;

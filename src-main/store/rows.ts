@@ -1,6 +1,6 @@
 // How nodes and trajectories are laid out in SQLite rows, and back. Shared by the store and
 // its search and edit-history helpers so every reader decodes a row the same way.
-import type { Domain, NodeRecord, Origin, Provenance, TrajectoryRecord, WorldSpec } from '../trajectory/model';
+import type { Domain, NodeRecord, Origin, Provenance, TrajectoryRecord, WorldSpec } from '../common/trajectory/model';
 
 export interface NodeRow {
   id: string;

@@ -1,7 +1,7 @@
 // Settings a workspace remembers in its own file (the `settings` table of migration 1), read
 // and written through one schema each so a value from an older or hand-edited file can never
 // reach a caller unchecked.
-import { SamplingOverrides } from '../contract/simulation';
+import { SamplingOverrides } from '../common/contract/simulation';
 import type { WorkspaceStore } from './workspace-store';
 
 const SAMPLING_KEY = 'generation.sampling';

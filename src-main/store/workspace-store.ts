@@ -1,7 +1,7 @@
 // The workspace: one SQLite file (better-sqlite3, WAL). Node content is immutable; only
 // curation and metrics change after a node is written.
 import type Database from 'better-sqlite3';
-import { newId } from '../trajectory/ids';
+import { newId } from '../common/trajectory/ids';
 import { existsSync, statSync } from 'node:fs';
 import {
   Curation,
@@ -14,8 +14,8 @@ import {
   type TrajectoryRecord,
   type TrajectorySummary,
   type WorldSpec,
-} from '../trajectory/model';
-import type { OutlineSource } from '../trajectory/outline';
+} from '../common/trajectory/model';
+import type { OutlineSource } from '../common/trajectory/outline';
 import { MIGRATIONS, SCHEMA_VERSION, WORKSPACE_APPLICATION_ID } from './migrations';
 import { NodeEdits } from './node-edits';
 import { NodePaths } from './node-paths';

@@ -1,6 +1,6 @@
 // Trajectory trees for the dataset tests: branches, curation, reasoning, a perturbed
 // step, secrets to scrub, and an exact copy of one trajectory. Deterministic.
-import { EMPTY_CURATION, type Domain, type NodeRecord, type TrajectoryBundle } from '../trajectory/model';
+import { EMPTY_CURATION, type Domain, type NodeRecord, type TrajectoryBundle } from '../common/trajectory/model';
 import type { BundleSource } from '../dataset/export-dataset';
 
 export interface StepSpec {

@@ -4,7 +4,7 @@
 // between them (shared machines are noisy), and the reuse ratio comes with a check that
 // both made the same tokens.
 
-import type { ChatMessage, GenerateRequest, GenerateResult, SamplingParams } from '../engine/engine';
+import type { ChatMessage, GenerateRequest, GenerateResult, SamplingParams } from '../common/engine';
 import type { ProviderName } from '../engine/onnx/execution-providers';
 import { OnnxEngine } from '../engine/onnx/onnx-engine';
 

@@ -12,7 +12,7 @@ import {
   type PreTrainedModel,
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
-import type { ChatMessage } from '../engine/engine';
+import type { ChatMessage } from '../common/engine';
 
 export interface PeerRun {
   /** Generated token ids, the prompt excluded. */

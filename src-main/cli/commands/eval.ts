@@ -3,7 +3,7 @@
 // eval/eval.py); see evaluation/run-evaluation.ts for where Worldloom differs.
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { DEFAULT_JUDGE_MAX_TOKENS } from '../../contract/evaluation';
+import { DEFAULT_JUDGE_MAX_TOKENS } from '../../common/contract/evaluation';
 import { RESULT_FILES } from '../../evaluation/result-files';
 import { publicScoreBlock, worldloomReport } from '../../evaluation/score-report';
 import { withCore } from '../core';

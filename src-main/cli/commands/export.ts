@@ -1,10 +1,10 @@
 // `worldloom export`: a workspace to Worldloom JSONL (every trajectory, round-trips
 // everything), or a selection of it to a fine-tuning dataset folder with a card.
 import type { Command } from 'commander';
-import { SAMPLE_BUILDERS, SAMPLE_UNITS } from '../../contract/dataset';
+import { SAMPLE_BUILDERS, SAMPLE_UNITS } from '../../common/contract/dataset';
 import { EXPORT_FORMAT_IDS, exportPipeline, FORMATS } from '../../formats/registry';
 import { FILTER_ERROR_PREFIX } from '../../service/dataset-handlers';
-import { UserError } from '../../service/user-error';
+import { UserError } from '../../common/user-error';
 import { withCore } from '../core';
 import { numberBetween, oneOf, wholeNumber } from '../option-parsers';
 

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { REAL_DOMAINS, type RealDomain, type RealEnvironmentSettings } from '../../contract/reality';
+import { REAL_DOMAINS, type RealDomain, type RealEnvironmentSettings } from '../../common/contract/reality';
 import { withCore } from '../core';
 import { numberBetween, oneOf } from '../option-parsers';
 

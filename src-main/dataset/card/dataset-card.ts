@@ -1,7 +1,7 @@
 // The dataset card: README.md with the YAML front matter Hugging Face reads (`configs`
 // with data files per split), then what is in the dataset, how to load it, how it was
 // cleaned and where it came from, with token-length histograms as SVG pictures.
-import type { DatasetExportOptions, DatasetFormat } from '../../contract/dataset';
+import type { DatasetExportOptions, DatasetFormat } from '../../common/contract/dataset';
 import type { ResolvedSampleOptions } from '../builders';
 import type { DatasetFormatSpec } from '../formats/dataset-format';
 import type { ScrubReport } from '../hygiene/scrub';

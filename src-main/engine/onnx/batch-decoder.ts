@@ -9,7 +9,7 @@
 // Graphs whose GroupQueryAttention can update its key/value buffer in place get buffers with
 // room to grow, so a step moves only the new token's keys and values, not the whole cache.
 
-import type { FinishReason, SamplingParams, TokenEvent } from '../engine';
+import type { FinishReason, SamplingParams, TokenEvent } from '../../common/engine';
 import type { CacheLayout } from './cache-layout';
 import { growCapacity, lastLogits, selectRows, stackIntoCapacity, stackRows, type CacheTensors } from './cache-tensors';
 import type { DecoderStep } from './decoder-step';

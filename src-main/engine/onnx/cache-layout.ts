@@ -7,7 +7,7 @@
 // too ("kv_cache_dim"); that axis takes its size from genai_config.json's head_size.
 
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
-import { EngineError } from '../engine';
+import { EngineError } from '../../common/engine';
 import type { ModelConfig } from './genai-config';
 
 export interface CacheSlot {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { EngineError, type ChatMessage } from '../engine';
+import { EngineError, type ChatMessage } from '../../common/engine';
 import { TemplateSandbox, type TemplateLimits } from './template-sandbox';
 
 export type TemplateKwargs = Record<string, string | number | boolean>;

@@ -4,7 +4,7 @@
 
 import ort from 'onnxruntime-node';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
-import { EngineError } from '../engine';
+import { EngineError } from '../../common/engine';
 
 export interface TokenEmbedder {
   embed(ids: BigInt64Array, batch: number, sequence: number): Promise<Tensor>;

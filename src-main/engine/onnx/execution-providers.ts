@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
 import type { InferenceSession } from 'onnxruntime-node';
-import { EngineError, type EngineDescription } from '../engine';
+import { EngineError, type EngineDescription } from '../../common/engine';
 
 export type ProviderName = 'cuda' | 'dml' | 'coreml' | 'cpu';
 export type ProviderReport = EngineDescription['providers'][number];

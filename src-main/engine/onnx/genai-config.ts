@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { EngineError } from '../engine';
+import { EngineError } from '../../common/engine';
 import { readGenerationConfig, type SamplingDefaults } from './generation-config';
 
 const tokenIds = z.union([z.number().int(), z.array(z.number().int())]);

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { EngineError, type SamplingParams } from '../engine';
+import { EngineError, type SamplingParams } from '../../common/engine';
 
 export interface SamplingDefaults {
   doSample: boolean;

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
-import { EngineError } from '../engine';
+import { EngineError } from '../../common/engine';
 import type { CacheLayout } from './cache-layout';
 import type { ModelConfig } from './genai-config';
 

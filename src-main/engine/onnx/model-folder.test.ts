@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EngineError } from '../engine';
+import { EngineError } from '../../common/engine';
 import { OnnxEngine } from './onnx-engine';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'tiny-decoder');

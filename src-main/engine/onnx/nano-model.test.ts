@@ -4,9 +4,9 @@
 // cases below are not in its training data): the screen text and the prompt line after it.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseModelOutput } from '../../prompt/model-output';
-import { buildWorldModelMessages, type WorldModelTurn } from '../../prompt/world-model-messages';
-import type { SamplingParams } from '../engine';
+import { parseModelOutput } from '../../common/prompt/model-output';
+import { buildWorldModelMessages, type WorldModelTurn } from '../../common/prompt/world-model-messages';
+import type { SamplingParams } from '../../common/engine';
 import { OnnxEngine } from './onnx-engine';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineError, type ChatMessage, type GenerateRequest, type SamplingParams } from '../engine';
+import { EngineError, type ChatMessage, type GenerateRequest, type SamplingParams } from '../../common/engine';
 import { OnnxEngine } from './onnx-engine';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'tiny-decoder');

@@ -13,7 +13,7 @@ import {
   type GenerateResult,
   type TokenEvent,
   type WorldModelEngine,
-} from '../engine';
+} from '../../common/engine';
 import { decodeBatch, type DecodeRequest } from './batch-decoder';
 import { discoverCacheLayout, type CacheLayout } from './cache-layout';
 import { ChatTokenizer, type ChatPrompt, type TemplateKwargs } from './chat-tokenizer';

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EngineError, type ChatMessage, type GenerateResult, type SamplingParams } from '../engine';
+import { EngineError, type ChatMessage, type GenerateResult, type SamplingParams } from '../../common/engine';
 import { OnnxEngine } from './onnx-engine';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'qwen35');

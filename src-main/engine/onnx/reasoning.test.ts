@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage, GenerateRequest, SamplingParams, TokenEvent } from '../engine';
+import type { ChatMessage, GenerateRequest, SamplingParams, TokenEvent } from '../../common/engine';
 import { OnnxEngine } from './onnx-engine';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'tiny-decoder');

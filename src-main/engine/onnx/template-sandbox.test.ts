@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { EngineError } from '../engine';
+import { EngineError } from '../../common/engine';
 import { TemplateSandbox } from './template-sandbox';
 
 describe('TemplateSandbox', () => {

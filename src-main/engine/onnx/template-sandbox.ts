@@ -6,7 +6,7 @@
 
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { EngineError } from '../engine';
+import { EngineError } from '../../common/engine';
 
 export interface TemplateLimits {
   /** Longest a render may take. Default 10 s. */

@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../engine';
+import type { ChatMessage } from '../../common/engine';
 import { ChatTokenizer } from './chat-tokenizer';
 import { OnnxEngine } from './onnx-engine';
 import { TransformersPeer } from '../../testing/transformers-reference';

@@ -1,6 +1,6 @@
 // The /v1/chat/completions request body for one GenerateRequest, and the reading of the
 // streamed chunks that answer it.
-import type { FinishReason, GenerateRequest } from '../engine';
+import type { FinishReason, GenerateRequest } from '../../common/engine';
 
 export function chatCompletionBody(
   request: GenerateRequest,
@@ -65,7 +65,7 @@ export interface ChatChunk {
  * SGLang and older vLLM) or inline as <think> tags in the content (a server without a
  * reasoning parser). Engines hand out one text stream, so field reasoning is wrapped in
  * <think>…</think> here and every shape reaches the output parser
- * (src-main/prompt/model-output.ts) alike.
+ * (src-main/common/prompt/model-output.ts) alike.
  */
 export class ReasoningInliner {
   #inReasoning: boolean;

@@ -1,7 +1,7 @@
 // Reads one streamed chat completion into a GenerateResult: text (reasoning inlined as
 // <think> tags), token counts, timings and why it finished.
-import type { FinishReason, GenerateRequest, GenerateResult, TokenEvent } from '../engine';
-import { incompleteness } from '../../prompt/model-output';
+import type { FinishReason, GenerateRequest, GenerateResult, TokenEvent } from '../../common/engine';
+import { incompleteness } from '../../common/prompt/model-output';
 import { finishReasonOf, ReasoningInliner, type ChatChunk } from './chat-request';
 import { sseData } from './sse';
 

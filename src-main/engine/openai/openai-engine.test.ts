@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngineError, type GenerateRequest, type SamplingParams, type TokenEvent } from '../engine';
-import { buildWorldModelMessages } from '../../prompt/world-model-messages';
-import { parseModelOutput } from '../../prompt/model-output';
+import { EngineError, type GenerateRequest, type SamplingParams, type TokenEvent } from '../../common/engine';
+import { buildWorldModelMessages } from '../../common/prompt/world-model-messages';
+import { parseModelOutput } from '../../common/prompt/model-output';
 import { deadPort, fakeReply, startFakeVllm, type FakeServer, type FakeServerOptions } from '../../testing/fake-vllm-server';
 import { OpenAiCompatibleEngine, type OpenAiEngineOptions } from './openai-engine';
 

@@ -8,7 +8,7 @@ import {
   type GenerateResult,
   type TokenEvent,
   type WorldModelEngine,
-} from '../engine';
+} from '../../common/engine';
 import { approximateTokenCount } from './approximate-tokens';
 import { chatCompletionBody } from './chat-request';
 import { CompletionStream, emptyResult, StreamFailure } from './completion-stream';

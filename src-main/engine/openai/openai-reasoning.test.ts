@@ -2,8 +2,8 @@
 // reasoning in, budgets that end inside the reasoning, the thinking switch and penalties,
 // resuming a cut-off answer, and a first chunk that is slow to come.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { GenerateRequest, SamplingParams } from '../engine';
-import { incompleteness, parseModelOutput } from '../../prompt/model-output';
+import type { GenerateRequest, SamplingParams } from '../../common/engine';
+import { incompleteness, parseModelOutput } from '../../common/prompt/model-output';
 import { startFakeVllm, type FakeServer, type FakeServerOptions } from '../../testing/fake-vllm-server';
 import { OpenAiCompatibleEngine } from './openai-engine';
 

@@ -1,6 +1,6 @@
 // Turns what went wrong talking to an OpenAI-compatible server into either "try again"
 // or an EngineError that tells the user what happened and what to do about it.
-import { EngineError } from '../engine';
+import { EngineError } from '../../common/engine';
 
 export const API_KEY_ENV = 'WORLDLOOM_API_KEY';
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastPrompt } from '../../metrics/terminal-state';
+import { lastPrompt } from '../../common/metrics/terminal-state';
 import { TerminalEnvironment } from './terminal-environment';
 
 const noBwrap = existsSync(process.env.WORLDLOOM_BWRAP ?? '/usr/bin/bwrap') ? '' : ' — skipped: bubblewrap is not installed';

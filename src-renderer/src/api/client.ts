@@ -1,5 +1,5 @@
 // Typed calls over whichever door the UI runs behind.
-import type { ApiEvent, ApiEventPayload, ApiInput, ApiMethod, ApiOutput } from '../../../src-main/contract/api';
+import type { ApiEvent, ApiEventPayload, ApiInput, ApiMethod, ApiOutput } from '../../../src-main/common/contract/api';
 import { door } from './door';
 
 export class ApiCallError extends Error {

@@ -1,6 +1,6 @@
 // Connects the UI to the core: through the preload bridge in Electron, or through the
 // host's WebSocket (token from the page URL) in a plain browser tab.
-import type { Door, Envelope } from '../../../src-main/contract/api';
+import type { Door, Envelope } from '../../../src-main/common/contract/api';
 
 declare global {
   interface Window {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceInfo } from '../../../src-main/contract/api';
-import type { TrajectorySummary } from '../../../src-main/trajectory/model';
+import type { WorkspaceInfo } from '../../../src-main/common/contract/api';
+import type { TrajectorySummary } from '../../../src-main/common/trajectory/model';
 import { countedNodes } from './change-counts';
 
 const workspace: WorkspaceInfo = { path: '/w.worldloom', trajectories: 2, steps: 5, byDomain: { terminal: 2 }, byOrigin: { real: 3, simulated: 2 } };

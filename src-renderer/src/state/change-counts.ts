@@ -1,7 +1,7 @@
 // The workspace's and the trajectory list's counts after nodes came or went, worked out
 // here from the change event instead of asking the core for the whole list again.
-import type { WorkspaceInfo } from '../../../src-main/contract/api';
-import type { NodeRecord, TrajectorySummary } from '../../../src-main/trajectory/model';
+import type { WorkspaceInfo } from '../../../src-main/common/contract/api';
+import type { NodeRecord, TrajectorySummary } from '../../../src-main/common/trajectory/model';
 
 /** `sign` 1 for nodes added, -1 for nodes removed (a removed node's depth leaves maxDepth as it was: a deeper sibling may remain). */
 export function countedNodes(

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WorkspaceInfo } from '../../../src-main/contract/api';
-import type { Sampling } from '../../../src-main/contract/simulation';
-import { buildOutline } from '../../../src-main/trajectory/outline';
-import { EMPTY_CURATION, type NodeRecord, type TrajectoryRecord } from '../../../src-main/trajectory/model';
+import type { WorkspaceInfo } from '../../../src-main/common/contract/api';
+import type { Sampling } from '../../../src-main/common/contract/simulation';
+import { buildOutline } from '../../../src-main/common/trajectory/outline';
+import { EMPTY_CURATION, type NodeRecord, type TrajectoryRecord } from '../../../src-main/common/trajectory/model';
 
 // The core as a door shows it: calls answered by the test, events pushed to every listener.
 const calls: string[] = [];

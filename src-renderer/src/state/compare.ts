@@ -2,8 +2,8 @@
 // in force and the record/run-real/replay job in progress. Changed only by the actions
 // below and by job.progress / workspace.changed events from the core.
 import { create } from 'zustand';
-import type { RealEnvironmentSettings, SandboxState, TrajectoryComparison } from '../../../src-main/contract/reality';
-import type { JobProgress } from '../../../src-main/contract/jobs';
+import type { RealEnvironmentSettings, SandboxState, TrajectoryComparison } from '../../../src-main/common/contract/reality';
+import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
 import { notify, refreshTrajectories, selectTrajectory, showNewNodes } from './store';
 

@@ -1,7 +1,7 @@
 // User intents that change the workspace from the inspector: marks (star, rating, tags,
 // note) and edits of a node's state, each recorded so Ctrl+Z takes it back. The core writes
 // every change at once; the tree here is patched in place instead of refetched.
-import type { Curation, NodeRecord } from '../../../src-main/trajectory/model';
+import type { Curation, NodeRecord } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
 import { rerunSearch } from './search-actions';
 import { attempt, insertNode, notify, selectNode, selectTrajectory, useStudio } from './store';

@@ -2,9 +2,9 @@
 // the selection, and the export job in progress. Changed only by the actions below and
 // by `job.progress` events for the export's own job id.
 import { create } from 'zustand';
-import type { DatasetExportSummary, DatasetFormat, DatasetPreview, SelectionScope } from '../../../src-main/contract/dataset';
-import type { Domain, Origin } from '../../../src-main/trajectory/model';
-import type { JobProgress } from '../../../src-main/contract/jobs';
+import type { DatasetExportSummary, DatasetFormat, DatasetPreview, SelectionScope } from '../../../src-main/common/contract/dataset';
+import type { Domain, Origin } from '../../../src-main/common/trajectory/model';
+import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
 import { notify, useStudio } from './store';
 

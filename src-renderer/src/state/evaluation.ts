@@ -1,7 +1,7 @@
 // The evaluation slice: one evaluation run read from its folder (written by `worldloom
 // eval` or by the public AgentWorldBench script), and drill-down into its samples.
 import { create } from 'zustand';
-import type { EvaluatedSample, ScoreSummary } from '../../../src-main/contract/evaluation';
+import type { EvaluatedSample, ScoreSummary } from '../../../src-main/common/contract/evaluation';
 import { call } from '../api/client';
 import { notify, selectTrajectory } from './store';
 

@@ -1,7 +1,7 @@
 // The exact-prompt slice: the prompt a simulated node was produced from, fetched when the
 // inspector's "Show the exact prompt" is opened, for one node at a time.
 import { create } from 'zustand';
-import type { ExactPrompt } from '../../../src-main/contract/simulation';
+import type { ExactPrompt } from '../../../src-main/common/contract/simulation';
 import { call } from '../api/client';
 
 interface ExactPromptState {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { GenerationSettings, SamplingOverrides } from '../../../src-main/contract/simulation';
+import type { GenerationSettings, SamplingOverrides } from '../../../src-main/common/contract/simulation';
 
 // The core, as far as these tests need it: each setWorkspace waits until the test answers it.
 const sent: SamplingOverrides[] = [];

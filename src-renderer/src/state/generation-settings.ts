@@ -2,7 +2,7 @@
 // overrides (remembered in the workspace file by the core), and what is in force. Changed
 // only by the actions below; refreshed when the model or the workspace changes.
 import { create } from 'zustand';
-import type { GenerationSettings, SamplingOverrides } from '../../../src-main/contract/simulation';
+import type { GenerationSettings, SamplingOverrides } from '../../../src-main/common/contract/simulation';
 import { call } from '../api/client';
 import { notify } from './store';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { EMPTY_CURATION, type NodeRecord, type TrajectoryRecord } from '../../../src-main/trajectory/model';
-import { buildOutline } from '../../../src-main/trajectory/outline';
+import { EMPTY_CURATION, type NodeRecord, type TrajectoryRecord } from '../../../src-main/common/trajectory/model';
+import { buildOutline } from '../../../src-main/common/trajectory/outline';
 
 // The core, as far as these tests need it: outlines and nodes from `workspace`, per trajectory.
 const workspace = new Map<string, NodeRecord[]>();

@@ -4,7 +4,7 @@
 // ones are kept, and whatever the core returns after a change replaces the kept copy.
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import type { NodeRecord } from '../../../src-main/trajectory/model';
+import type { NodeRecord } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
 
 /** Enough for moving back and forth through a branch without refetching. */

@@ -1,9 +1,9 @@
 // The perturbation slice: the catalog for the current domain, perturbation jobs, and the
 // workspace's own perturbation file as it is being edited.
 import { create } from 'zustand';
-import type { ApiOutput } from '../../../src-main/contract/api';
-import type { PerturbationKindInfo } from '../../../src-main/contract/perturbation';
-import type { Domain, WorldSpec } from '../../../src-main/trajectory/model';
+import type { ApiOutput } from '../../../src-main/common/contract/api';
+import type { PerturbationKindInfo } from '../../../src-main/common/contract/perturbation';
+import type { Domain, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
 import { notify, showNewNodes } from './store';
 

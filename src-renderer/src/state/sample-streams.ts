@@ -1,6 +1,6 @@
 // What one simulation sample has streamed so far, and how fast: pure, so the arithmetic
 // (tokens used, tokens per second) is tested apart from the view that shows it.
-import { parsePartialOutput, type PartialModelOutput } from '../../../src-main/prompt/model-output';
+import { parsePartialOutput, type PartialModelOutput } from '../../../src-main/common/prompt/model-output';
 
 export interface SampleStream {
   /** Everything streamed in this run, reasoning inline in <think> tags (every engine streams it so). */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { GenerationSettings, IncompleteSample, Sampling, SimulateResult } from '../../../src-main/contract/simulation';
-import { buildOutline } from '../../../src-main/trajectory/outline';
-import { EMPTY_CURATION, type NodeRecord, type TrajectoryRecord } from '../../../src-main/trajectory/model';
+import type { GenerationSettings, IncompleteSample, Sampling, SimulateResult } from '../../../src-main/common/contract/simulation';
+import { buildOutline } from '../../../src-main/common/trajectory/outline';
+import { EMPTY_CURATION, type NodeRecord, type TrajectoryRecord } from '../../../src-main/common/trajectory/model';
 
 // The core, as far as these tests need it: what each call was sent, answers the test decides.
 const calls: { method: string; input: Record<string, unknown> }[] = [];

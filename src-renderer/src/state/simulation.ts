@@ -3,8 +3,8 @@
 // tokens. Changed only by the actions below and by simulate.token / job.progress events.
 // The tree never reads this slice, so streaming tokens re-render the simulate panel alone.
 import { create } from 'zustand';
-import type { IncompleteSample, ModelSpec, ModelState, Sampling, SamplingOverrides } from '../../../src-main/contract/simulation';
-import type { ApiEventPayload } from '../../../src-main/contract/api';
+import type { IncompleteSample, ModelSpec, ModelState, Sampling, SamplingOverrides } from '../../../src-main/common/contract/simulation';
+import type { ApiEventPayload } from '../../../src-main/common/contract/api';
 import { call } from '../api/client';
 import { refreshSettings, useGenerationSettings } from './generation-settings';
 import { appendTokens, continuedStream, EMPTY_STREAM, type SampleStream } from './sample-streams';

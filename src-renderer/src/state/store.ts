@@ -2,10 +2,10 @@
 // events from the core. Views read from it and call these actions; they never call the
 // door themselves.
 import { create } from 'zustand';
-import type { AppInfo, ImportReport, WorkspaceInfo } from '../../../src-main/contract/api';
-import type { Domain, NodeRecord, TrajectoryRecord, TrajectorySummary } from '../../../src-main/trajectory/model';
-import type { SearchHit } from '../../../src-main/contract/curation';
-import { UPLOAD_CHUNK_BYTES } from '../../../src-main/contract/workspace';
+import type { AppInfo, ImportReport, WorkspaceInfo } from '../../../src-main/common/contract/api';
+import type { Domain, NodeRecord, TrajectoryRecord, TrajectorySummary } from '../../../src-main/common/trajectory/model';
+import type { SearchHit } from '../../../src-main/common/contract/curation';
+import { UPLOAD_CHUNK_BYTES } from '../../../src-main/common/contract/workspace';
 import { call } from '../api/client';
 import { lastMessageArrivedAt } from '../api/door';
 import { readLayout, type Layout } from './layout';

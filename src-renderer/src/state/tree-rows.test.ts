@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CURATION, type NodeRecord, type Origin } from '../../../src-main/trajectory/model';
-import { buildOutline } from '../../../src-main/trajectory/outline';
+import { EMPTY_CURATION, type NodeRecord, type Origin } from '../../../src-main/common/trajectory/model';
+import { buildOutline } from '../../../src-main/common/trajectory/outline';
 import {
   ancestry, comparedWithReal, indexOutline, indexTree, revealed, rowAt, rowIndexOf, treeNodeOf, treeOrder, visibleRows, withAddedNode, withChangedNode, withoutLeaf,
 } from './tree-rows';

@@ -4,8 +4,8 @@
 // node but not the shape, so the flattened rows (the O(n) part) are not rebuilt for it.
 // The tree holds each node's outline (what a row shows), not its full record: the inspector
 // fetches that for the node it shows (node-records.ts).
-import { ORIGINS, type NodeRecord, type Origin } from '../../../src-main/trajectory/model';
-import { actionKey, outlineLabel, textKey, type TrajectoryOutline } from '../../../src-main/trajectory/outline';
+import { ORIGINS, type NodeRecord, type Origin } from '../../../src-main/common/trajectory/model';
+import { actionKey, outlineLabel, textKey, type TrajectoryOutline } from '../../../src-main/common/trajectory/outline';
 
 /** What the tree knows of a node: enough for its row, the breadcrumb and the overview. */
 export interface TreeNode {

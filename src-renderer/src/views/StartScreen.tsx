@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { call } from '../api/client';
-import type { AppInfo } from '../../../src-main/contract/api';
+import type { AppInfo } from '../../../src-main/common/contract/api';
 import { openDemoWorkspace, openWorkspace } from '../state/store';
 
 /** Shown once the main process has said that no workspace is open. */

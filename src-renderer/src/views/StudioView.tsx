@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { DOMAINS, type Domain } from '../../../src-main/trajectory/model';
+import { DOMAINS, type Domain } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
 import { redo, undo } from '../state/curation-actions';
 import { hasQuery } from '../state/search-actions';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { StepComparison, TrajectoryComparison } from '../../../../src-main/contract/reality';
+import type { StepComparison, TrajectoryComparison } from '../../../../src-main/common/contract/reality';
 import { closeCompare, exportReport, nextDivergence, showStep, useCompare } from '../../state/compare';
 import { DivergenceTimeline } from './DivergenceTimeline';
 import { SimRealDiff } from './SimRealDiff';

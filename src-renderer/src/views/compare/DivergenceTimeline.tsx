@@ -1,5 +1,5 @@
-import type { StepComparison } from '../../../../src-main/contract/reality';
-import { timeline } from '../../../../src-main/reality/timeline';
+import type { StepComparison } from '../../../../src-main/common/contract/reality';
+import { timeline } from '../../../../src-main/common/timeline';
 
 const WIDTH = 720;
 const HEIGHT = 90;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RealEnvironmentSettings } from '../../../../src-main/contract/reality';
+import type { RealEnvironmentSettings } from '../../../../src-main/common/contract/reality';
 import { loadSandboxes, runReal, useCompare } from '../../state/compare';
 import { useNodeRecord } from '../../state/node-records';
 import { useStudio } from '../../state/store';

@@ -1,4 +1,4 @@
-import type { Domain } from '../../../../src-main/trajectory/model';
+import type { Domain } from '../../../../src-main/common/trajectory/model';
 import { languageOf } from '../monaco/setup';
 import { TextDiff } from '../monaco/TextDiff';
 

@@ -1,5 +1,5 @@
 // The running export: a progress bar, a cancel button, and what was written once done.
-import type { DatasetExportSummary } from '../../../../src-main/contract/dataset';
+import type { DatasetExportSummary } from '../../../../src-main/common/contract/dataset';
 import { cancelExport, type ExportJob } from '../../state/dataset';
 
 export function ExportProgress({ job, result }: { job: ExportJob | null; result: DatasetExportSummary | null }) {

@@ -1,5 +1,5 @@
 // The live count of the selection and its first samples, as the trainer will see them.
-import type { DatasetPreview } from '../../../../src-main/contract/dataset';
+import type { DatasetPreview } from '../../../../src-main/common/contract/dataset';
 
 export function SamplePreview({ preview }: { preview: DatasetPreview | null }) {
   if (!preview) return <p className="muted">Counting…</p>;

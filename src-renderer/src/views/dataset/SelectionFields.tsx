@@ -1,5 +1,5 @@
 // Which samples: quick filters, a free filter expression, and a part of the tree.
-import { DOMAINS, ORIGINS, type Domain, type Origin } from '../../../../src-main/trajectory/model';
+import { DOMAINS, ORIGINS, type Domain, type Origin } from '../../../../src-main/common/trajectory/model';
 import { effectiveFilter, type ExportForm, type ScopeChoice } from '../../state/dataset';
 
 interface Props {

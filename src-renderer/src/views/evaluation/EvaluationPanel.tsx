@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { RUBRIC } from '../../../../src-main/evaluation/judge-reply';
+import { RUBRIC } from '../../../../src-main/common/judge-reply';
 import { openSample, readEvaluation, useEvaluation } from '../../state/evaluation';
 import { ScoreChart } from './ScoreChart';
 

@@ -1,4 +1,4 @@
-import type { ScoreSummary } from '../../../../src-main/contract/evaluation';
+import type { ScoreSummary } from '../../../../src-main/common/contract/evaluation';
 
 /** Per-domain bars (0–100): the judge's total_score and edit similarity side by side; plain SVG. */
 export function ScoreChart({ summary }: { summary: ScoreSummary }) {

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import type { Domain, NodeRecord } from '../../../../src-main/trajectory/model';
+import type { Domain, NodeRecord } from '../../../../src-main/common/trajectory/model';
 import { startEditing } from '../../state/curation-actions';
 import { useNodeRecord } from '../../state/node-records';
 import { useStudio, type InspectorView } from '../../state/store';

@@ -1,4 +1,4 @@
-import type { Domain, NodeRecord } from '../../../../src-main/trajectory/model';
+import type { Domain, NodeRecord } from '../../../../src-main/common/trajectory/model';
 import { languageOf } from './setup';
 import { TextDiff } from './TextDiff';
 import { editorHeight } from './StateEditor';

@@ -1,6 +1,6 @@
 import { Editor, type OnMount } from '@monaco-editor/react';
 import { useRef } from 'react';
-import type { Domain, NodeRecord } from '../../../../src-main/trajectory/model';
+import type { Domain, NodeRecord } from '../../../../src-main/common/trajectory/model';
 import { saveEdit, stopEditing } from '../../state/curation-actions';
 import { EDITOR_OPTIONS, languageOf } from './setup';
 

@@ -8,7 +8,7 @@ import 'monaco-editor/languages/features/json/register';
 import 'monaco-editor/languages/definitions/xml/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
-import type { Domain } from '../../../../src-main/trajectory/model';
+import type { Domain } from '../../../../src-main/common/trajectory/model';
 
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Domain, NodeRecord } from '../../../../src-main/trajectory/model';
+import type { Domain, NodeRecord } from '../../../../src-main/common/trajectory/model';
 import { loadCatalog, perturb, usePerturbation } from '../../state/perturbation';
 import { useSimulation } from '../../state/simulation';
 import { UserPerturbations } from './UserPerturbations';

@@ -1,8 +1,8 @@
-import type { Domain } from '../../../../src-main/trajectory/model';
+import type { Domain } from '../../../../src-main/common/trajectory/model';
 import { editUserFile, openUserFile, saveUserFile, usePerturbation } from '../../state/perturbation';
 import { useStudio } from '../../state/store';
 
-/** The workspace's own perturbation kinds (JSON; the format is in src-main/perturbations/README.md). */
+/** The workspace's own perturbation kinds (JSON; the format is in src-main/common/perturbations/README.md). */
 export function UserPerturbations({ domain }: { domain: Domain }) {
   const workspace = useStudio((s) => s.workspace?.path ?? null);
   const stored = usePerturbation((s) => s.userFile);

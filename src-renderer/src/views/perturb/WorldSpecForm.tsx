@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { TrajectoryRecord } from '../../../../src-main/trajectory/model';
+import type { TrajectoryRecord } from '../../../../src-main/common/trajectory/model';
 import { saveWorldSpec } from '../../state/perturbation';
 
 function factsToText(t: TrajectoryRecord): string {

@@ -1,7 +1,7 @@
 // Which view shows a domain's state. One file per kind of view; a new domain adds one line
 // here. Views are loaded on first use, so xterm.js costs nothing until a terminal shows.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { Domain } from '../../../../src-main/trajectory/model';
+import type { Domain } from '../../../../src-main/common/trajectory/model';
 
 export interface StateViewProps {
   text: string;

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { DOMAINS, ORIGINS } from '../../../../src-main/trajectory/model';
+import { DOMAINS, ORIGINS } from '../../../../src-main/common/trajectory/model';
 import { clearSearch, hasQuery, openSearchHit, refreshTags, setSearchFilters } from '../../state/search-actions';
 import { useStudio } from '../../state/store';
 import { HitSnippet } from './HitSnippet';

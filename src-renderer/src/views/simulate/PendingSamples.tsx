@@ -1,4 +1,4 @@
-import { parseModelOutput } from '../../../../src-main/prompt/model-output';
+import { parseModelOutput } from '../../../../src-main/common/prompt/model-output';
 import { useGenerationSettings } from '../../state/generation-settings';
 import { continueSample, dismissPending, largerBudget, retryWithLargerBudget, useSimulation, type PendingSample } from '../../state/simulation';
 import { ReasoningText } from './ReasoningText';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { GenerationSettings } from '../../../../src-main/contract/simulation';
+import type { GenerationSettings } from '../../../../src-main/common/contract/simulation';
 import { forgetAllOverrides, forgetOverride, overrideSetting, type SettingKey } from '../../state/generation-settings';
 import { NUMERIC_FIELDS, parseSetting, summarizeSettings, type NumericField } from './sampling-fields';
 

@@ -1,4 +1,4 @@
-import type { NodeRecord } from '../../../../src-main/trajectory/model';
+import type { NodeRecord } from '../../../../src-main/common/trajectory/model';
 import { useGenerationSettings } from '../../state/generation-settings';
 import { cancelSimulation, changeDraft, MAX_SEED, resample, simulate, useSimulation } from '../../state/simulation';
 import { PendingSamples } from './PendingSamples';

@@ -1,6 +1,6 @@
 // The generation settings a user can set, in their words, with the bounds the contract takes:
 // one table read by the simulate panel's fields and by the summaries in it and the model panel.
-import type { SamplingOverrides } from '../../../../src-main/contract/simulation';
+import type { SamplingOverrides } from '../../../../src-main/common/contract/simulation';
 
 export type NumericSetting = 'maxTokens' | 'temperature' | 'topP' | 'topK' | 'presencePenalty' | 'repetitionPenalty';
 

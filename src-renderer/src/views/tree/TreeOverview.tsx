@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
-import type { Origin } from '../../../../src-main/trajectory/model';
+import type { Origin } from '../../../../src-main/common/trajectory/model';
 import type { TreeNode, TreeOrder, TreeRows } from '../../state/tree-rows';
 
 const WIDTH = 56;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RUBRIC, readJudgeReply } from './judge-reply';
 
 /** Recorded judge replies: the public reply shape, older flat shapes and malformed ones. */
-const recorded = JSON.parse(readFileSync(new URL('./fixtures/judge-replies.json', import.meta.url), 'utf8')) as {
+const recorded = JSON.parse(readFileSync(new URL('../evaluation/fixtures/judge-replies.json', import.meta.url), 'utf8')) as {
   name: string;
   reply: string;
   /** Expected per dimension in rubric order (0 = no score); null when the reply must be refused. */

@@ -17,7 +17,7 @@
 // parser would keep a negative number and let it into the means.
 // Flat replies ({"format": 4, …} or "Format: 4" lines), what this rubric asked for before,
 // are still read, but only when they give all five as whole numbers from 1 to 5.
-import { isObject, textList } from '../formats/json-values';
+import { isObject, textList } from './json-values';
 
 export const RUBRIC = ['format', 'factuality', 'consistency', 'realism', 'quality'] as const;
 export type RubricDimension = (typeof RUBRIC)[number];

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DOMAINS } from '../trajectory/model';
-import { DOMAIN_FIXTURES, perturb } from '../testing/perturbation-fixtures';
+import { DOMAIN_FIXTURES, perturb } from '../../testing/perturbation-fixtures';
 import { perturbationCatalog } from './registry';
 
 // Kinds whose default transform draws on the seed (which item, which field, where to cut).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, perturb } from '../../testing/perturbation-fixtures';
+import { fixture, perturb } from '../../../testing/perturbation-fixtures';
 
 const issues = fixture('mcp-list-issues.json');
 const json = (text: string) => JSON.parse(text) as { content: { type: string; text: string }[]; isError?: boolean; [k: string]: unknown };

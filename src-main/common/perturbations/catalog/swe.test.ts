@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, perturb } from '../../testing/perturbation-fixtures';
+import { fixture, perturb } from '../../../testing/perturbation-fixtures';
 import { banner } from './pytest-output';
 
 const run = fixture('swe-pytest.txt');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, perturb } from '../../testing/perturbation-fixtures';
+import { fixture, perturb } from '../../../testing/perturbation-fixtures';
 import { parseSearchPage, snippetOf, urlOf } from './search-results';
 import { contradict } from './search';
 

@@ -3,7 +3,7 @@
 // one, built by the same helpers that import and export that format, so a trajectory
 // simulated here and one exported there read identically; turns imported from the
 // benchmark are sent exactly as the benchmark wrote them.
-import type { ChatMessage } from '../engine/engine';
+import type { ChatMessage } from '../engine';
 import type { Domain, WorldSpec } from '../trajectory/model';
 import { GUI_DOMAINS, promptForAction, responseForObservation } from '../trajectory/turn-format';
 import { PLACEHOLDERS, fillTemplate, hasPlaceholder } from './template';

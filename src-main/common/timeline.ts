@@ -1,7 +1,7 @@
 // The divergence timeline's geometry: one point per step (similarity on the y axis) and
 // a mark on each diverged step. Pure, so the compare view (React SVG) and the HTML
 // report draw the same chart.
-import type { StepComparison } from '../contract/reality';
+import type { StepComparison } from './contract/reality';
 
 export interface TimelinePoint {
   depth: number;

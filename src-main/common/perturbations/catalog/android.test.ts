@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, perturb } from '../../testing/perturbation-fixtures';
+import { fixture, perturb } from '../../../testing/perturbation-fixtures';
 import { boundsOf } from './view-hierarchy';
 
 const dump = fixture('android-compose.xml');

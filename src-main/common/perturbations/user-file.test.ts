@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyTransform, instructionFor, planPerturbation } from './apply';
-import { DOMAIN_FIXTURES, fixture } from '../testing/perturbation-fixtures';
+import { DOMAIN_FIXTURES, fixture } from '../../testing/perturbation-fixtures';
 import { perturbationCatalog } from './registry';
 import { loadUserPerturbations } from './user-file';
 

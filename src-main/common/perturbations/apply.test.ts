@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Provenance } from '../trajectory/model';
 import { applyTransform, instructionFor, PerturbationError, PerturbationRecord, planPerturbation, planSweep } from './apply';
-import { DOMAIN_FIXTURES } from '../testing/perturbation-fixtures';
+import { DOMAIN_FIXTURES } from '../../testing/perturbation-fixtures';
 import { perturbationCatalog } from './registry';
 
 const terminal = { domain: 'terminal' as const, action: 'rg --files src' };

@@ -1,7 +1,7 @@
 // A stable fingerprint of the exact chat sent to a model, stored in a node's provenance
 // so two nodes can be told apart (or matched) by what the model was really shown.
 // Pure: Web Crypto is built into Node, Electron and every browser.
-import type { ChatMessage } from '../engine/engine';
+import type { ChatMessage } from '../engine';
 
 /** "sha256:<hex>" of the messages' roles and contents, in order; other fields do not count. */
 export async function promptHash(messages: readonly ChatMessage[]): Promise<string> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { perturb } from '../../testing/perturbation-fixtures';
+import { perturb } from '../../../testing/perturbation-fixtures';
 
 const prompt = 'agent@atlas:~/app$';
 

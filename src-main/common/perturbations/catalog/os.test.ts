@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, perturb } from '../../testing/perturbation-fixtures';
+import { fixture, perturb } from '../../../testing/perturbation-fixtures';
 
 const desk = fixture('os-writer.tsv');
 const rows = (text: string) => text.trimEnd().split('\n').map((l) => l.split('\t'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, perturb } from '../../testing/perturbation-fixtures';
+import { fixture, perturb } from '../../../testing/perturbation-fixtures';
 
 const page = fixture('web-checkout.txt');
 const refs = (text: string) => [...text.matchAll(/\[ref=(e\d+)\]/g)].map((m) => m[1]);
