@@ -1,7 +1,7 @@
 // The dataset card: README.md with the YAML front matter Hugging Face reads (`configs`
 // with data files per split), then what is in the dataset, how to load it, how it was
 // cleaned and where it came from, with token-length histograms as SVG pictures.
-import type { DatasetExportOptions, DatasetFormat } from '../../common/contract/dataset';
+import type { DatasetExportOptions } from '../../common/contract/dataset';
 import type { ResolvedSampleOptions } from '../builders';
 import type { DatasetFormatSpec } from '../formats/dataset-format';
 import type { ScrubReport } from '../hygiene/scrub';
@@ -65,38 +65,6 @@ function countsTable(label: string, input: CardInput, pick: (s: DatasetStats['sp
   return table([label, ...input.splits], keys.map((k) => [k, ...input.splits.map((split) => pick(input.stats.splits[split])[k] ?? 0)]));
 }
 
-function loadingSnippet(format: DatasetFormat, name: string, splits: readonly Split[]): string {
-  const hasValidation = splits.includes('validation');
-  switch (format) {
-    case 'messages':
-      return [
-        '```python',
-        'from datasets import load_dataset',
-        `ds = load_dataset("json", data_files={${splits.map((s) => `"${s}": "${s}.jsonl"`).join(', ')}})`,
-        '# TRL: SFTTrainer(model=..., train_dataset=ds["train"]' + (hasValidation ? ', eval_dataset=ds["validation"]' : '') + ')',
-        '```',
-        '',
-        `ms-swift: \`swift sft --dataset train.jsonl${hasValidation ? ' --val_dataset validation.jsonl' : ''}\` (export with inline reasoning for ms-swift).`,
-      ].join('\n');
-    case 'sharegpt':
-      return [
-        'LLaMA-Factory: point `dataset_dir` at this folder (it holds `dataset_info.json`) and use',
-        '',
-        '```yaml',
-        `dataset: ${name}_train`,
-        ...(hasValidation ? [`eval_dataset: ${name}_validation`] : []),
-        '```',
-      ].join('\n');
-    case 'parquet':
-      return ['```python', 'from datasets import load_dataset', 'ds = load_dataset("path/to/this/folder")  # or the hub repository it is pushed to', '```'].join('\n');
-    case 'agentworldbench':
-      return 'One `<domain>_test.jsonl` per domain and split, one line per turn of each path, as AgentWorldBench lays them out; Worldloom imports them back.';
-    default:
-      // A format without a known loader: the card's `configs` still name its files.
-      return '';
-  }
-}
-
 function builderDescription(o: ResolvedSampleOptions): string {
   const unit = o.per === 'step' ? 'one sample per selected step' : 'one sample per path (root to the deepest selected node)';
   if (o.builder === 'agent') return `Agent SFT: the agent reads observations and answers with its next action; ${unit}.`;
@@ -139,7 +107,7 @@ export function datasetCard(input: CardInput): CardFiles {
       splits.map((s) => [s, fmt(stats.splits[s].samples), fmt(stats.splits[s].trajectories.size)]),
     ),
     '## Loading',
-    loadingSnippet(input.format.id, input.name, splits),
+    input.format.howToLoad(input.name, splits),
     '## By domain',
     countsTable('domain', input, (s) => s.byDomain),
     '## By origin',

@@ -37,6 +37,9 @@ function sampleBundle(sample: DatasetSample) {
 export const agentWorldBenchFormat: DatasetFormatSpec = {
   id: 'agentworldbench',
   label: 'AgentWorldBench JSONL',
+  howToLoad() {
+    return 'One `<domain>_test.jsonl` per domain and split, one line per turn of each path, as AgentWorldBench lays them out; Worldloom imports them back.';
+  },
   dataFiles: (split) => [`${split}/*_test.jsonl`],
   open(dir) {
     const files = new Map<string, LineFile>();

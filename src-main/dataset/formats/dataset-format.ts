@@ -31,6 +31,8 @@ export interface DatasetFormatSpec {
   /** Data files of one split, as the card's YAML `configs` names them (globs allowed). */
   dataFiles(split: Split): string[];
   read(dir: string): Promise<ReadSample[]>;
+  /** The dataset card's "how to load it" paragraph (Markdown) for the folder's frameworks. */
+  howToLoad(name: string, splits: readonly Split[]): string;
 }
 
 /** Reasoning inside the content, as ms-swift and LLaMA-Factory expect it. */

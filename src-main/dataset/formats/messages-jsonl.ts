@@ -46,6 +46,18 @@ export const splitFileName = (split: Split) => `${split}.jsonl`;
 export const messagesJsonlFormat: DatasetFormatSpec = {
   id: 'messages',
   label: 'Chat messages JSONL (TRL, ms-swift)',
+  howToLoad(_name, splits) {
+    const hasValidation = splits.includes('validation');
+    return [
+      '```python',
+      'from datasets import load_dataset',
+      `ds = load_dataset("json", data_files={${splits.map((s) => `"${s}": "${s}.jsonl"`).join(', ')}})`,
+      '# TRL: SFTTrainer(model=..., train_dataset=ds["train"]' + (hasValidation ? ', eval_dataset=ds["validation"]' : '') + ')',
+      '```',
+      '',
+      `ms-swift: \`swift sft --dataset train.jsonl${hasValidation ? ' --val_dataset validation.jsonl' : ''}\` (export with inline reasoning for ms-swift).`,
+    ].join('\n');
+  },
   dataFiles: (split) => [splitFileName(split)],
   open(dir, context) {
     const files = new Map<Split, LineFile>();

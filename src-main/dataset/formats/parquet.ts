@@ -82,6 +82,9 @@ class SplitFile {
 export const parquetFormat: DatasetFormatSpec = {
   id: 'parquet',
   label: 'Parquet + dataset card (Hugging Face datasets)',
+  howToLoad() {
+    return ['```python', 'from datasets import load_dataset', 'ds = load_dataset("path/to/this/folder")  # or the hub repository it is pushed to', '```'].join('\n');
+  },
   dataFiles: (split) => [`data/${split}-*.parquet`],
   open(dir, context) {
     const files = new Map<Split, SplitFile>();

@@ -33,6 +33,17 @@ export function datasetInfo(name: string, splits: readonly Split[]): Record<stri
 export const shareGptFormat: DatasetFormatSpec = {
   id: 'sharegpt',
   label: 'ShareGPT JSONL + dataset_info.json (LLaMA-Factory)',
+  howToLoad(name, splits) {
+    const hasValidation = splits.includes('validation');
+    return [
+      'LLaMA-Factory: point `dataset_dir` at this folder (it holds `dataset_info.json`) and use',
+      '',
+      '```yaml',
+      `dataset: ${name}_train`,
+      ...(hasValidation ? [`eval_dataset: ${name}_validation`] : []),
+      '```',
+    ].join('\n');
+  },
   dataFiles: (split) => [fileName(split)],
   open(dir, context) {
     const files = new Map<Split, LineFile>();
