@@ -1,5 +1,6 @@
-// The one interface every import and export format implements (one file per format,
-// found through ./registry.ts). Pure: formats see text, never files or the database.
+// The interfaces every import and export format implements (one file per format, found
+// through ./registry.ts). Importers and file writers see text, never files or the database;
+// a dataset writer writes its own folder.
 import type { DatasetFormatSpec } from '../dataset/formats/dataset-format';
 import type { TrajectoryBundle } from '../common/trajectory/model';
 
