@@ -7,8 +7,10 @@
 //   samples at 10 % and 20 % per epoch: their 4,000-token prompts are slow on a CPU); on a
 //   shared 2-core CPU about an hour in all (recording ~15 min, training ~40 min at the
 //   1.4–2 s per step measured). A weaker model than the shipped one: far fewer tokens seen.
-// - gpu: the shipped model's recipe (MODEL_CARD.md): 383 steps of 65,536 tokens, then 303 steps
-//   of 32,768 tokens from those weights with less MCP and web (about 10 minutes on one H100).
+// - gpu: the shipped model's recipe (MODEL_CARD.md): on a GPU 383 steps of 65,536 tokens, then
+//   303 steps of 32,768 tokens from those weights with less MCP and web (about 10 minutes on
+//   one H100); then on the CPU 1,000 small terminal-heavy steps from there (~25 min); the
+//   shipped weights are 0.3 × the GPU model + 0.7 × the CPU fine-tune.
 //
 //   npm run model:build -- [--seed N] [--recipe cpu|gpu] [--steps N] [--precision fp32|int4] [--skip-record] [--skip-eval]
 //                          [--out DIR] [--checkpoint DIR]   (a trial build that leaves the shipped model alone)
@@ -61,8 +63,13 @@ const train = (label: string, out: string, args: string[]) =>
 if (values.recipe === 'gpu') {
   const stage1 = join(DATA_DIR, 'hf-checkpoint-stage1');
   train('train (stage 1)', stage1, ['--steps', '383', '--tokens-per-batch', '65536', '--lr', '2e-3', '--device', 'cuda']);
-  train('train (stage 2)', checkpoint, ['--init-from', stage1, '--steps', '303', '--tokens-per-batch', '32768', '--lr', '1.5e-3',
+  const stage2 = join(DATA_DIR, 'hf-checkpoint-stage2');
+  const stage3 = join(DATA_DIR, 'hf-checkpoint-stage3');
+  train('train (stage 2)', stage2, ['--init-from', stage1, '--steps', '303', '--tokens-per-batch', '32768', '--lr', '1.5e-3',
     '--mcp-share', '0.35', '--web-share', '0.6', '--seed', String(Number(values.seed) + 1), '--device', 'cuda']);
+  train('train (stage 3)', stage3, ['--init-from', stage2, '--steps', '1000', '--tokens-per-batch', '3072', '--lr', '1e-3',
+    '--mcp-share', '0.04', '--web-share', '0.1', '--seed', String(Number(values.seed) + 2), '--threads', '1', '--device', 'cpu']);
+  run('average', PYTHON, [join(HERE, 'average_checkpoints.py'), stage2, stage3, '0.7', checkpoint]);
 } else {
   train('train', checkpoint, ['--steps', values.steps!, '--tokens-per-batch', values['tokens-per-batch']!, '--mcp-share', '0.1', '--web-share', '0.2',
     '--lr', '2e-3', '--threads', '1', '--device', 'cpu']);
