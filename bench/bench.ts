@@ -26,3 +26,26 @@ export function timeIt<T>(fn: () => T): { ms: number; result: T } {
   const result = fn();
   return { ms: performance.now() - start, result };
 }
+
+/**
+ * Resampling ×8 from ≥ 1,500 tokens of history with prefix reuse against none, on one model
+ * folder (median of `rounds` alternating rounds; a figure whose tokens differ counts as failed).
+ */
+export async function resampleFigure(folder: string, label: string, rounds: number): Promise<Figure> {
+  // Imported here so suites that never resample do not load the engine.
+  const { benchEngine } = await import('../src-main/testing/engine-bench');
+  const { resample } = await benchEngine(folder, { providers: ['cpu'], historyTokens: 1500, samples: 8, maxTokens: 32, rounds });
+  const identical = resample.identical;
+  return {
+    name: `${label}resample ×8 from ${resample.promptTokens} tokens, prefix reuse vs none`,
+    value: resample.reuseMs,
+    unit: 'ms',
+    ratio: identical ? resample.speedup : 0,
+    goal: 4,
+    higherIsBetter: true,
+    note:
+      `no reuse ${resample.noReuseMs.toFixed(0)} ms; ${resample.cachedPromptTokens} prompt tokens from the cache; 32 sampled tokens each; ` +
+      `median of ${rounds} alternating rounds (${resample.speedups.map((x) => x.toFixed(1)).join(', ')}×); ` +
+      (identical ? 'identical tokens with and without reuse' : 'TOKENS DIFFER with and without reuse'),
+  };
+}

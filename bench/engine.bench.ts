@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ChatMessage, SamplingParams } from '../src-main/common/engine';
-import { benchEngine, longHistory, withAction } from '../src-main/testing/engine-bench';
+import { longHistory, withAction } from '../src-main/testing/engine-bench';
 import { ChatTokenizer } from '../src-main/engine/onnx/chat-tokenizer';
 import { QUIET_THREAD_POOL } from '../src-main/engine/onnx/execution-providers';
 import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
 import { TransformersPeer, type PeerRun } from '../src-main/testing/transformers-reference';
-import type { BenchSuite, Figure } from './bench';
+import { resampleFigure, type BenchSuite, type Figure } from './bench';
 
 const FOLDER = fileURLToPath(new URL('../src-main/engine/onnx/fixtures/tiny-llama', import.meta.url));
 const HISTORY_TOKENS = 1500;
@@ -160,20 +160,7 @@ export const engineSuite: BenchSuite = {
     }
 
     // The run with the median speedup of three: each run is a few seconds, and load on a shared machine drifts.
-    const { resample } = await benchEngine(FOLDER, { providers: ['cpu'], historyTokens: 1500, samples: 8, maxTokens: 32, rounds: ROUNDS });
-    const identical = resample.identical;
-    figures.push({
-      name: `resample ×8 from ${resample.promptTokens} tokens, prefix reuse vs none`,
-      value: resample.reuseMs,
-      unit: 'ms',
-      ratio: identical ? resample.speedup : 0,
-      goal: 4,
-      higherIsBetter: true,
-      note:
-        `no reuse ${resample.noReuseMs.toFixed(0)} ms; ${resample.cachedPromptTokens} prompt tokens from the cache; ` +
-        `32 sampled tokens each; median of ${ROUNDS} alternating rounds (${resample.speedups.map((x) => x.toFixed(1)).join(', ')}×); ` +
-        (identical ? 'identical tokens with and without reuse' : 'TOKENS DIFFER with and without reuse'),
-    });
+    figures.push(await resampleFigure(FOLDER, '', ROUNDS));
 
     const rssOurs = await peakRss('worldloom');
     const rssTheirs = await peakRss('transformers');

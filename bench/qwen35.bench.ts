@@ -14,10 +14,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEngine, longHistory, withAction } from '../src-main/testing/engine-bench';
+import { longHistory, withAction } from '../src-main/testing/engine-bench';
 import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
 import { openBareLoop } from './bare-loop';
-import type { BenchSuite, Figure } from './bench';
+import { resampleFigure, type BenchSuite, type Figure } from './bench';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // WORLDLOOM_QWEN35_FIXTURES benches another set laid out the same way (hf/, tokens-fp32/).
@@ -149,20 +149,7 @@ export const qwen35Suite: BenchSuite = {
         (identicalBare ? 'identical token ids' : 'TOKEN IDS DIFFER'),
     });
 
-    const { resample } = await benchEngine(ONNX, { providers: ['cpu'], historyTokens: 1500, samples: 8, maxTokens: 32, rounds: ROUNDS });
-    const identical = resample.identical;
-    figures.push({
-      name: `Qwen3.5-MoE resample ×8 from ${resample.promptTokens} tokens, prefix reuse vs none`,
-      value: resample.reuseMs,
-      unit: 'ms',
-      ratio: identical ? resample.speedup : 0,
-      goal: 4,
-      higherIsBetter: true,
-      note:
-        `no reuse ${resample.noReuseMs.toFixed(0)} ms; ${resample.cachedPromptTokens} prompt tokens from the cache; 32 sampled tokens each; ` +
-        `median of ${ROUNDS} alternating rounds (${resample.speedups.map((x) => x.toFixed(1)).join(', ')}×); ` +
-        (identical ? 'identical tokens with and without reuse' : 'TOKENS DIFFER with and without reuse'),
-    });
+    figures.push(await resampleFigure(ONNX, 'Qwen3.5-MoE ', ROUNDS));
     return figures;
   },
 };

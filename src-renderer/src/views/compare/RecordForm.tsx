@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { record } from '../../state/compare';
+import { McpServerFields, mcpServerSettings, useMcpServerChoice } from './McpServerFields';
 
 /** Record a real session: one action per line, run in a fresh sandboxed environment. */
 export function RecordForm({ onDone }: { onDone: () => void }) {
   const [domain, setDomain] = useState<'terminal' | 'mcp' | 'web'>('terminal');
   const [title, setTitle] = useState('');
   const [actions, setActions] = useState('');
-  const [command, setCommand] = useState('');
-  const [args, setArgs] = useState('');
-  const [cwd, setCwd] = useState('');
+  const [server, setServer] = useMcpServerChoice();
   const lines = actions.split('\n').filter((l) => l.trim());
   const hint =
     domain === 'terminal'
@@ -22,7 +21,8 @@ export function RecordForm({ onDone }: { onDone: () => void }) {
       aria-label="Record a real session"
       onSubmit={(e) => {
         e.preventDefault();
-        void record({ domain, title: title.trim(), actions: lines, mcpCommand: command.trim() || undefined, mcpArgs: args.split(' ').filter(Boolean), mcpCwd: cwd.trim() || undefined }).then(
+        const mcp = mcpServerSettings(server);
+        void record({ domain, title: title.trim(), actions: lines, mcpCommand: mcp.command || undefined, mcpArgs: mcp.args, mcpCwd: mcp.cwd }).then(
           (ok) => ok && onDone(),
         );
       }}
@@ -39,27 +39,18 @@ export function RecordForm({ onDone }: { onDone: () => void }) {
         Title <input value={title} onChange={(e) => setTitle(e.target.value)} />
       </label>
       {domain === 'mcp' && (
-        <>
-          <label>
-            MCP server command (started over stdio in a bubblewrap sandbox where the system has one: no network, only folders named in its arguments)
-            <input value={command} onChange={(e) => setCommand(e.target.value)} spellCheck={false} />
-          </label>
-          <label>
-            Arguments (space-separated; folders named here are shared with the server, read-write)
-            <input value={args} onChange={(e) => setArgs(e.target.value)} spellCheck={false} />
-          </label>
-          <label>
-            Working directory (optional; shared read-only, relative arguments resolve against it)
-            <input value={cwd} onChange={(e) => setCwd(e.target.value)} spellCheck={false} />
-          </label>
-        </>
+        <McpServerFields
+          choice={server}
+          onChange={setServer}
+          commandLabel="MCP server command (started over stdio in a bubblewrap sandbox where the system has one: no network, only folders named in its arguments)"
+        />
       )}
       <label className="wide">
         Actions — {hint}
         <textarea value={actions} onChange={(e) => setActions(e.target.value)} rows={6} spellCheck={false} />
       </label>
       <div className="row">
-        <button type="submit" disabled={lines.length === 0 || (domain === 'mcp' && !command.trim())}>
+        <button type="submit" disabled={lines.length === 0 || (domain === 'mcp' && !server.command.trim())}>
           Record {lines.length} step{lines.length === 1 ? '' : 's'}
         </button>
         <button type="button" onClick={onDone}>

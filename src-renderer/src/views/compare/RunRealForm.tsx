@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { RealEnvironmentSettings } from '../../../../src-main/common/contract/reality';
 import { loadSandboxes, runReal, useCompare } from '../../state/compare';
 import { useNodeRecord } from '../../state/node-records';
 import { useStudio } from '../../state/store';
+import { McpServerFields, mcpServerSettings, useMcpServerChoice } from './McpServerFields';
 
 /** An MCP server a trajectory's root names (recorded here, or carried in by an imported file). */
 function namedServer(provenance: Record<string, unknown> | undefined): { command: string; args: string[]; cwd?: string } | null {
@@ -36,17 +37,13 @@ function RunRealSheet({ nodeId, named, onDone }: { nodeId: string; named: Return
   const depth = useStudio((s) => s.tree?.byId.get(nodeId)?.depth ?? 0);
   const sandboxes = useCompare((s) => s.sandboxes);
   // A server the trajectory names fills the fields, for the user to read, change or clear.
-  const [command, setCommand] = useState(named?.command ?? '');
-  const [args, setArgs] = useState(named?.args.join(' ') ?? '');
-  const [cwd, setCwd] = useState(named?.cwd ?? '');
+  const [server, setServer] = useMcpServerChoice({ command: named?.command, args: named?.args.join(' '), cwd: named?.cwd });
   if (!trajectory) return null;
   const domain = trajectory.domain;
   const sandbox = sandboxes.find((s) => s.domain === domain);
   const mcp = domain === 'mcp';
-  const ready = sandbox?.available !== false && (!mcp || command.trim() !== '');
-  const environment: RealEnvironmentSettings = mcp
-    ? { mcp: { command: command.trim(), args: args.split(' ').filter(Boolean), ...(cwd.trim() ? { cwd: cwd.trim() } : {}) } }
-    : {};
+  const ready = sandbox?.available !== false && (!mcp || server.command.trim() !== '');
+  const environment: RealEnvironmentSettings = mcp ? { mcp: mcpServerSettings(server) } : {};
   return (
     <div className="overlay" onClick={onDone}>
       <form
@@ -74,22 +71,7 @@ function RunRealSheet({ nodeId, named, onDone }: { nodeId: string; named: Return
             it, or replace it with your own.
           </p>
         )}
-        {mcp && (
-          <>
-            <label>
-              MCP server command
-              <input value={command} onChange={(e) => setCommand(e.target.value)} spellCheck={false} />
-            </label>
-            <label>
-              Arguments (space-separated; folders named here are shared with the server, read-write)
-              <input value={args} onChange={(e) => setArgs(e.target.value)} spellCheck={false} />
-            </label>
-            <label>
-              Working directory (optional; shared read-only)
-              <input value={cwd} onChange={(e) => setCwd(e.target.value)} spellCheck={false} />
-            </label>
-          </>
-        )}
+        {mcp && <McpServerFields choice={server} onChange={setServer} commandLabel="MCP server command" />}
         <div className="row">
           <button type="submit" disabled={!ready}>
             Run {depth} step{depth === 1 ? '' : 's'} for real
