@@ -13,7 +13,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from check import check_folder  # noqa: E402
+from check import LOGIT_TOLERANCE, RELATIVE_LOGIT_TOLERANCE, CheckReport, check_folder, compare_logits, logit_bound  # noqa: E402
 from convert import convert, load_checkpoint  # noqa: E402
 from make_checkpoint import make_checkpoint  # noqa: E402
 from ort_runner import OrtDecoder  # noqa: E402
@@ -22,6 +22,8 @@ from reference import read_prompt_ids  # noqa: E402
 
 FRESH_SEED = 20261124
 FIXTURES = HERE.parent.parent / "src-main" / "engine" / "onnx" / "fixtures" / "qwen35"
+# worldloom-nano's trained checkpoint: built by `npm run model:build`, never committed (data/ is ignored).
+NANO_CHECKPOINT = HERE.parent / "world-model" / "data" / "hf-checkpoint"
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +165,65 @@ def test_command_lines_refuse_bad_arguments_with_what_to_do(checkpoints, tmp_pat
     assert reference_cli.main(["--hf", source, "--prompt-ids", str(ids), "--tokens", "4", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["cases"][0]["promptIds"] == [5, 6, 7] and len(printed["cases"][0]["reference"]) == 4
+
+
+def test_logit_bound_grows_with_the_logits_scale_above_a_floor():
+    small = np.array([[0.5, -1.0, 2.0]], dtype=np.float32)
+    assert logit_bound("fp32", small) == LOGIT_TOLERANCE["fp32"]
+    large = np.array([[3.0, -20.0, 7.0]], dtype=np.float32)
+    assert logit_bound("fp32", large) == pytest.approx(RELATIVE_LOGIT_TOLERANCE * 20.0)
+    assert logit_bound("int4", large) == pytest.approx(RELATIVE_LOGIT_TOLERANCE * 20.0)
+    assert logit_bound("fp16", large) == LOGIT_TOLERANCE["fp16"]
+    # A difference the old absolute 2e-3 refused passes on logits of scale 20, and one 2x the scaled bound fails.
+    report = CheckReport("fp32")
+    compare_logits(report, "fp32", "within", large + 5e-3, large)
+    assert report.ok, report.summary()
+    compare_logits(report, "fp32", "beyond", large + 2 * RELATIVE_LOGIT_TOLERANCE * 20.0, large)
+    assert not report.ok and report.lines[-1].startswith("FAIL beyond")
+    # On small logits the floor still holds: the same 5e-3 fails.
+    report = CheckReport("fp32")
+    compare_logits(report, "fp32", "small", small + 5e-3, small)
+    assert not report.ok
+
+
+def corrupt(model, part: str):
+    """A copy of `model` with one small conversion-sized error: 1 % noise on one routed expert of
+    layer 1, or layer 2's post-attention norm scaled by 1.01."""
+    import copy
+
+    import torch
+
+    broken = copy.deepcopy(model)
+    layers = broken.model.layers
+    generator = torch.Generator().manual_seed(FRESH_SEED)
+    with torch.no_grad():
+        if part == "expert":
+            for weights in (layers[1].mlp.experts.gate_up_proj, layers[1].mlp.experts.down_proj):
+                weights[3] += 0.01 * weights[3].std() * torch.randn(weights[3].shape, generator=generator)
+        else:
+            layers[2].post_attention_layernorm.weight.mul_(1.01)
+    return broken
+
+
+@pytest.mark.parametrize("part", ["expert", "norm"])
+def test_check_catches_a_slightly_corrupted_weight(checkpoints, tmp_path, part):
+    source = checkpoints["causal"]
+    model = load_checkpoint(source)
+    folder = convert(source, tmp_path / "onnx", "fp32", "tokens", model=corrupt(model, part))
+    report = check_folder(source, folder, "fp32", tokens=32, prompts=quick_prompts(source), model=model)
+    assert not report.ok
+    # The logit bound itself catches it, not only the greedy-token comparison.
+    assert any(line.startswith("FAIL") and "full-pass logits" in line for line in report.lines), report.summary()
+
+
+@pytest.mark.skipif(not (NANO_CHECKPOINT / "config.json").is_file(), reason="worldloom-nano's checkpoint is not here: run npm run model:build")
+def test_trained_nano_checkpoint_passes_the_fp32_check(tmp_path):
+    # Its logits reach ~22, and onnxruntime differs from torch by up to ~5e-3 there: the check must
+    # pass it (every greedy token matches) while still refusing a corrupted expert on the same model.
+    model = load_checkpoint(NANO_CHECKPOINT)
+    folder = convert(NANO_CHECKPOINT, tmp_path / "onnx", "fp32", "tokens", model=model)
+    report = check_folder(NANO_CHECKPOINT, folder, "fp32", model=model)
+    assert report.ok, report.summary()
+    broken = convert(NANO_CHECKPOINT, tmp_path / "broken", "fp32", "tokens", model=corrupt(model, "expert"))
+    report = check_folder(NANO_CHECKPOINT, broken, "fp32", model=model)
+    assert any(line.startswith("FAIL") and "full-pass logits" in line for line in report.lines), report.summary()
