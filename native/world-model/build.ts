@@ -74,10 +74,13 @@ if (values.recipe === 'gpu') {
   train('train', checkpoint, ['--steps', values.steps!, '--tokens-per-batch', values['tokens-per-batch']!, '--mcp-share', '0.1', '--web-share', '0.2',
     '--lr', '2e-3', '--threads', '1', '--device', 'cpu']);
 }
-// The converter's own check bounds logits absolutely (2e-3), which a trained model's sharper
-// logits exceed by a few 1e-3 in fp32 rounding; what matters is that the engine decodes the
-// same tokens as transformers, which model:parity checks (exit 1 on any difference).
-run('convert', PYTHON, [join(REPO_ROOT, 'native', 'qwen35', 'convert.py'), '--from', checkpoint, '--out', modelDir, '--precision', values.precision!, '--no-check']);
+// fp32 is checked by the converter itself (logits within a bound scaled by their size, greedy
+// tokens identical to transformers; exit 1 otherwise) and then through the engine by model:parity.
+// int4 skips the converter's check: on worldloom-nano one position of its 1,502-token prompt is a
+// router near-tie that onnxruntime's int4 kernel breaks the other way (a 0.62 logit difference there,
+// every greedy token still the same), which its exact-weights logit bound cannot tell from an error.
+const convertCheck = values.precision === 'fp32' ? [] : ['--no-check'];
+run('convert', PYTHON, [join(REPO_ROOT, 'native', 'qwen35', 'convert.py'), '--from', checkpoint, '--out', modelDir, '--precision', values.precision!, ...convertCheck]);
 // int4 rounds the weights on purpose, so only fp32 is held to token-for-token parity.
 if (values.precision === 'fp32') run('parity', TSX, [join(REPO_ROOT, 'native', 'qwen35', 'parity.ts'), '--hf', checkpoint, '--onnx', modelDir, '--tokens', '24']);
 if (!values['skip-eval']) run('eval', TSX, [join(HERE, 'eval.ts'), '--model', modelDir]);
