@@ -19,7 +19,7 @@ export const SANDBOX_HOST = 'sandbox';
 export const SANDBOX_HOME = `/home/${SANDBOX_USER}`;
 export const SANDBOX_UID = 1000;
 /** Who a root caller becomes before it starts the sandbox, and the program that makes it so. */
-const NOBODY = 65534;
+export const NOBODY = 65534;
 const SETPRIV = '/usr/bin/setpriv';
 
 /** What a shell and its programs need: programs and libraries, not /opt or /srv. */
@@ -74,7 +74,7 @@ function bindSystemPath(path: string): string[] {
   return ['--ro-bind', path, path];
 }
 
-const runsAsRoot = () => process.getuid?.() === 0;
+export const runsAsRoot = () => process.getuid?.() === 0;
 
 /** bwrap's arguments, up to (not including) the program to run inside. */
 export function bubblewrapArgs(files: SandboxFiles, mounts: SandboxMounts = {}): string[] {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,8 @@ function sharedFolder(): string {
   return dir;
 }
 const shellServer = { command: process.execPath, args: [join('src-main', 'reality', 'fixtures', 'shell-mcp-server.mjs')], cwd };
+const memoryAt = (shared: string, file: string) => ({ ...memoryServer, args: [...memoryServer.args, shared], env: { MEMORY_FILE_PATH: file } });
+const call = (name: string, args: Record<string, unknown>) => JSON.stringify({ name, arguments: args });
 const sh = (line: string) => JSON.stringify({ name: 'sh', arguments: { line } });
 const text = (observation: string) => (JSON.parse(observation) as { content: { text: string }[] }).content[0]!.text;
 const noBwrap = process.platform === 'linux' && !existsSync(process.env.WORLDLOOM_BWRAP ?? '/usr/bin/bwrap') ? ' — skipped: bubblewrap is not installed' : '';
@@ -89,6 +91,45 @@ describe.skipIf(process.platform !== 'linux' || noBwrap !== '')(`an MCP server i
       await env.dispose();
     }
   }, 30_000);
+
+  it('stops a session whose shared folder another recording removed and made again', async () => {
+    // Two recordings on one fixed folder: the second empties it (rm + mkdir) while the first runs.
+    const shared = sharedFolder();
+    const env = new McpEnvironment(filesystemServer(shared));
+    try {
+      await env.start();
+      expect((await env.step(call('write_file', { path: join(shared, 'a.txt'), content: 'hi' }))).observation).toContain('Successfully wrote');
+      expect(text((await env.step(call('list_directory', { path: shared }))).observation)).toBe('[FILE] a.txt');
+      rmSync(shared, { recursive: true });
+      mkdirSync(shared, { mode: 0o777 });
+      chmodSync(shared, 0o777);
+      // Before: the server, its view of the old folder detached, answered "0 files" and ENOENT as if they were the session's state.
+      await expect(env.step(call('list_directory_with_sizes', { path: shared }))).rejects.toThrow(/was removed or replaced by another program.*a folder of its own/);
+    } finally {
+      await env.dispose();
+    }
+  }, 30_000);
+
+  it('keeps MEMORY_FILE_PATH in a shared folder, and says what to do when it names a place the server cannot see', async () => {
+    const shared = sharedFolder();
+    const env = new McpEnvironment(memoryAt(shared, join(shared, 'memory.jsonl')));
+    try {
+      await env.start();
+      await env.step(call('create_entities', { entities: [{ name: 'Ada', entityType: 'person', observations: [] }] }));
+      expect(readFileSync(join(shared, 'memory.jsonl'), 'utf8')).toContain('Ada');
+    } finally {
+      await env.dispose();
+    }
+    // A host folder that is not shared does not exist inside: the server would fail on its first write with a bare ENOENT.
+    const hidden = new McpEnvironment({ ...memoryServer, env: { MEMORY_FILE_PATH: join(sharedFolder(), 'memory.jsonl') } });
+    await expect(hidden.start()).rejects.toThrow(/MEMORY_FILE_PATH names .* cannot see.*inside a shared folder/);
+  }, 30_000);
+
+  it.skipIf(process.getuid?.() !== 0)('says how to share a private (0700) folder when the sandbox runs as nobody', async () => {
+    const privateDir = mkdtempSync(join(tmpdir(), 'wl-mcp-private-'));
+    const env = new McpEnvironment(filesystemServer(privateDir));
+    await expect(env.start()).rejects.toThrow(new RegExp(`runs as nobody .*${privateDir} \\(mode 0700\\).*chmod o\\+rwx`));
+  });
 
   it('refuses to share the whole system or home folder with a server', async () => {
     const env = new McpEnvironment({ ...shellServer, args: [...shellServer.args, '/'] });

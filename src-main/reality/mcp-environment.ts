@@ -9,7 +9,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { jsonObservation } from '../formats/tool-call';
 import { recordStep, RealEnvironmentError, type RealEnvironment, type RealLogEntry, type RealStep } from './environment';
 import { isObject } from '../common/json-values';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { mcpLaunch, mcpSandboxDescription, type McpServerCommand } from './mcp-sandbox';
 
 export type { McpServerCommand } from './mcp-sandbox';
@@ -41,6 +41,8 @@ export class McpEnvironment implements RealEnvironment {
   private tools: unknown[] = [];
   private stderr = '';
   private dir: string | null = null;
+  /** Each folder shared with the server and which folder (device, inode) it was when the server started. */
+  private shared: { path: string; identity: string | null }[] = [];
 
   constructor(
     readonly server: McpServerCommand,
@@ -52,6 +54,7 @@ export class McpEnvironment implements RealEnvironment {
   async start(): Promise<string> {
     const launch = mcpLaunch(this.server);
     this.dir = launch.dir;
+    this.shared = launch.shared.map((path) => ({ path, identity: folderIdentity(path) }));
     const transport = new StdioClientTransport({ command: launch.command, args: launch.args, env: launch.env, ...(launch.cwd ? { cwd: launch.cwd } : {}), stderr: 'pipe' });
     transport.stderr?.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-4000);
@@ -93,8 +96,10 @@ export class McpEnvironment implements RealEnvironment {
   private async call(action: string): Promise<RealStep> {
     if (!this.client) throw new RealEnvironmentError('The MCP server is not running; start a new real environment.');
     const call = parseToolCall(action);
+    this.checkShared();
     try {
       const result = await this.client.callTool(call, undefined, { timeout: this.limits.callTimeoutMs });
+      this.checkShared();
       return { observation: jsonObservation(result), details: { mcp: { isError: result.isError === true } } };
     } catch (err) {
       if (err instanceof McpError) {
@@ -107,11 +112,39 @@ export class McpEnvironment implements RealEnvironment {
     }
   }
 
+  /**
+   * The sandbox binds each shared folder once, when the server starts. A folder removed and
+   * made again by another program (a second recording on the same folder) is a different
+   * folder: the kernel detaches the server's view of the old one, so the server answers from
+   * a removed, empty folder (a file it just wrote and listed is gone, ENOENT). Such a session
+   * no longer shows real state; it stops here rather than record it.
+   */
+  private checkShared(): void {
+    for (const { path, identity } of this.shared) {
+      if (folderIdentity(path) === identity) continue;
+      throw new RealEnvironmentError(
+        `The folder ${path}, shared with the MCP server, was removed or replaced by another program during this session ` +
+          '(is another recording using the same folder?). The server can no longer see it, so its answers would not show this session\'s files. ' +
+          'Give each recording a folder of its own, and record the session again.',
+      );
+    }
+  }
+
   async dispose(): Promise<void> {
     const client = this.client;
     this.client = null;
     await client?.close().catch(() => {});
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
     this.dir = null;
+  }
+}
+
+/** Which folder is at `path` now (device and inode), or null when none is. */
+function folderIdentity(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
   }
 }
