@@ -1,9 +1,10 @@
-// The renderer's one event router: every event of the core arrives here and goes to the
-// slice it concerns. Change events say what changed, so they are applied to what this UI
-// holds: new nodes go into the open tree, marks change in place, counts are worked out here.
-// Applying an event twice changes nothing, so a change this UI made itself (and already
-// applied from the call's answer) costs no round trip. Job progress goes to the view that
-// follows that kind of job; streamed tokens to the simulate panel.
+// The renderer's one event router: every event of the core arrives here and is applied to
+// the slice it concerns of the one store (./studio.ts). Change events say what changed, so
+// they are applied to what this UI holds: new nodes go into the open tree, marks change in
+// place, counts are worked out here. Applying an event twice changes nothing, so a change
+// this UI made itself (and already applied from the call's answer) costs no round trip.
+// Job progress goes to the view that follows that kind of job; streamed tokens to the
+// simulate panel.
 import { onEvent } from '../api/client';
 import { countedNodes } from './change-counts';
 import { forgetNode, rememberNode } from './node-records';

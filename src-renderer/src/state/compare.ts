@@ -1,31 +1,16 @@
 // The sim-vs-real slice: the open side-by-side comparison, the step in view, the sandboxes
 // in force and the record/run-real/replay job in progress. Changed only by the actions
 // below and by job.progress / workspace.changed events from the core.
-import { create } from 'zustand';
-import type { RealEnvironmentSettings, SandboxState, TrajectoryComparison } from '../../../src-main/common/contract/reality';
+import type { RealEnvironmentSettings, TrajectoryComparison } from '../../../src-main/common/contract/reality';
 import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
 import { notify, refreshTrajectories, selectTrajectory, showNewNodes } from './store';
+import { areaHook } from './studio';
+import type { CompareState } from './slices/compare';
 
-export interface RealityJob {
-  jobId: string;
-  label: string;
-  done: number;
-  total: number | null;
-}
+export type { RealityJob } from './slices/compare';
 
-interface CompareState {
-  open: boolean;
-  /** The branch compared: the trajectory and (optionally) the node it passes through. */
-  target: { trajectoryId: string; nodeId?: string } | null;
-  comparison: TrajectoryComparison | null;
-  /** Index into comparison.steps of the step shown. */
-  step: number;
-  sandboxes: SandboxState[];
-  job: RealityJob | null;
-}
-
-export const useCompare = create<CompareState>(() => ({ open: false, target: null, comparison: null, step: 0, sandboxes: [], job: null }));
+export const useCompare = areaHook('compare');
 const set = useCompare.setState;
 const get = useCompare.getState;
 

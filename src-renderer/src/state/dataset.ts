@@ -1,83 +1,22 @@
 // The dataset-export slice: the export dialog's choices, the live count and preview of
 // the selection, and the export job in progress. Changed only by the actions below and
 // by `job.progress` events for the export's own job id.
-import { create } from 'zustand';
-import type { DatasetExportSummary, DatasetFormat, DatasetPreview, SelectionScope } from '../../../src-main/common/contract/dataset';
-import type { Domain, Origin } from '../../../src-main/common/trajectory/model';
+import type { SelectionScope } from '../../../src-main/common/contract/dataset';
 import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
 import { notify, useStudio } from './store';
+import { areaHook } from './studio';
+import type { ExportForm, ExportFormatChoice, ScopeChoice } from './slices/dataset';
 
-/** A format id of the core's format registry (`app.info.formats`). */
-export type ExportFormatChoice = DatasetFormat;
+export type { ExportFormatChoice, ExportForm, ExportJob, ScopeChoice } from './slices/dataset';
 
 /** Whether the format writes every trajectory to one file (it has no dataset writer), as the core's registry says. */
 export function writesOneFile(format: ExportFormatChoice): boolean {
   const entry = useStudio.getState().app?.formats.find((f) => f.id === format);
   return entry !== undefined && !entry.exportsTo.includes('folder');
 }
-export type ScopeChoice = 'all' | 'trajectory' | 'path' | 'subtree';
 
-export interface ExportForm {
-  format: ExportFormatChoice;
-  out: string;
-  /** Quick filters; they join the free expression with "and". */
-  domain: Domain | '';
-  origin: Origin | '';
-  starredOnly: boolean;
-  minRating: number | null;
-  expression: string;
-  scope: ScopeChoice;
-  builder: 'world-model' | 'agent';
-  per: 'step' | 'path';
-  reasoning: boolean;
-  reasoningStyle: 'field' | 'inline';
-  split: number;
-  seed: number;
-  dedup: boolean;
-  scrub: boolean;
-  maxTokens: number | null;
-  overwrite: boolean;
-}
-
-export interface ExportJob {
-  jobId: string;
-  label: string;
-  done: number;
-  total: number | null;
-  running: boolean;
-}
-
-interface DatasetState {
-  form: ExportForm;
-  preview: DatasetPreview | null;
-  job: ExportJob | null;
-  result: DatasetExportSummary | null;
-  error: string | null;
-}
-
-const initialForm: ExportForm = {
-  format: 'messages',
-  out: '',
-  domain: '',
-  origin: '',
-  starredOnly: false,
-  minRating: null,
-  expression: '',
-  scope: 'all',
-  builder: 'world-model',
-  per: 'step',
-  reasoning: false,
-  reasoningStyle: 'field',
-  split: 0.9,
-  seed: 0,
-  dedup: true,
-  scrub: false,
-  maxTokens: null,
-  overwrite: false,
-};
-
-export const useDatasetExport = create<DatasetState>(() => ({ form: initialForm, preview: null, job: null, result: null, error: null }));
+export const useDatasetExport = areaHook('dataset');
 const set = useDatasetExport.setState;
 const get = useDatasetExport.getState;
 

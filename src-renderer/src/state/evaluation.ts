@@ -1,18 +1,10 @@
 // The evaluation slice: one evaluation run read from its folder (written by `worldloom
 // eval` or by the public AgentWorldBench script), and drill-down into its samples.
-import { create } from 'zustand';
-import type { EvaluatedSample, ScoreSummary } from '../../../src-main/common/contract/evaluation';
 import { call } from '../api/client';
 import { notify, selectTrajectory } from './store';
+import { areaHook } from './studio';
 
-interface EvaluationState {
-  outDir: string;
-  /** Null until a run is read. */
-  summary: ScoreSummary | null;
-  samples: EvaluatedSample[];
-}
-
-export const useEvaluation = create<EvaluationState>(() => ({ outDir: '', summary: null, samples: [] }));
+export const useEvaluation = areaHook('evaluation');
 
 export async function readEvaluation(outDir: string): Promise<void> {
   try {

@@ -1,16 +1,10 @@
 // The exact-prompt slice: the prompt a simulated node was produced from, fetched when the
 // inspector's "Show the exact prompt" is opened, for one node at a time.
-import { create } from 'zustand';
 import type { ExactPrompt } from '../../../src-main/common/contract/simulation';
 import { call } from '../api/client';
+import { areaHook } from './studio';
 
-interface ExactPromptState {
-  nodeId: string | null;
-  prompt: ExactPrompt | null;
-  error: string | null;
-}
-
-export const useExactPrompt = create<ExactPromptState>(() => ({ nodeId: null, prompt: null, error: null }));
+export const useExactPrompt = areaHook('exactPrompt');
 const set = useExactPrompt.setState;
 const get = useExactPrompt.getState;
 

@@ -1,18 +1,14 @@
 // The generation-settings slice: what the loaded model recommends, what this workspace
 // overrides (remembered in the workspace file by the core), and what is in force. Changed
 // only by the actions below; refreshed when the model or the workspace changes.
-import { create } from 'zustand';
 import type { GenerationSettings, SamplingOverrides } from '../../../src-main/common/contract/simulation';
 import { call } from '../api/client';
 import { notify } from './store';
+import { areaHook } from './studio';
 
 export type SettingKey = keyof SamplingOverrides;
 
-interface GenerationSettingsState {
-  settings: GenerationSettings | null;
-}
-
-export const useGenerationSettings = create<GenerationSettingsState>(() => ({ settings: null }));
+export const useGenerationSettings = areaHook('generationSettings');
 const set = useGenerationSettings.setState;
 const get = useGenerationSettings.getState;
 

@@ -3,25 +3,14 @@
 // fast; the inspector asks here for the node it shows, fetched with `node.get`. The recent
 // ones are kept, and whatever the core returns after a change replaces the kept copy.
 import { useEffect } from 'react';
-import { create } from 'zustand';
 import type { NodeRecord } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
+import { areaHook } from './studio';
 
 /** Enough for moving back and forth through a branch without refetching. */
 const KEEP = 200;
 
-interface NodeRecordsState {
-  records: ReadonlyMap<string, NodeRecord>;
-  /**
-   * Kept records that may have changed since (the trajectory was reloaded). They are still
-   * shown, so a reload does not blank the inspector and what is typed in it, and fetched again.
-   */
-  stale: ReadonlySet<string>;
-  /** Why the last fetch of a node failed, until it is fetched again. */
-  errors: ReadonlyMap<string, string>;
-}
-
-export const useNodeRecords = create<NodeRecordsState>(() => ({ records: new Map(), stale: new Set(), errors: new Map() }));
+export const useNodeRecords = areaHook('nodeRecords');
 const set = useNodeRecords.setState;
 const get = useNodeRecords.getState;
 

@@ -1,34 +1,13 @@
 // The perturbation slice: the catalog for the current domain, perturbation jobs, and the
 // workspace's own perturbation file as it is being edited.
-import { create } from 'zustand';
-import type { ApiOutput } from '../../../src-main/common/contract/api';
-import type { PerturbationKindInfo } from '../../../src-main/common/contract/perturbation';
 import type { Domain, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
 import { notify, showNewNodes } from './store';
+import { areaHook } from './studio';
 
-/** The answer to saving the workspace perturbation file: saved, or refused with every problem. */
-export type UserFileReport = ApiOutput<'perturb.setUserFile'>;
+export type { UserFileDraft, UserFileReport } from './slices/perturbation';
 
-/** The workspace perturbation file as it is being edited. */
-export interface UserFileDraft {
-  /** The workspace it was read from. */
-  workspace: string;
-  text: string;
-  /** The text as last read or saved: the draft has unsaved changes while it differs. */
-  saved: string;
-  report: UserFileReport | null;
-}
-
-interface PerturbationState {
-  domain: Domain | null;
-  kinds: PerturbationKindInfo[];
-  running: boolean;
-  /** Kept here rather than in the panel, which is rebuilt for every node, so unsaved text survives moving through the tree. */
-  userFile: UserFileDraft | null;
-}
-
-export const usePerturbation = create<PerturbationState>(() => ({ domain: null, kinds: [], running: false, userFile: null }));
+export const usePerturbation = areaHook('perturbation');
 const set = usePerturbation.setState;
 const get = usePerturbation.getState;
 

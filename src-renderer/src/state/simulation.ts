@@ -2,64 +2,21 @@
 // the simulation job in progress with its live streams, and the samples that ran out of
 // tokens. Changed only by the actions below and by simulate.token / job.progress events.
 // The tree never reads this slice, so streaming tokens re-render the simulate panel alone.
-import { create } from 'zustand';
-import type { IncompleteSample, ModelSpec, ModelState, Sampling, SamplingOverrides } from '../../../src-main/common/contract/simulation';
+import type { IncompleteSample, ModelSpec, SamplingOverrides } from '../../../src-main/common/contract/simulation';
 import type { ApiEventPayload } from '../../../src-main/common/contract/api';
 import { call } from '../api/client';
 import { refreshSettings, useGenerationSettings } from './generation-settings';
-import { appendTokens, continuedStream, EMPTY_STREAM, type SampleStream } from './sample-streams';
+import { appendTokens, continuedStream, EMPTY_STREAM } from './sample-streams';
 import { insertNode, notify, useStudio } from './store';
+import { areaHook } from './studio';
+import type { PendingSample, SimulateDraft } from './slices/simulation';
 
 /** The largest seed the contract takes (Sampling.seed). */
 export const MAX_SEED = 2 ** 31 - 1;
 
-export interface SimulationJob {
-  jobId: string;
-  nodeId: string;
-  action: string;
-  /** One live stream per sample, in sample order. */
-  streams: SampleStream[];
-  running: boolean;
-  cancelled: boolean;
-  tokensPerSecond: number | null;
-  device: string | null;
-}
+export type { PendingSample, SimulateDraft, SimulationJob } from './slices/simulation';
 
-/** A sample that ran out of tokens: not in the tree; it waits here to be continued, retried or dismissed. */
-export interface PendingSample {
-  key: string;
-  nodeId: string;
-  action: string;
-  /** The settings it ran with (its own seed included). */
-  sampling: Sampling;
-  sample: IncompleteSample;
-}
-
-/** What the simulate panel holds between runs and across nodes, so a run never resets it. */
-export interface SimulateDraft {
-  action: string;
-  samples: number;
-  seed: number;
-}
-
-interface SimulationState {
-  model: ModelState | null;
-  job: SimulationJob | null;
-  pending: PendingSample[];
-  draft: SimulateDraft;
-  /** Whether streamed and pending reasoning shows expanded (the `x` key toggles it). */
-  reasoningExpanded: boolean;
-  gpuInstallLog: string[];
-}
-
-export const useSimulation = create<SimulationState>(() => ({
-  model: null,
-  job: null,
-  pending: [],
-  draft: { action: '', samples: 1, seed: 0 },
-  reasoningExpanded: false,
-  gpuInstallLog: [],
-}));
+export const useSimulation = areaHook('simulation');
 const set = useSimulation.setState;
 const get = useSimulation.getState;
 

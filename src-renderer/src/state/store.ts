@@ -1,90 +1,20 @@
-// The renderer's single store: changed only by user intents (the actions below) and by
-// events from the core. Views read from it and call these actions; they never call the
-// door themselves.
-import { create } from 'zustand';
-import type { AppInfo, ImportReport, WorkspaceInfo } from '../../../src-main/common/contract/api';
-import type { Domain, NodeRecord, TrajectoryRecord, TrajectorySummary } from '../../../src-main/common/trajectory/model';
-import type { SearchHit } from '../../../src-main/common/contract/curation';
+// The workspace slice's actions. The renderer's one store (./studio.ts) is changed only by
+// user intents (the actions in each area's file) and by events from the core (./change-events.ts).
+// Views read from it and call these actions; they never call the door themselves.
+import type { ImportReport } from '../../../src-main/common/contract/api';
+import type { Domain, NodeRecord } from '../../../src-main/common/trajectory/model';
 import { UPLOAD_CHUNK_BYTES } from '../../../src-main/common/contract/workspace';
 import { call } from '../api/client';
 import { lastMessageArrivedAt } from '../api/door';
-import { readLayout, type Layout } from './layout';
 import { forgetNodes, refreshNodes, rememberNode } from './node-records';
-import { indexOutline, revealed, treeNodeOf, withAddedNode, type TreeIndex } from './tree-rows';
-import { EMPTY_HISTORY, type UndoHistory } from './undo-history';
+import { indexOutline, revealed, treeNodeOf, withAddedNode } from './tree-rows';
+import { EMPTY_HISTORY } from './undo-history';
+import { initialWorkspace, type Notice } from './slices/workspace';
+import { useStudio } from './studio';
 
-export interface Notice {
-  id: number;
-  kind: 'info' | 'error';
-  title: string;
-  lines: string[];
-}
+export { NO_FILTERS, type ImportJob, type InspectorView, type Notice, type SearchFilters } from './slices/workspace';
+export { useStudio };
 
-export interface ImportJob {
-  jobId: string;
-  label: string;
-  done: number;
-  total: number | null;
-  /** Cancel was asked for: an upload stops sending, an import in the core is taken back. */
-  cancelling: boolean;
-}
-
-/** What the search panel asks for; an empty query with no filter shows no results. */
-export interface SearchFilters {
-  text: string;
-  domain: Domain | '';
-  origin: NodeRecord['origin'] | '';
-  starred: boolean;
-  minRating: number;
-  tag: string;
-}
-
-export const NO_FILTERS: SearchFilters = { text: '', domain: '', origin: '', starred: false, minRating: 0, tag: '' };
-
-/** How the inspector shows a node's state: as its domain looks, as raw text, or against the original it was edited from. */
-export type InspectorView = 'rendered' | 'raw' | 'diff';
-
-interface StudioState {
-  app: AppInfo | null;
-  workspace: WorkspaceInfo | null;
-  trajectories: TrajectorySummary[];
-  trajectory: TrajectoryRecord | null;
-  tree: TreeIndex | null;
-  selectedNodeId: string | null;
-  collapsed: ReadonlySet<string>;
-  notices: Notice[];
-  busy: string | null;
-  /** The import this UI started, while it runs: its progress, and what Cancel stops. */
-  importJob: ImportJob | null;
-  history: UndoHistory;
-  inspectorView: InspectorView;
-  /** The node whose action and observation are open in editors, if any. */
-  editingNodeId: string | null;
-  helpOpen: boolean;
-  layout: Layout;
-  search: { filters: SearchFilters; hits: SearchHit[]; truncated: boolean; searching: boolean; tags: { tag: string; count: number }[] };
-}
-
-const initial: StudioState = {
-  app: null,
-  workspace: null,
-  trajectories: [],
-  trajectory: null,
-  tree: null,
-  selectedNodeId: null,
-  collapsed: new Set(),
-  notices: [],
-  busy: null,
-  importJob: null,
-  history: EMPTY_HISTORY,
-  inspectorView: 'rendered',
-  editingNodeId: null,
-  helpOpen: false,
-  layout: readLayout(),
-  search: { filters: NO_FILTERS, hits: [], truncated: false, searching: false, tags: [] },
-};
-
-export const useStudio = create<StudioState>(() => initial);
 const set = useStudio.setState;
 const get = useStudio.getState;
 let noticeId = 1;
@@ -148,7 +78,7 @@ export async function closeWorkspace(): Promise<void> {
   await attempt('Closing the workspace', async () => {
     await call('workspace.close', {});
     forgetNodes();
-    set({ ...initial, app: await call('app.info', {}), notices: get().notices, layout: get().layout });
+    set({ ...initialWorkspace, app: await call('app.info', {}), notices: get().notices, layout: get().layout });
   });
 }
 

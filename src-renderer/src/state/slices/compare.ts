@@ -1,0 +1,26 @@
+// The sim-vs-real slice's state; its actions are in ../compare.ts.
+import type { StateCreator } from 'zustand';
+import type { SandboxState, TrajectoryComparison } from '../../../../src-main/common/contract/reality';
+import type { StudioStore } from '../studio';
+
+export interface RealityJob {
+  jobId: string;
+  label: string;
+  done: number;
+  total: number | null;
+}
+
+export interface CompareState {
+  open: boolean;
+  /** The branch compared: the trajectory and (optionally) the node it passes through. */
+  target: { trajectoryId: string; nodeId?: string } | null;
+  comparison: TrajectoryComparison | null;
+  /** Index into comparison.steps of the step shown. */
+  step: number;
+  sandboxes: SandboxState[];
+  job: RealityJob | null;
+}
+
+export const createCompareSlice: StateCreator<StudioStore, [], [], { compare: CompareState }> = () => ({
+  compare: { open: false, target: null, comparison: null, step: 0, sandboxes: [], job: null },
+});

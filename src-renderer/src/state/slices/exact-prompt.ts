@@ -1,0 +1,14 @@
+// The exact-prompt slice's state; its actions are in ../exact-prompt.ts.
+import type { StateCreator } from 'zustand';
+import type { ExactPrompt } from '../../../../src-main/common/contract/simulation';
+import type { StudioStore } from '../studio';
+
+export interface ExactPromptState {
+  nodeId: string | null;
+  prompt: ExactPrompt | null;
+  error: string | null;
+}
+
+export const createExactPromptSlice: StateCreator<StudioStore, [], [], { exactPrompt: ExactPromptState }> = () => ({
+  exactPrompt: { nodeId: null, prompt: null, error: null },
+});
