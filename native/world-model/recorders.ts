@@ -3,7 +3,7 @@
 // the MCP recorder on the official reference servers, and the Playwright web recorder. The
 // actions come from the seeded generators; every observation is what the environment really
 // returned, exactly as the app would store it.
-import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,46 @@ const SERVER_ENTRY: Record<McpServerName, string> = {
 export const MCP_FILESYSTEM_ROOT = join(tmpdir(), 'worldloom-mcp', 'workspace');
 
 type Session = Omit<RecordedSession, 'id' | 'split'>;
+
+let holdsFilesystemRoot = false;
+
+/**
+ * The fixed filesystem root serves one recording process at a time: a second one would wipe
+ * it under the first one's server mid-session. Held by a lock file naming our pid until we exit;
+ * a lock whose process is gone is taken over.
+ */
+function holdFilesystemRoot(): void {
+  if (holdsFilesystemRoot) return;
+  const lock = `${MCP_FILESYSTEM_ROOT}.lock`;
+  mkdirSync(join(MCP_FILESYSTEM_ROOT, '..'), { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(lock, 'utf8'));
+      if (Number.isInteger(owner) && owner > 0 && processAlive(owner)) {
+        throw new Error(
+          `Another recording (process ${owner}) is using ${MCP_FILESYSTEM_ROOT}; MCP filesystem sessions share that fixed folder ` +
+            'so a seed gives the same texts. Wait for it to finish (or stop it), then run this again.',
+        );
+      }
+      rmSync(lock, { force: true });
+    }
+  }
+  holdsFilesystemRoot = true;
+  process.once('exit', () => rmSync(lock, { force: true }));
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 async function run(env: RealEnvironment, domain: RecordedSession['domain'], act: (last: string, i: number) => string | null): Promise<Session> {
   try {
@@ -58,6 +98,7 @@ export function recordTerminalSession(rng: Rng): Promise<Session> {
  */
 export async function recordMcpSession(rng: Rng, server: McpServerName, scratch: string): Promise<Session> {
   const calls = mcpCalls(rng, server, MCP_FILESYSTEM_ROOT);
+  if (server === 'filesystem') holdFilesystemRoot();
   const root = server === 'filesystem' ? MCP_FILESYSTEM_ROOT : scratch;
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
