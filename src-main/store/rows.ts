@@ -11,6 +11,7 @@ export interface NodeRow {
   action: string;
   observation: string;
   reasoning: string | null;
+  agent_reasoning: string | null;
   origin: Origin;
   provenance: string;
   starred: number;
@@ -54,6 +55,8 @@ export function toNode(r: NodeRow): NodeRecord {
     action: r.action,
     observation: r.observation,
     reasoning: r.reasoning,
+    // Only when present, so nodes written before the field (and most nodes) read back unchanged.
+    ...(r.agent_reasoning !== null ? { agentReasoning: r.agent_reasoning } : {}),
     origin: r.origin,
     provenance: JSON.parse(r.provenance) as Provenance,
     curation: {
@@ -78,6 +81,7 @@ export function nodeParams(n: NodeRecord) {
     action: n.action,
     observation: n.observation,
     reasoning: n.reasoning,
+    agentReasoning: n.agentReasoning ?? null,
     origin: n.origin,
     provenance: JSON.stringify(n.provenance),
     starred: n.curation.starred ? 1 : 0,
@@ -90,6 +94,6 @@ export function nodeParams(n: NodeRecord) {
 }
 
 export const INSERT_NODE_SQL = `INSERT INTO nodes (id, trajectory_id, parent_id, edited_from_id, depth, action, observation,
-   reasoning, origin, provenance, starred, rating, tags, note, metrics, created_at)
+   reasoning, agent_reasoning, origin, provenance, starred, rating, tags, note, metrics, created_at)
  VALUES (@id, @trajectoryId, @parentId, @editedFromId, @depth, @action, @observation,
-   @reasoning, @origin, @provenance, @starred, @rating, @tags, @note, @metrics, @createdAt)`;
+   @reasoning, @agentReasoning, @origin, @provenance, @starred, @rating, @tags, @note, @metrics, @createdAt)`;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION, WORKSPACE_APPLICATION_ID } from './migrations';
+import { MIGRATIONS, SCHEMA_VERSION, WORKSPACE_APPLICATION_ID } from './migrations';
 import { WorkspaceError, WorkspaceStore } from './workspace-store';
 
 let dir: string;
@@ -104,5 +104,34 @@ describe('WorkspaceStore', () => {
     expect(db.pragma('application_id', { simple: true })).toBe(WORKSPACE_APPLICATION_ID);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
+  });
+  it('upgrades a schema-2 workspace to agent reasoning and the agent origin, keeping nodes, links and search', () => {
+    const path = join(dir, 'v2.worldloom');
+    const db = new Database(path);
+    db.exec(MIGRATIONS[0]!);
+    db.exec(MIGRATIONS[1]!);
+    db.pragma(`application_id = ${WORKSPACE_APPLICATION_ID}`);
+    db.pragma('user_version = 2');
+    db.exec(`INSERT INTO trajectories VALUES ('t1', 'Old', 'terminal', 'sys', NULL, NULL, '2026-01-01')`);
+    db.exec(`INSERT INTO nodes (id, trajectory_id, parent_id, depth, action, observation, origin, created_at)
+      VALUES ('r', 't1', NULL, 0, '', '$ ', 'manual', '2026-01-01'),
+             ('a', 't1', 'r', 1, 'ls', 'alpha.txt', 'real', '2026-01-01')`);
+    db.exec(`INSERT INTO node_text(rowid, action, observation, note, tags) SELECT rowid, action, observation, note, tags FROM nodes`);
+    db.close();
+
+    const store = WorkspaceStore.open(path);
+    expect(store.getNodes('t1').map((n) => [n.id, n.parentId, n.observation])).toEqual([
+      ['r', null, '$ '],
+      ['a', 'r', 'alpha.txt'],
+    ]);
+    expect(store.searchNodes({ text: 'alpha' }).hits.map((h) => h.nodeId)).toEqual(['a']);
+    const agentStep = store.addNode({ parentId: 'a', action: 'pwd', observation: '/w', origin: 'agent', agentReasoning: 'Where am I?' });
+    expect(store.getNode(agentStep.id)).toMatchObject({ origin: 'agent', agentReasoning: 'Where am I?' });
+    expect(store.integrityCheck()).toBe('ok');
+    store.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(check.pragma('foreign_key_check')).toEqual([]);
+    check.close();
   });
 });

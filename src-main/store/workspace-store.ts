@@ -44,6 +44,8 @@ export interface NewNode {
   action: string;
   observation: string;
   reasoning?: string | null;
+  /** The acting agent's own reasoning before the action (never the world model's). */
+  agentReasoning?: string | null;
   origin: Origin;
   provenance?: Provenance;
   editedFromId?: string | null;
@@ -138,10 +140,13 @@ export class WorkspaceStore {
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      db.pragma('foreign_keys = ON');
       // 64 MB page cache: large imports and big trees stay in memory instead of re-reading pages.
       db.pragma('cache_size = -65536');
+      // Migrations that rebuild a table need foreign keys off (SQLite ignores the pragma inside
+      // a transaction); migrate() checks every reference before it commits each step.
+      db.pragma('foreign_keys = OFF');
       migrate(db);
+      db.pragma('foreign_keys = ON');
     } catch (err) {
       db.close();
       if (sqliteCode(err) === 'SQLITE_BUSY') throw busyError(path, busyTimeoutMs);
@@ -261,6 +266,7 @@ export class WorkspaceStore {
       action: input.action,
       observation: input.observation,
       reasoning: input.reasoning ?? null,
+      ...(input.agentReasoning != null ? { agentReasoning: input.agentReasoning } : {}),
       origin: input.origin,
       provenance: input.provenance ?? {},
       curation: EMPTY_CURATION,
@@ -414,6 +420,13 @@ function migrate(db: Database.Database): void {
       // Another process may have migrated it while this one waited for the lock.
       if ((db.pragma('user_version', { simple: true }) as number) > v) return;
       db.exec(MIGRATIONS[v]!);
+      const broken = db.pragma('foreign_key_check') as unknown[];
+      if (broken.length > 0) {
+        throw new WorkspaceError(
+          `Upgrading the workspace to schema ${v + 1} found ${broken.length} broken references; nothing was changed. Keep the file and report this.`,
+          'invalid',
+        );
+      }
       db.pragma(`application_id = ${WORKSPACE_APPLICATION_ID}`);
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();

@@ -6,8 +6,12 @@ export const DOMAINS = ['mcp', 'search', 'terminal', 'swe', 'android', 'web', 'o
 export const Domain = z.enum(DOMAINS);
 export type Domain = z.infer<typeof Domain>;
 
-/** Where a node's observation came from. `manual` = typed by hand in the studio. */
-export const ORIGINS = ['real', 'simulated', 'edited', 'imported', 'perturbed', 'manual'] as const;
+/**
+ * Where a node came from. `manual` = typed by hand in the studio; `agent` = an agent or a
+ * policy chose the action inside a simulated world (mcp-serve, policy expansion) and the world
+ * model produced the observation; `provenance.agent` names who acted.
+ */
+export const ORIGINS = ['real', 'simulated', 'edited', 'imported', 'perturbed', 'manual', 'agent'] as const;
 export const Origin = z.enum(ORIGINS);
 export type Origin = z.infer<typeof Origin>;
 
@@ -22,6 +26,18 @@ export const Provenance = z
     perturbations: z.array(z.record(z.string(), z.unknown())).optional(),
     tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }).partial().optional(),
     timings: z.record(z.string(), z.number()).optional(),
+    /** Who chose the action when an agent acted (origin `agent`). */
+    agent: z
+      .object({
+        /** `mcp-client`: an MCP client of `worldloom mcp-serve`; `policy`: policy expansion. */
+        kind: z.enum(['mcp-client', 'policy', 'openai-client']),
+        name: z.string().optional(),
+        session: z.string().optional(),
+        model: z.string().optional(),
+        promptHash: z.string().optional(),
+        sampling: z.record(z.string(), z.unknown()).optional(),
+      })
+      .optional(),
     source: z
       .object({
         format: z.string(),
@@ -80,7 +96,13 @@ export const NodeRecord = z.object({
   depth: z.number().int().min(0),
   action: z.string(),
   observation: z.string(),
+  /** The world model's reasoning before this observation. */
   reasoning: z.string().nullable(),
+  /**
+   * The acting agent's own reasoning before this action (SWE-agent `thought`, ATIF
+   * `reasoning_content`): agent datasets use it, world-model datasets never do.
+   */
+  agentReasoning: z.string().nullable().optional(),
   origin: Origin,
   provenance: Provenance,
   curation: Curation,

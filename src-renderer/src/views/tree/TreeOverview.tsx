@@ -13,6 +13,7 @@ const COLOUR: Record<Origin, number> = {
   perturbed: 0xffd18cff,
   imported: 0xffa1938b,
   manual: 0xffffa0c8,
+  agent: 0xff7ae0b8,
 };
 const STARRED = 0xff66d1ff;
 
