@@ -22,7 +22,13 @@ export interface ImportSource {
 
 export type ImportItem =
   | { kind: 'trajectory'; bundle: TrajectoryBundle }
-  | { kind: 'problem'; line: number | null; field?: string; reason: string };
+  /** Something that could not be read: a trajectory or a line was lost. */
+  | { kind: 'problem'; line: number | null; field?: string; reason: string }
+  /**
+   * Something read and left out on purpose (a harness turn, a terminal's reply to a cursor
+   * query, an agent's instruction prompt): said in the report so nothing is dropped silently.
+   */
+  | { kind: 'skipped'; line: number | null; what: string; reason: string };
 
 export interface IdFactory {
   (): string;

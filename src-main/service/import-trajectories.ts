@@ -14,12 +14,20 @@ export interface ImportProblem {
   reason: string;
 }
 
+export interface ImportSkipped {
+  line: number | null;
+  what: string;
+  reason: string;
+}
+
 export interface ImportReport {
   file: string;
   format: string;
   imported: number;
   alreadyPresent: number;
   problems: ImportProblem[];
+  /** What the importer read and left out on purpose, with why (the first 1,000). */
+  skipped: ImportSkipped[];
   /** Ids of the imported trajectories (the first 1,000). */
   trajectoryIds: string[];
 }
@@ -69,6 +77,7 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
     imported: 0,
     alreadyPresent: 0,
     problems: [],
+    skipped: [],
     trajectoryIds: [],
   };
   const batchSize = options.batchSize ?? 500;
@@ -108,6 +117,10 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
       }
       continue;
     }
+    if (item.kind === 'skipped') {
+      if (report.skipped.length < MAX_PROBLEMS) report.skipped.push({ line: item.line, what: item.what, reason: item.reason });
+      continue;
+    }
     batch.push(item.bundle);
     if (batch.length >= batchSize) {
       flush();
@@ -128,4 +141,9 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
 /** One line per problem, as a user reads them: "file:12: response: expected array". */
 export function describeProblems(report: ImportReport): string[] {
   return report.problems.map((p) => `${report.file}:${p.line ?? '-'}: ${p.reason}`);
+}
+
+/** One line per part left out on purpose: "file:12: skipped the harness turn mark_task_complete: …". */
+export function describeSkipped(report: ImportReport): string[] {
+  return report.skipped.map((s) => `${report.file}:${s.line ?? '-'}: skipped ${s.what}: ${s.reason}`);
 }

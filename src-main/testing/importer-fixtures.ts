@@ -12,5 +12,6 @@ export function runImporter(importer: TrajectoryImporter, name: string, text: st
   return {
     bundles: items.flatMap((i) => (i.kind === 'trajectory' ? [i.bundle] : [])),
     problems: items.flatMap((i) => (i.kind === 'problem' ? [i] : [])),
+    skipped: items.flatMap((i) => (i.kind === 'skipped' ? [i] : [])),
   };
 }

@@ -20,6 +20,8 @@ export const ImportReport = z.object({
   imported: z.number().int(),
   alreadyPresent: z.number().int(),
   problems: z.array(z.object({ line: z.number().int().nullable(), field: z.string().optional(), reason: z.string() })),
+  /** Parts read and left out on purpose, each with why. */
+  skipped: z.array(z.object({ line: z.number().int().nullable(), what: z.string(), reason: z.string() })).default([]),
   trajectoryIds: z.array(z.string()),
 });
 export type ImportReport = z.infer<typeof ImportReport>;

@@ -70,6 +70,7 @@ export const agentWorldBenchFormat: DatasetFormatSpec = {
         let n = 0;
         for (const item of agentWorldBenchImporter.parse(fileSource(join(folder, name)), () => `r${n++}`, '')) {
           if (item.kind === 'problem') throw new Error(`${split}/${name} line ${item.line ?? '?'}: ${item.reason}`);
+          if (item.kind === 'skipped') continue;
           const { bundle } = item;
           const leaf = bundle.nodes[bundle.nodes.length - 1]!;
           const [sample] = buildSamples(bundle, [leaf], { builder: 'world-model', per: 'path', reasoning: false });
