@@ -11,6 +11,8 @@ import { isObject } from '../common/json-values';
 import {
   domainOfKey,
   genOf,
+  inferenceFailureOf,
+  inferenceFailureOutcome,
   isOlderWorldloomLine,
   judgeOutcomeOf,
   keyOfLine,
@@ -162,7 +164,10 @@ export interface EvaluatedLine {
   judged: ResultLine | null;
   /** The prediction parsed from `gen` and compared with the real observation. */
   details: PredictionDetails;
-  /** The judge's fields of `judged`; null when it is not judged. */
+  /**
+   * The judge's fields of `judged`; a failed outcome with the reason when the prediction
+   * itself failed (no judge needed to know); null when it is not judged.
+   */
   outcome: JudgeOutcome | null;
 }
 
@@ -175,7 +180,9 @@ export function evaluatedLines(folder: RunFolder, keys?: readonly string[]): Eva
     if (!prediction) continue;
     const domain = domainOfKey(key);
     const judged = judgedOf(folder, key, prediction) ?? null;
-    lines.push({ key, domain, prediction, judged, details: predictionDetails(prediction, domain), outcome: judged ? judgeOutcomeOf(judged) : null });
+    const failure = judged ? null : inferenceFailureOf(prediction);
+    const outcome = judged ? judgeOutcomeOf(judged) : failure ? inferenceFailureOutcome(failure) : null;
+    lines.push({ key, domain, prediction, judged, details: predictionDetails(prediction, domain), outcome });
   }
   return lines;
 }

@@ -215,6 +215,36 @@ export function judgedLine(prediction: ResultLine, extracted: string, judgement:
   };
 }
 
+/**
+ * Why a prediction failed before any judge saw it, or null when it did not: the engine's
+ * error, or a generation with nothing after its reasoning. Such a sample is failed whether
+ * or not a judge is given (the public script fails it at its judge step), so a domain whose
+ * inferences all failed reads as failed, with this reason, never as "0 failed".
+ */
+export function inferenceFailureOf(prediction: ResultLine): string | null {
+  const own = worldloomOf(prediction);
+  if (own.finish_reason === 'error') return `inference failed: ${own.error ?? 'the model failed'}`;
+  if (genOf(prediction) !== '') return null;
+  if (own.finish_reason === 'length') return `${NO_GENERATION}: the model used all ${own.sampling?.max_tokens ?? 'its'} tokens before it wrote an observation`;
+  if (own.finish_reason) return `${NO_GENERATION}: the model wrote nothing after its reasoning`;
+  return NO_GENERATION;
+}
+
+/** A failed outcome for a prediction that failed before the judge (see inferenceFailureOf). */
+export function inferenceFailureOutcome(reason: string): JudgeOutcome {
+  return { valid: false, scores: Object.fromEntries(RUBRIC.map((d) => [d, 0])) as RubricScores, totalScore: 0, strengths: [], weaknesses: [], error: reason };
+}
+
+/** The public error message with the reason Worldloom kept beside it (the public field has none). */
+function errorWithReason(line: ResultLine): string | null {
+  const message = typeof line.error_message === 'string' ? line.error_message : null;
+  const judge = worldloomOf(line).judge;
+  const reason = isObject(judge) && typeof judge.reason === 'string' ? judge.reason : null;
+  if (message === NO_GENERATION) return inferenceFailureOf(line) ?? message;
+  if (message && reason) return `${message}: ${reason}`;
+  return message ?? reason;
+}
+
 export function judgeOutcomeOf(line: ResultLine): JudgeOutcome {
   return {
     // The public score step keeps lines whose `failed` equals 0.0 (Python counts False as 0 too).
@@ -223,6 +253,6 @@ export function judgeOutcomeOf(line: ResultLine): JudgeOutcome {
     totalScore: numberOr0(line.total_score),
     strengths: textList(line.strengths),
     weaknesses: textList(line.weaknesses),
-    error: typeof line.error_message === 'string' ? line.error_message : null,
+    error: errorWithReason(line),
   };
 }

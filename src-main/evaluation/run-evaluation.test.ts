@@ -168,6 +168,37 @@ describe('evaluation on an AgentWorldBench directory', () => {
     }
   });
 
+  it('counts a domain whose inferences all failed as failed, with the reason, even without a judge', async () => {
+    const broken = await startFakeVllm({ breakAfter: 4, chunkDelayMs: 5, reply: () => ({ reasoning: '', content: 'a long listing of many files' }) });
+    try {
+      const engine = new OpenAiCompatibleEngine({ baseUrl: broken.url, retry: { attempts: 1, baseDelayMs: 1 } });
+      await engine.load();
+      const out = mkdtempSync(join(tmpdir(), 'wl-eval-nojudge-'));
+      const { summary } = await runEvaluation({ dataDir: DATA, outDir: out, engine, judgeTemplate: TEMPLATE, concurrency: 1 });
+      expect(summary.domains.mcp).toMatchObject({ total: 2, valid: 0, failed: 2 });
+      expect(summary.domains.terminal).toMatchObject({ total: 3, valid: 0, failed: 3 });
+      expect(summary).toMatchObject({ total_samples: 5, valid: 0, failed: 5 });
+      expect(summary.worldloom.unjudged).toBe(0);
+      const reasons = Object.entries(summary.worldloom.failure_reasons);
+      expect(reasons.reduce((n, [, count]) => n + count, 0)).toBe(5);
+      for (const [reason] of reasons) expect(reason).toMatch(/^inference failed: .+/);
+      expect(summary.worldloom.domains.mcp!.failure_reasons).toEqual(expect.any(Object));
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('keeps the reason of every judge failure in the summary', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wl-eval-reasons-'));
+    // The judge refuses "cat nope" (judgeReply): its reason must reach the summary, not only "Judge scoring failed".
+    const { summary } = await runEvaluation({ dataDir: DATA, outDir: out, engine: model, judgeEngine, judgeTemplate: TEMPLATE, concurrency: 2, sampling: { maxTokens: 8 } });
+    const reasons = summary.worldloom.failure_reasons;
+    const judgeFailures = Object.keys(reasons).filter((r) => r.startsWith('Judge scoring failed: '));
+    expect(judgeFailures.length).toBeGreaterThan(0);
+    expect(judgeFailures[0]!.length).toBeGreaterThan('Judge scoring failed: '.length);
+    expect(Object.values(reasons).reduce((a, b) => a + b, 0)).toBe(summary.failed);
+  });
+
   it('records an inference error as an empty gen and predicts that sample again on the next run', async () => {
     // A server that drops every answer mid-stream, then (restarted) one that answers.
     const broken = await startFakeVllm({ breakAfter: 4, chunkDelayMs: 5, reply: () => ({ reasoning: '', content: 'a long listing of many files' }) });

@@ -61,6 +61,11 @@ export function worldloomReport(summary: ScoreSummary): string {
   const lines = ['Rule-based metrics (no judge needed)', row(head), ...rows.map(row), ''];
   lines.push(`Mean of the domains' total_score (macro): ${w.macro_overall === null ? 'n/a' : twoDecimals(w.macro_overall)}`);
   if (w.unjudged > 0) lines.push(`Not judged yet: ${w.unjudged}`);
+  const failures = Object.entries(w.failure_reasons);
+  if (failures.length > 0) {
+    lines.push('Why samples failed:');
+    for (const [reason, count] of failures) lines.push(`  ${String(count).padStart(5)} × ${reason}`);
+  }
   lines.push(`Model: ${[...w.models, ...(w.external_predictions > 0 ? [`${w.external_predictions} predictions from another tool`] : [])].join(', ') || '—'}`);
   lines.push(`Judge: ${w.judges.join(', ') || '—'}`);
   lines.push(`Sampling: ${w.sampling.map(samplingText).join('; ') || '—'}`);

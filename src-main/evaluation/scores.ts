@@ -36,7 +36,22 @@ export function sampleScore(outcome: JudgeOutcome | null): number | null {
   return outcome?.valid && outcome.totalScore !== 0 ? normalize(outcome.totalScore) : null;
 }
 
-function domainScore(subtask: string, lines: EvaluatedLine[]): { score: DomainScore; totals: number[]; unjudged: number } {
+/** Reasons of the failed outcomes with their counts, the most frequent first. */
+function failureReasons(outcomes: readonly JudgeOutcome[]): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) {
+    if (o.valid) continue;
+    // A line without `failed` and without a message still failed: say why it counts so.
+    const reason = o.error ?? 'the line has no "failed": 0, so the public scoring counts it as failed';
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]));
+}
+
+function domainScore(
+  subtask: string,
+  lines: EvaluatedLine[],
+): { score: DomainScore; totals: number[]; unjudged: number; failures: Record<string, number> } {
   const outcomes = lines.flatMap((l) => (l.outcome ? [l.outcome] : []));
   const valid = outcomes.filter((o) => o.valid);
   const given = (pick: (o: JudgeOutcome) => number) => valid.map(pick).filter((v) => v !== 0);
@@ -53,6 +68,7 @@ function domainScore(subtask: string, lines: EvaluatedLine[]): { score: DomainSc
     },
     totals,
     unjudged: lines.length - outcomes.length,
+    failures: failureReasons(outcomes),
   };
 }
 
@@ -80,7 +96,7 @@ export function scoreRun(lines: EvaluatedLine[]): ScoreSummary {
     const group = bySubtask.get(subtask)!;
     const scored = domainScore(subtask, group);
     domains[subtask] = scored.score;
-    extras[subtask] = { unjudged: scored.unjudged, rule_based: aggregate(group.map((l) => l.details.metrics)) };
+    extras[subtask] = { unjudged: scored.unjudged, rule_based: aggregate(group.map((l) => l.details.metrics)), failure_reasons: scored.failures };
     allTotals.push(...scored.totals);
     unjudged += scored.unjudged;
   }
@@ -102,6 +118,7 @@ export function scoreRun(lines: EvaluatedLine[]): ScoreSummary {
         (s) => JSON.stringify(s),
       ),
       rule_based: aggregate(lines.map((l) => l.details.metrics)),
+      failure_reasons: failureReasons(lines.flatMap((l) => (l.outcome ? [l.outcome] : []))),
       domains: extras,
     },
   };

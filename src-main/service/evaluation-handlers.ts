@@ -78,7 +78,7 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
           key: l.key,
           subtask: subtaskOfLine(l.prediction),
           score: sampleScore(outcome),
-          judged: outcome !== null,
+          judged: l.judged !== null,
           failed: outcome !== null && !outcome.valid,
           note,
           editSimilarity: l.details.metrics.editSimilarity ?? null,

@@ -13,6 +13,9 @@ const Normalized = z.number().nullable();
 /** Rule-based metric means by metric name (exactMatch, editSimilarity, jsonStructure…), 0..1. */
 const RuleBasedMetrics = z.record(z.string(), z.number());
 
+/** Failure reason → how many samples failed for it. */
+const FailureReasons = z.record(z.string(), Count);
+
 /** One domain of the summary, in the public script's terms ("valid" = judged with failed 0). */
 export const DomainScore = z.object({
   display: z.string(),
@@ -68,7 +71,9 @@ export const ScoreSummary = z.object({
     judges: z.array(z.string()),
     sampling: z.array(EvaluationSampling),
     rule_based: RuleBasedMetrics,
-    domains: z.record(z.string(), z.object({ unjudged: Count, rule_based: RuleBasedMetrics })),
+    /** Why samples failed (the judge's or the engine's reason), with how many failed so. */
+    failure_reasons: FailureReasons,
+    domains: z.record(z.string(), z.object({ unjudged: Count, rule_based: RuleBasedMetrics, failure_reasons: FailureReasons })),
   }),
 });
 export type ScoreSummary = z.infer<typeof ScoreSummary>;
