@@ -18,6 +18,18 @@ export interface ImportSource {
   lines(): Iterable<SourceLine>;
   /** The whole text, for formats that are one JSON document. */
   text(): string;
+  /** The raw bytes, for binary formats (Parquet); absent where only text was given. */
+  bytes?(): Uint8Array;
+}
+
+/** What a user may tell an importer beyond the file (CLI flags, the import dialog). */
+export interface ImporterOptions {
+  /**
+   * How a chat dataset's turns map onto a trajectory: `world-model` data has actions in user
+   * turns and observations in assistant turns, `agent` data the reverse. Guessed from the
+   * system prompt when not given.
+   */
+  chatAs?: 'world-model' | 'agent';
 }
 
 export type ImportItem =
@@ -39,7 +51,12 @@ export interface TrajectoryImporter {
   label: string;
   /** 0 = not this format, 1 = certainly this format; judged from the name and first lines. */
   detect(name: string, head: string): number;
-  parse(source: ImportSource, newId: IdFactory, now: string): Iterable<ImportItem>;
+  parse(source: ImportSource, newId: IdFactory, now: string, options?: ImporterOptions): Iterable<ImportItem>;
+  /**
+   * Formats that must be decoded asynchronously first (Parquet) turn the source into one
+   * `parse` can read; imports run through the job path call it before parsing.
+   */
+  prepare?(source: ImportSource): Promise<ImportSource>;
 }
 
 export interface TrajectoryExporter {

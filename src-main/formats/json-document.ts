@@ -23,11 +23,49 @@ export function parseJsonDocument(text: string): { value: unknown } | { problem:
   }
 }
 
+const NOUNS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+  undefined: 'missing',
+  nan: 'not a number',
+};
+const noun = (type: string) => NOUNS[type] ?? type;
+
+/**
+ * One schema issue in a user's words ("trajectory.1.action should be text, not a number"),
+ * never the schema library's own wording, which names its types and not the file's.
+ */
+export function plainZodIssue(issue: z.core.$ZodIssue, field: string): string {
+  switch (issue.code) {
+    case 'invalid_type': {
+      const received = /received (\w+)/.exec(issue.message)?.[1];
+      if (received === 'undefined') return `${field} is missing (it should be ${noun(issue.expected)})`;
+      return `${field} should be ${noun(issue.expected)}${received ? `, not ${noun(received)}` : ''}`;
+    }
+    case 'invalid_value':
+      return `${field} should be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'too_small':
+      return `${field} is too short or too small (at least ${String(issue.minimum)})`;
+    case 'too_big':
+      return `${field} is too long or too large (at most ${String(issue.maximum)})`;
+    case 'invalid_union':
+      return `${field} has a value of none of the accepted kinds`;
+    default:
+      // Our own schemas' messages (custom checks, formats given a message) are already plain.
+      return /^Invalid /.test(issue.message) ? `${field} has a value this format does not accept` : `${field}: ${issue.message}`;
+  }
+}
+
 /** A zod failure as a problem whose field is the JSON path, prefixed with where the value sits. */
 export function zodProblem(error: z.ZodError, prefix: readonly (string | number)[] = []): Problem {
   const issue = error.issues[0]!;
   const field = [...prefix, ...issue.path].map(String).join('.') || '(document)';
-  return { kind: 'problem', line: null, field, reason: `${field}: ${issue.message}` };
+  return { kind: 'problem', line: null, field, reason: plainZodIssue(issue, field) };
 }
 
 /** Message content as text: a string, or parts like [{type: "text", text}] joined; other parts are named. */

@@ -10,7 +10,9 @@ import { shareGptFormatEntry } from '../dataset/formats/sharegpt';
 import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
 import { UnknownFormatError, type FormatEntry, type TrajectoryExporter, type TrajectoryImporter } from './format';
+import { mcpCassetteFormat } from './mcp-cassette';
 import { mcpJsonRpcLogFormat } from './mcp-jsonrpc-log';
+import { miniSweAgentFormat } from './mini-swe-agent';
 import { sweAgentFormat } from './swe-agent';
 import { worldloomJsonlFormat } from './worldloom-jsonl';
 
@@ -23,7 +25,9 @@ export const FORMATS: readonly FormatEntry[] = [
   worldloomJsonlFormat,
   asciinemaFormat,
   sweAgentFormat,
+  miniSweAgentFormat,
   mcpJsonRpcLogFormat,
+  mcpCassetteFormat,
   atifFormat,
 ];
 

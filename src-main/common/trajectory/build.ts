@@ -13,6 +13,8 @@ export interface StepDraft {
   action: string;
   observation: string;
   reasoning?: string | null;
+  /** The acting agent's own reasoning before the action (never the world model's). */
+  agentReasoning?: string | null;
   origin: Origin;
   provenance?: Provenance;
 }
@@ -58,6 +60,7 @@ export function chainBundle(draft: TrajectoryDraft, newId: () => string, now: st
       action: step.action,
       observation: step.observation,
       reasoning: step.reasoning ?? null,
+      ...(step.agentReasoning ? { agentReasoning: step.agentReasoning } : {}),
       origin: step.origin,
       provenance: step.provenance ?? {},
       curation: EMPTY_CURATION,
