@@ -11,7 +11,7 @@ import type { TemplateFolders } from '../prompt/template-files';
 import { refuseOversizedPrompt } from '../service/prompt-size';
 import { UserError } from '../common/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
-import type { NodeRecord, WorldSpec } from '../common/trajectory/model';
+import type { NodeRecord, Origin, WorldSpec } from '../common/trajectory/model';
 import { engineRequestParts, samplingRecord } from './generation-parameters';
 import { promptForStep } from './step-prompt';
 
@@ -28,6 +28,10 @@ export interface SimulateStepInput {
   controlInstruction?: string | null;
   /** Metrics to store with each new node, from its observation (e.g. against the real one, for replay). */
   metricsFor?: (observation: string) => Record<string, number>;
+  /** Who made the node, when not the studio's own simulate (`agent`: mcp-serve, policy expansion). */
+  origin?: Origin;
+  /** A deterministic change of each parsed observation before it is stored (a transform-mode perturbation). */
+  transformObservation?: (observation: string) => string;
 }
 
 /** One streamed piece of a sample, with its running token count and the run's elapsed time. */
@@ -130,6 +134,8 @@ export async function simulateStep(
             worldSpec,
             provenance: { ...input.provenance, ...(continuation ? { continued: true } : {}) },
             metricsFor: input.metricsFor,
+            origin: input.origin,
+            transformObservation: input.transformObservation,
           }),
         );
       });
@@ -168,11 +174,15 @@ export interface SampleToRecord {
   worldSpec: WorldSpec | null;
   provenance?: Record<string, unknown>;
   metricsFor?: (observation: string) => Record<string, number>;
+  origin?: Origin;
+  transformObservation?: (observation: string) => string;
 }
 
 /** Writes one generated sample as a node: `perturbed` when a perturbation shaped it, else `simulated`. */
 export function recordSample(store: WorkspaceStore, sample: SampleToRecord): NodeRecord {
-  const { observation, reasoning } = parseModelOutput(sample.result.text);
+  const parsed = parseModelOutput(sample.result.text);
+  const reasoning = parsed.reasoning;
+  const observation = sample.transformObservation ? sample.transformObservation(parsed.observation) : parsed.observation;
   // Observations that contradict the trajectory's world specification are flagged, not hidden.
   const contradictions = sample.worldSpec ? checkConsistency(sample.worldSpec, observation) : [];
   const r = sample.result;
@@ -181,7 +191,7 @@ export function recordSample(store: WorkspaceStore, sample: SampleToRecord): Nod
     action: sample.action,
     observation,
     reasoning,
-    origin: sample.provenance?.perturbations ? 'perturbed' : 'simulated',
+    origin: sample.origin ?? (sample.provenance?.perturbations ? 'perturbed' : 'simulated'),
     provenance: {
       engine: sample.engine.kind,
       modelId: sample.engine.modelId,

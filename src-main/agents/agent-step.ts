@@ -1,0 +1,58 @@
+// One step an agent took inside a simulated world: the world model predicts what the
+// environment returns, through the studio's own simulate path (simulateStep), and the new
+// node records who acted (origin `agent`, provenance.agent) and any perturbation injected.
+import { join } from 'node:path';
+import type { SamplingOverrides, SimulateResult } from '../common/contract/simulation';
+import { applyTransform, instructionFor, type PerturbationRecord } from '../common/perturbations/apply';
+import type { PerturbationRegistry } from '../common/perturbations/registry';
+import type { Provenance } from '../common/trajectory/model';
+import { UserError } from '../common/user-error';
+import { announceNodesAdded } from '../service/change-events';
+import type { Studio } from '../service/studio';
+import { generationParameters } from '../simulation/generation-parameters';
+import { simulateStep } from '../simulation/simulate-step';
+
+export type AgentProvenance = NonNullable<Provenance['agent']>;
+
+export interface AgentStepInput {
+  nodeId: string;
+  action: string;
+  agent: AgentProvenance;
+  samples?: number;
+  sampling?: SamplingOverrides;
+  perturbation?: PerturbationRecord | null;
+  registry?: PerturbationRegistry;
+}
+
+/** Simulates `action` at `nodeId` as an agent's step, stores the samples and tells every UI. */
+export async function simulateAgentStep(studio: Studio, input: AgentStepInput, onText?: (sample: number, text: string) => void, signal?: AbortSignal): Promise<SimulateResult> {
+  const engine = studio.models.current;
+  if (!engine) throw new UserError('No world model is loaded: start with --model DIR|URL, or install the embedded model.', 'no-model');
+  const store = studio.requireStore();
+  const node = store.getNode(input.nodeId);
+  if (!node) throw new UserError(`Node ${input.nodeId} is not in this workspace.`, 'not-found');
+  const trajectory = store.getTrajectory(node.trajectoryId)!;
+  const ctx = { domain: trajectory.domain, action: input.action };
+  const record = input.perturbation ?? null;
+  const instruction = record?.mode === 'instruction' ? instructionFor(record, ctx, input.registry) : null;
+  const sampling = generationParameters(engine, store).resolve(input.sampling ?? {});
+  const result = await simulateStep(
+    store,
+    engine,
+    { builtinDir: join(studio.extras.resourcesDir, 'prompts') },
+    {
+      nodeId: input.nodeId,
+      action: input.action,
+      samples: input.samples ?? 1,
+      sampling,
+      origin: 'agent',
+      provenance: { agent: input.agent, ...(record ? { perturbations: [record] } : {}), ...(instruction ? { controlInstruction: instruction } : {}) },
+      controlInstruction: instruction,
+      transformObservation: record?.mode === 'transform' ? (observation) => applyTransform(record, observation, ctx, input.registry) : undefined,
+    },
+    ({ sample, text }) => onText?.(sample, text),
+    signal,
+  );
+  announceNodesAdded(studio, 'agent', result.nodes);
+  return result;
+}

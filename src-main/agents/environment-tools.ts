@@ -1,0 +1,135 @@
+// The tools an agent sees when a trajectory's environment is served over MCP. An MCP
+// trajectory serves the tools its server listed (recorded in its environment description,
+// "Tools (from tools/list):" followed by the JSON list, as the MCP recorder and the MCP log
+// importer write it; Qwen-style `<tools>` blocks too). Other domains serve their natural
+// tools, each call written as an action the way that domain's trajectories write them.
+import { isObject } from '../common/json-values';
+import type { Domain, TrajectoryRecord } from '../common/trajectory/model';
+
+export interface EnvironmentTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, as tools/list shows it. */
+  inputSchema: Record<string, unknown>;
+  /** Other fields the recorded tools/list carried (title, outputSchema, annotations): served as recorded. */
+  extra?: Record<string, unknown>;
+}
+
+export interface EnvironmentTools {
+  tools: EnvironmentTool[];
+  /** The action text of a call, in the trajectory's own action language. */
+  actionFor(name: string, args: Record<string, unknown>): string;
+  /** `recorded`: the MCP server's own tools/list; `natural`: the domain's tools. */
+  source: 'recorded' | 'natural';
+}
+
+const TOOLS_MARKER = 'Tools (from tools/list):';
+
+const string = (description: string) => ({ type: 'string', description });
+const object = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false });
+
+/** The tools recorded in an MCP trajectory's environment description, or null when it keeps none. */
+export function recordedMcpTools(systemPrompt: string): EnvironmentTool[] | null {
+  const at = systemPrompt.indexOf(TOOLS_MARKER);
+  if (at >= 0) {
+    const listed = firstJsonArray(systemPrompt.slice(at + TOOLS_MARKER.length));
+    if (listed) return listed.filter(isObject).filter((t) => typeof t.name === 'string').map(fromListedTool);
+  }
+  // Qwen-family chat templates list tools as one JSON object per line inside <tools>…</tools>.
+  const block = /<tools>([\s\S]*?)<\/tools>/.exec(systemPrompt);
+  if (block) {
+    const tools: EnvironmentTool[] = [];
+    for (const line of block[1]!.split('\n')) {
+      const parsed = tryJson(line.trim());
+      const fn = isObject(parsed) && isObject(parsed.function) ? parsed.function : parsed;
+      if (isObject(fn) && typeof fn.name === 'string') tools.push(fromListedTool({ ...fn, inputSchema: fn.inputSchema ?? fn.parameters }));
+    }
+    if (tools.length > 0) return tools;
+  }
+  return null;
+}
+
+function fromListedTool(t: Record<string, unknown>): EnvironmentTool {
+  const { name, description, inputSchema, parameters: _parameters, ...extra } = t;
+  const schema = isObject(inputSchema) ? inputSchema : { type: 'object', properties: {} };
+  return { name: String(name), description: typeof description === 'string' ? description : '', inputSchema: { type: 'object', ...schema }, extra };
+}
+
+/** The JSON array that starts the text (after blank space), or null. */
+function firstJsonArray(text: string): unknown[] | null {
+  const start = text.indexOf('[');
+  if (start < 0 || text.slice(0, start).trim() !== '') return null;
+  // The list is pretty-printed JSON; try each closing bracket until the text parses.
+  for (let end = text.indexOf(']', start); end >= 0; end = text.indexOf(']', end + 1)) {
+    const parsed = tryJson(text.slice(start, end + 1));
+    if (Array.isArray(parsed)) return parsed;
+  }
+  return null;
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const COMMAND_TOOL: EnvironmentTool = {
+  name: 'execute_command',
+  description: 'Run one command line in the terminal and return what the screen shows after it, ending with the next prompt.',
+  inputSchema: object({ command: string('The command line, as typed at the prompt.') }, ['command']),
+};
+
+const WEB_TOOLS: EnvironmentTool[] = [
+  { name: 'navigate', description: 'Open a URL. Returns the page as an accessibility snapshot whose [ref=eN] labels name its elements.', inputSchema: object({ url: string('http://, https:// or file: URL') }, ['url']) },
+  { name: 'click', description: 'Click the element with this reference from the last snapshot. Returns the page after the click.', inputSchema: object({ ref: string('Element reference, e.g. e12') }, ['ref']) },
+  { name: 'type', description: 'Type text into the element with this reference. Returns the page after typing.', inputSchema: object({ ref: string('Element reference, e.g. e12'), text: string('The text to type') }, ['ref', 'text']) },
+  { name: 'press', description: 'Press a key, such as Enter or Tab.', inputSchema: object({ key: string('Key name') }, ['key']) },
+  { name: 'scroll', description: 'Scroll the page up or down.', inputSchema: object({ direction: { type: 'string', enum: ['up', 'down'] }, pixels: { type: 'number' } }, ['direction']) },
+  { name: 'back', description: 'Go back to the previous page.', inputSchema: object({}, []) },
+];
+
+function actTool(domain: Domain, example: string | null): EnvironmentTool {
+  return {
+    name: 'act',
+    description:
+      `Take one action in this ${domain} environment and return what the environment shows next. ` +
+      `Write the action as this environment's actions are written${example ? `, for example: ${example.slice(0, 300)}` : ''}.`,
+    inputSchema: object({ action: string('The action') }, ['action']),
+  };
+}
+
+/** The tools served for a trajectory; `exampleAction` is one of its recorded actions, shown in the generic tool's description. */
+export function environmentTools(trajectory: TrajectoryRecord, exampleAction: string | null = null): EnvironmentTools {
+  if (trajectory.domain === 'mcp') {
+    const recorded = recordedMcpTools(trajectory.systemPrompt);
+    if (recorded && recorded.length > 0) {
+      return { tools: recorded, source: 'recorded', actionFor: (name, args) => JSON.stringify({ name, arguments: args }) };
+    }
+  }
+  if (trajectory.domain === 'terminal' || trajectory.domain === 'swe') {
+    return { tools: [COMMAND_TOOL], source: 'natural', actionFor: (_name, args) => String(args.command ?? '') };
+  }
+  if (trajectory.domain === 'web') return { tools: WEB_TOOLS, source: 'natural', actionFor: webAction };
+  return { tools: [actTool(trajectory.domain, exampleAction)], source: 'natural', actionFor: (_name, args) => String(args.action ?? '') };
+}
+
+/** A browser tool call as the web recorder's action line (`goto URL`, `click REF`, `type REF "TEXT"`, …). */
+function webAction(name: string, args: Record<string, unknown>): string {
+  const text = (key: string) => String(args[key] ?? '');
+  switch (name) {
+    case 'navigate':
+      return `goto ${text('url')}`;
+    case 'click':
+      return `click ${text('ref')}`;
+    case 'type':
+      return `type ${text('ref')} ${JSON.stringify(text('text'))}`;
+    case 'press':
+      return `press ${text('key')}`;
+    case 'scroll':
+      return `scroll ${text('direction') || 'down'}${typeof args.pixels === 'number' ? ` ${args.pixels}` : ''}`;
+    default:
+      return 'back';
+  }
+}
