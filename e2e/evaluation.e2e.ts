@@ -28,7 +28,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CH
     return ['--workspace', join(dir, 'e.worldloom')];
   });
 
-  it('shows scores per domain with a chart and opens a sample beside its ground truth', async () => {
+  it('shows scores per domain with a chart and shows a sample beside its ground truth, outside the workspace', async () => {
     const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
     const table = await readRun(page, session.studio.url, out);
@@ -40,13 +40,16 @@ describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CH
     expect(await terminal.getByRole('cell').nth(11).textContent()).toMatch(/^\d\.\d{3}$/);
     expect(await page.getByRole('img', { name: 'Scores per domain' }).count()).toBe(1);
     await page.getByRole('list', { name: 'Evaluated samples' }).getByRole('button', { name: 'terminal/t2/1' }).click();
-    await expect.poll(() => page.getByTestId('node-origin').textContent()).toBe('simulated');
-    const tree = page.getByRole('tree', { name: 'Trajectory tree' });
-    await expect.poll(() => tree.getByRole('treeitem').filter({ hasText: 'cat nope' }).count()).toBe(2);
+    // The sample shows beside its ground truth, as benchmark data that stays out of the workspace.
+    const sample = page.getByRole('region', { name: 'Benchmark sample terminal/t2/1' });
+    await expect.poll(() => sample.getByTestId('benchmark-action').textContent()).toBe('cat nope');
+    expect(await sample.getByText('benchmark data · not in the workspace').count()).toBe(1);
+    await expect.poll(() => sample.getByTestId('observation-diff').count()).toBe(1);
+    expect(await page.getByText('0 trajectories').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 
-  it("reads the public evaluation script's results and opens one of its samples", async () => {
+  it("reads the public evaluation script's results and shows one of its samples", async () => {
     const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
     const table = await readRun(page, session.studio.url, PUBLIC_RUN);
@@ -59,7 +62,10 @@ describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CH
     // A judged line without "failed": 0 counts as failed, as in the public scoring, and says why.
     expect(await samples.getByRole('listitem').filter({ hasText: 'search/s1/1' }).textContent()).toContain('counted as failed');
     await samples.getByRole('button', { name: 'terminal/t1/2' }).click();
-    await expect.poll(() => page.getByTestId('node-origin').textContent()).toBe('simulated');
+    const sample = page.getByRole('region', { name: 'Benchmark sample terminal/t1/2' });
+    await expect.poll(() => sample.getByTestId('benchmark-predicted').textContent()).toBe('hi');
+    expect(await sample.getByTestId('benchmark-real').textContent()).toBe('hello');
+    expect(await page.getByText('0 trajectories').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 });

@@ -4,11 +4,10 @@ import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
 import { loadJudgeSystemPrompts, loadJudgeTemplate } from '../evaluation/judge';
 import { runEvaluation } from '../evaluation/run-evaluation';
 import type { evaluationApi } from '../common/contract/evaluation';
-import { openEvaluatedSample } from '../evaluation/open-sample';
+import { readEvaluatedSample } from '../evaluation/benchmark-sample';
 import { evaluatedLines, holdsOlderLayout, openRunFolder, RESULT_FILES } from '../evaluation/result-files';
 import { subtaskOfLine } from '../evaluation/result-lines';
 import { sampleScore, scoreRun } from '../evaluation/scores';
-import { announceTrajectoriesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
 
@@ -87,11 +86,9 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
       });
       return { summary: scoreRun(lines), samples };
     },
-    'eval.openSample': ({ outDir, key }) => {
+    'eval.sample': ({ outDir, key }) => {
       try {
-        const opened = openEvaluatedSample(studio.requireStore(), resolve(outDir), key);
-        announceTrajectoriesAdded(studio, 'eval-sample', [opened.trajectoryId]);
-        return opened;
+        return readEvaluatedSample(resolve(outDir), key);
       } catch (err) {
         if (err instanceof UserError) throw err;
         throw new UserError((err as Error).message, 'eval-sample');

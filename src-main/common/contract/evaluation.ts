@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { JobId } from './jobs';
 import { method } from './method';
 import { SamplingOverrides } from './simulation';
+import { Domain } from '../trajectory/model';
 
 const Path = z.string().min(1).max(4096);
 const Count = z.number().int().min(0);
@@ -92,6 +93,33 @@ export const EvaluatedSample = z.object({
 });
 export type EvaluatedSample = z.infer<typeof EvaluatedSample>;
 
+/** One evaluated sample, shown beside its ground truth and kept out of the workspace. */
+export const BenchmarkSampleView = z.object({
+  key: z.string(),
+  subtask: z.string(),
+  domain: Domain,
+  systemPrompt: z.string(),
+  /** The real turns before the evaluated one. */
+  history: z.array(z.object({ action: z.string(), observation: z.string() })),
+  action: z.string(),
+  real: z.string(),
+  predicted: z.string(),
+  reasoning: z.string().nullable(),
+  metrics: z.record(z.string(), z.number()),
+  model: z.string().nullable(),
+  judge: z
+    .object({
+      valid: z.boolean(),
+      score: z.number().nullable(),
+      scores: z.record(z.string(), z.number()),
+      strengths: z.array(z.string()),
+      weaknesses: z.array(z.string()),
+      error: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type BenchmarkSampleView = z.infer<typeof BenchmarkSampleView>;
+
 /** The public script's judge budget: judges reason before they grade. */
 export const DEFAULT_JUDGE_MAX_TOKENS = 32_768;
 
@@ -129,9 +157,10 @@ export const evaluationApi = {
   ),
   /** Reads a run's folder (predictions.jsonl, judged.jsonl) and scores it: a summary and one row per sample. */
   'eval.read': method(z.object({ outDir: Path }), z.object({ summary: ScoreSummary, samples: z.array(EvaluatedSample) })),
-  /** Opens one sample as a trajectory: real turns, with the prediction beside the real observation. */
-  'eval.openSample': method(
-    z.object({ outDir: Path, key: z.string().min(1).max(1000) }),
-    z.object({ trajectoryId: z.string(), realNodeId: z.string(), predictedNodeId: z.string() }),
-  ),
+  /**
+   * One sample as the run saw it: the real turns before, the action, the real observation and
+   * the prediction beside it. Read from the run's folder only: benchmark data never enters
+   * the workspace (an export of real data would carry test data into training data).
+   */
+  'eval.sample': method(z.object({ outDir: Path, key: z.string().min(1).max(1000) }), BenchmarkSampleView),
 } as const;

@@ -5,6 +5,7 @@
 // this UI made itself (and already applied from the call's answer) costs no round trip.
 // Job progress goes to the view that follows that kind of job; streamed tokens to the
 // simulate panel.
+import { followEvaluationJob } from './evaluation';
 import { onEvent } from '../api/client';
 import { countedNodes } from './change-counts';
 import { forgetNode, rememberNode } from './node-records';
@@ -67,5 +68,6 @@ export function followChanges(): void {
     else if (p.kind === 'export') followExportJob(p);
     else if (p.kind === 'record' || p.kind === 'replay' || p.kind === 'run-real') followRealityJob(p);
     else if (p.kind === 'gpu-install' && !p.finished) receiveGpuInstallLine(p.label);
+    else if (p.kind === 'evaluation') followEvaluationJob(p);
   });
 }

@@ -1,15 +1,59 @@
 // The evaluation slice's state; its actions are in ../evaluation.ts.
 import type { StateCreator } from 'zustand';
-import type { EvaluatedSample, ScoreSummary } from '../../../../src-main/common/contract/evaluation';
+import type { BenchmarkSampleView, EvaluatedSample, ScoreSummary } from '../../../../src-main/common/contract/evaluation';
 import type { StudioStore } from '../studio';
+
+/** What the panel's run form holds: a data folder, where results go, and who judges. */
+export interface EvaluationForm {
+  dataDir: string;
+  outDir: string;
+  judge: 'none' | 'local' | 'openai';
+  judgeUrl: string;
+  judgeModel: string;
+  /** Empty for every sample. */
+  limit: string;
+  concurrency: number;
+}
+
+export interface EvaluationJob {
+  jobId: string;
+  label: string;
+  done: number;
+  total: number | null;
+  etaSeconds: number | null;
+  running: boolean;
+}
+
+/** How the last run from this panel ended. */
+export interface EvaluationRunEnd {
+  outDir: string;
+  interrupted: boolean;
+  predicted: number;
+  resumed: number;
+  problems: string[];
+  error: string | null;
+}
 
 export interface EvaluationState {
   outDir: string;
   /** Null until a run is read. */
   summary: ScoreSummary | null;
   samples: EvaluatedSample[];
+  /** The sample shown beside its ground truth (benchmark data, never in the workspace). */
+  sample: BenchmarkSampleView | null;
+  form: EvaluationForm;
+  job: EvaluationJob | null;
+  lastRun: EvaluationRunEnd | null;
 }
 
 export const createEvaluationSlice: StateCreator<StudioStore, [], [], { evaluation: EvaluationState }> = () => ({
-  evaluation: { outDir: '', summary: null, samples: [] },
+  evaluation: {
+    outDir: '',
+    summary: null,
+    samples: [],
+    sample: null,
+    form: { dataDir: '', outDir: '', judge: 'none', judgeUrl: '', judgeModel: '', limit: '', concurrency: 4 },
+    job: null,
+    lastRun: null,
+  },
 });

@@ -1,22 +1,28 @@
 import { useState } from 'react';
 import { RUBRIC } from '../../../../src-main/common/judge-reply';
-import { openSample, readEvaluation, useEvaluation } from '../../state/evaluation';
+import { readEvaluation, showSample, useEvaluation } from '../../state/evaluation';
+import { BenchmarkSample } from './BenchmarkSample';
+import { RunForm } from './RunForm';
 import { ScoreChart } from './ScoreChart';
+import './evaluation.css';
 
 const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? '—' : n.toFixed(digits));
 
 /**
- * An evaluation run (`worldloom eval --out`, or the public script's output folder): the
- * public summary per domain as a table and a chart, rule-based metrics beside it (they need
- * no judge, so a run without one still shows them); any sample opens in the studio.
+ * Evaluation: start a run of a model on an AgentWorldBench folder (with its progress, cancel
+ * and resume), or read a finished one (`worldloom eval --out`, or the public script's output
+ * folder): the public summary per domain as a table and a chart with axes, every failure with
+ * its reason, and any sample beside its ground truth, kept out of the workspace.
  */
 export function EvaluationPanel() {
-  const { summary, samples } = useEvaluation();
+  const { summary, samples, sample } = useEvaluation();
   const [outDir, setOutDir] = useState(useEvaluation.getState().outDir);
   const [filter, setFilter] = useState('');
   const rows = samples.filter((s) => !filter || s.key.includes(filter)).slice(0, 500);
+  const failures = summary ? Object.entries(summary.worldloom.failure_reasons) : [];
   return (
     <section className="sheet evaluation" aria-label="Evaluation">
+      <RunForm />
       <form
         className="eval-open"
         onSubmit={(e) => {
@@ -56,7 +62,7 @@ export function EvaluationPanel() {
                     <td>{d.display}</td>
                     <td>{d.total}</td>
                     <td>{d.valid}</td>
-                    <td>{d.failed}</td>
+                    <td title={Object.keys(summary.worldloom.domains[subtask]?.failure_reasons ?? {}).join('\n')}>{d.failed}</td>
                     {RUBRIC.map((dim) => (
                       <td key={dim}>{fmt(d[dim])}</td>
                     ))}
@@ -89,6 +95,18 @@ export function EvaluationPanel() {
               {summary.worldloom.models.length > 0 ? ` · model ${summary.worldloom.models.join(', ')}` : ''}
               {summary.worldloom.judges.length > 0 ? ` · judge ${summary.worldloom.judges.join(', ')}` : ''}
             </p>
+            {failures.length > 0 && (
+              <div>
+                <strong>Why samples failed</strong>
+                <ul className="eval-failures" aria-label="Failure reasons">
+                  {failures.map(([reason, count]) => (
+                    <li key={reason}>
+                      {count} × {reason}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
           </div>
           <ScoreChart summary={summary} />
           <div className="eval-samples">
@@ -96,16 +114,17 @@ export function EvaluationPanel() {
             <ul aria-label="Evaluated samples">
               {rows.map((s) => (
                 <li key={s.key}>
-                  <button className="link" title={s.note} onClick={() => void openSample(s.key)}>
+                  <button className="link" title={s.note} onClick={() => void showSample(s.key)}>
                     {s.key}
                   </button>{' '}
-                  <span className="muted">
-                    {s.failed ? s.note || 'judge failed' : s.judged ? `score ${fmt(s.score)}` : 'not judged'} · edit {fmt(s.editSimilarity, 2)}
+                  <span className={s.failed ? 'sample-failed' : 'muted'}>
+                    {s.failed ? `failed: ${s.note || 'no reason recorded'}` : s.judged ? `score ${fmt(s.score)}` : 'not judged'} · edit {fmt(s.editSimilarity, 2)}
                   </span>
                 </li>
               ))}
             </ul>
           </div>
+          {sample && <BenchmarkSample sample={sample} />}
         </div>
       )}
     </section>

@@ -1,0 +1,67 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
+
+const DATA = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'bench');
+
+describe.skipIf(NO_CHROMIUM !== '')(`running an evaluation from the panel${NO_CHROMIUM}`, () => {
+  const session = useStudioInBrowser(() => ['--workspace', join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-')), 'e.worldloom'), '--model', TEST_MODEL]);
+
+  it('starts a run with a judge, follows it to the end, and shows scores on axes and every failure with its reason', async () => {
+    const page = await session.browser.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await page.getByRole('button', { name: 'Evaluation' }).click();
+    const form = page.getByRole('form', { name: 'Run an evaluation' });
+    await expect.poll(() => form.getByTestId('eval-model').textContent()).not.toContain('none loaded');
+    const out = join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-out-')), 'run');
+    await form.getByLabel('Data folder').fill(DATA);
+    await form.getByLabel('Output folder').fill(out);
+    // The tiny test model cannot grade: every judgement fails, and the panel must say why.
+    await form.getByLabel('Judge').selectOption('local');
+    await form.getByRole('button', { name: 'Start evaluation' }).click();
+    await expect.poll(() => form.getByTestId('eval-run-end').textContent(), { timeout: 120_000 }).toContain('Done: 5 predicted');
+    const table = page.getByRole('table', { name: 'Scores' });
+    await expect.poll(() => table.getByRole('row').count()).toBe(4);
+    const overall = table.getByRole('row').filter({ hasText: 'Overall' });
+    expect(await overall.getByRole('cell').nth(3).textContent()).toBe('5');
+    const reasons = page.getByRole('list', { name: 'Failure reasons' }).getByRole('listitem');
+    await expect.poll(() => reasons.count()).toBeGreaterThan(0);
+    for (const text of await reasons.allTextContents()) expect(text).toMatch(/^\d+ × \S.+: .+/);
+    // The chart has an axis with ticks from 0 to 100 and a bar series per rubric dimension.
+    const chart = page.getByRole('img', { name: 'Scores per domain' });
+    expect(await chart.getByTestId('chart-tick').allTextContents()).toEqual(['0', '25', '50', '75', '100']);
+    expect(await chart.getByText('score (normalized 0–100)').count()).toBe(1);
+    for (const dimension of ['format', 'factuality', 'consistency', 'realism', 'quality', 'total_score']) expect(await chart.getByText(dimension, { exact: true }).count()).toBe(1);
+    // Every failed sample names its reason in the list.
+    const failed = page.getByRole('list', { name: 'Evaluated samples' }).getByRole('listitem');
+    for (const text of await failed.allTextContents()) expect(text).toMatch(/failed: Judge scoring failed: .+/);
+    expect(errors).toEqual([]);
+  });
+
+  it('cancels a run and resumes it to the end', async () => {
+    const page = await session.browser.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await page.getByRole('button', { name: 'Evaluation' }).click();
+    const form = page.getByRole('form', { name: 'Run an evaluation' });
+    await expect.poll(() => form.getByTestId('eval-model').textContent()).not.toContain('none loaded');
+    const out = join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-cancel-')), 'run');
+    await form.getByLabel('Data folder').fill(DATA);
+    await form.getByLabel('Output folder').fill(out);
+    await form.getByLabel('At once').fill('1');
+    await form.getByRole('button', { name: 'Start evaluation' }).click();
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => form.getByTestId('eval-run-end').textContent(), { timeout: 120_000 }).toMatch(/Stopped|Done/);
+    const stopped = (await form.getByTestId('eval-run-end').textContent())!.startsWith('Stopped');
+    if (stopped) {
+      await form.getByRole('button', { name: 'Resume evaluation' }).click();
+      await expect.poll(() => form.getByTestId('eval-run-end').textContent(), { timeout: 120_000 }).toMatch(/Done: \d+ predicted, \d+ kept from before/);
+    }
+    const table = page.getByRole('table', { name: 'Scores' });
+    await expect.poll(() => table.getByRole('row').filter({ hasText: 'Overall' }).getByRole('cell').nth(1).textContent()).toBe('5');
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { cancelEvaluation, changeEvaluationForm, startEvaluation, useEvaluation } from '../../state/evaluation';
+import { loadModel, useSimulation } from '../../state/simulation';
+
+function eta(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '';
+  return seconds < 90 ? ` · about ${Math.round(seconds)} s left` : ` · about ${Math.round(seconds / 60)} min left`;
+}
+
+/**
+ * Starts an evaluation of a model on an AgentWorldBench folder: data, output, model and judge;
+ * shows its progress with Cancel; a stopped run resumes from what its folder holds.
+ */
+export function RunForm() {
+  const form = useEvaluation((s) => s.form);
+  const job = useEvaluation((s) => s.job);
+  const lastRun = useEvaluation((s) => s.lastRun);
+  const model = useSimulation((s) => s.model);
+  const [otherModel, setOtherModel] = useState('');
+  const running = job?.running ?? false;
+  const canStart = !running && !!form.dataDir.trim() && !!form.outDir.trim() && !!model?.loaded;
+  const resumable = lastRun !== null && lastRun.interrupted && lastRun.outDir === form.outDir.trim();
+  const loadOther = () => {
+    const spec = otherModel.trim();
+    if (!spec) return;
+    void loadModel(/^https?:\/\//.test(spec) ? { kind: 'openai', baseUrl: spec } : { kind: 'onnx', path: spec });
+  };
+  return (
+    <form
+      className="eval-run"
+      aria-label="Run an evaluation"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (canStart) void startEvaluation();
+      }}
+    >
+      <label>
+        Data folder (&lt;domain&gt;_test.jsonl files)
+        <input value={form.dataDir} onChange={(e) => changeEvaluationForm({ dataDir: e.target.value })} spellCheck={false} />
+      </label>
+      <label>
+        Output folder (a run there before is resumed)
+        <input value={form.outDir} onChange={(e) => changeEvaluationForm({ outDir: e.target.value })} spellCheck={false} />
+      </label>
+      <div className="row">
+        <span data-testid="eval-model">
+          Model: {model?.loading ? 'loading…' : model?.loaded ? model.loaded.modelId : <span className="error">none loaded</span>}
+        </span>
+        <input
+          value={otherModel}
+          onChange={(e) => setOtherModel(e.target.value)}
+          placeholder="another model: folder or http://…/v1"
+          aria-label="Another model (folder or URL)"
+          spellCheck={false}
+        />
+        <button type="button" onClick={loadOther} disabled={!otherModel.trim() || running}>
+          Load model
+        </button>
+      </div>
+      <label>
+        Judge
+        <select value={form.judge} onChange={(e) => changeEvaluationForm({ judge: e.target.value as typeof form.judge })}>
+          <option value="none">none (rule-based metrics only)</option>
+          <option value="local">the loaded model itself</option>
+          <option value="openai">a server (OpenAI-compatible)</option>
+        </select>
+      </label>
+      {form.judge === 'openai' ? (
+        <div className="row">
+          <input value={form.judgeUrl} onChange={(e) => changeEvaluationForm({ judgeUrl: e.target.value })} placeholder="http://127.0.0.1:8000/v1" aria-label="Judge URL" spellCheck={false} />
+          <input value={form.judgeModel} onChange={(e) => changeEvaluationForm({ judgeModel: e.target.value })} placeholder="judge model name (optional)" aria-label="Judge model" />
+        </div>
+      ) : (
+        <span />
+      )}
+      <label>
+        Samples (empty for all)
+        <input value={form.limit} onChange={(e) => changeEvaluationForm({ limit: e.target.value })} inputMode="numeric" />
+      </label>
+      <label>
+        At once
+        <input type="number" min={1} max={64} value={form.concurrency} onChange={(e) => changeEvaluationForm({ concurrency: Math.max(1, Number(e.target.value) || 1) })} />
+      </label>
+      <div className="row">
+        <button type="submit" disabled={!canStart} title={model?.loaded ? '' : 'Load a model first'}>
+          {resumable ? 'Resume evaluation' : 'Start evaluation'}
+        </button>
+        {running && (
+          <button type="button" onClick={() => void cancelEvaluation()}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {job && (
+        <div className="eval-progress row" role="status" aria-label="Evaluation progress">
+          <progress max={job.total ?? 1} value={job.total ? job.done : undefined} />
+          <span data-testid="eval-progress-text">
+            {running ? `${job.label} ${job.done}/${job.total ?? '?'}${eta(job.etaSeconds)}` : lastRun?.error ? 'Failed' : lastRun?.interrupted ? 'Stopped' : 'Finished'}
+          </span>
+        </div>
+      )}
+      {lastRun && !running && (
+        <div className="row" data-testid="eval-run-end">
+          {lastRun.error ? (
+            <span className="error">{lastRun.error}</span>
+          ) : (
+            <span className="muted">
+              {lastRun.interrupted
+                ? `Stopped: ${lastRun.predicted} predicted this time; Resume goes on from what ${lastRun.outDir} holds.`
+                : `Done: ${lastRun.predicted} predicted, ${lastRun.resumed} kept from before.`}
+            </span>
+          )}
+          {lastRun.problems.length > 0 && <span className="muted">Skipped: {lastRun.problems.join('; ')}</span>}
+        </div>
+      )}
+    </form>
+  );
+}
