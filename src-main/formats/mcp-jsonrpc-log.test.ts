@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mcpJsonRpcLogImporter } from './mcp-jsonrpc-log';
 import { fixture, runImporter } from '../testing/importer-fixtures';
+import { importerFor } from './registry';
 
 const run = (text: string, name = 'session.mcp.jsonl') => runImporter(mcpJsonRpcLogImporter, name, text);
 const rpc = (m: object) => JSON.stringify({ jsonrpc: '2.0', ...m });
@@ -88,5 +89,49 @@ describe('MCP JSON-RPC log importer', () => {
     const { bundles, problems } = run(text);
     expect(problems).toEqual([{ kind: 'problem', line: 1, field: 'id', reason: 'tools/call request was cancelled and never answered' }]);
     expect(bundles[0]!.nodes).toHaveLength(2);
+  });
+
+  describe('line logs with other direction names', () => {
+    const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } };
+    const answer = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: '5' }] } };
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const tools = { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'add', inputSchema: { type: 'object' } }] } };
+    // Each shape pairs the call with its answer even though a server request reuses id 7.
+    const serverAsk = { jsonrpc: '2.0', id: 7, method: 'sampling/createMessage', params: {} };
+    const clientReply = { jsonrpc: '2.0', id: 7, result: { content: { type: 'text', text: 'sampled' } } };
+    const shapes: [string, (m: object, toServer: boolean) => string][] = [
+      ['"dir":"req"/"res" with the message inlined', (m, out) => JSON.stringify({ ts: '2024-01-15T10:30:00Z', dir: out ? 'req' : 'res', ...m })],
+      ['client→backend text prefixes', (m, out) => `2024-01-15 10:30:00 ${out ? 'client→backend' : 'backend→client'}: ${JSON.stringify(m)}`],
+      ['"direction":"server_to_client"', (m, out) => JSON.stringify({ direction: out ? 'client_to_server' : 'server_to_client', message: m })],
+      ['"from":"client"', (m, out) => JSON.stringify({ t_ms: 3, from: out ? 'client' : 'server', message: m })],
+    ];
+    it.each(shapes)('reads %s, detected automatically', (_name, line) => {
+      const text = [line(list, true), line(tools, false), line(call, true), line(serverAsk, false), line(clientReply, true), line(answer, false)].join('\n');
+      expect(importerFor('auto', 'traffic.log', text).id).toBe('mcp-jsonrpc-log');
+      const { bundles, problems, skipped } = run(text, 'traffic.log');
+      expect(problems).toEqual([]);
+      const [root, ...steps] = bundles[0]!.nodes;
+      expect(root!.observation).toBe('');
+      expect(bundles[0]!.trajectory.systemPrompt).toContain('"name": "add"');
+      expect(steps.map((s) => [s.action, JSON.parse(s.observation).content[0].text])).toEqual([['{"name":"add","arguments":{"a":2,"b":3}}', '5']]);
+      expect(skipped.map((s) => s.what)).toEqual(['1 server request sampling/createMessage']);
+    });
+
+    it('skips, and says so, a recorder header, server banner lines and notifications', () => {
+      const text = [
+        JSON.stringify({ stretto_mcp_log: 1, session: 's1', server_command: ['npx', 'srv'] }),
+        JSON.stringify({ t_ms: 1, from: 'client', message: { jsonrpc: '2.0', method: 'notifications/initialized' } }),
+        JSON.stringify({ t_ms: 2, from: 'server', raw: 'listening on stdio' }),
+        JSON.stringify({ t_ms: 3, from: 'client', message: call }),
+        JSON.stringify({ t_ms: 4, from: 'server', message: answer }),
+      ].join('\n');
+      const { bundles, skipped } = run(text);
+      expect(bundles[0]!.nodes).toHaveLength(2);
+      expect(skipped.map((s) => [s.line, s.what])).toEqual([
+        [1, '1 record with no JSON-RPC message'],
+        [2, '1 notification notifications/initialized'],
+        [3, '1 line of server output that is not JSON-RPC'],
+      ]);
+    });
   });
 });
