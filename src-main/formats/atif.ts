@@ -2,8 +2,16 @@
 // agent steps carry tool calls and, in the same step, the observation results that answer
 // them (matched by source_call_id). Each answered call is a turn. Terminal tools (Harbor's
 // Terminus sends keystrokes) give the command text as the action; any other tool gives
-// the call as JSON {"name","arguments"} (./tool-call.ts). reasoning_content becomes the
-// node's reasoning. The domain is terminal unless the tools say otherwise.
+// the call as JSON {"name","arguments"} (./tool-call.ts). Agents without function calling
+// write their calls inside the message (`<function=execute_bash><parameter=command>…`):
+// those are read the same way. The domain is terminal unless the tools say otherwise.
+//
+// What is the agent's or the harness's stays out of the environment, said in `skipped`:
+// reasoning_content and the message are the node's agentReasoning; the agent's system and
+// instruction prompts are kept in the root's provenance, the initial state is the task and
+// the terminal screen the environment showed; harness turns (mark_task_complete and its
+// confirmation, finish, think, a reply the harness could not parse) are no turns; a context
+// handoff to subagent trajectories is kept in the next turn's provenance.
 import { z } from 'zod';
 import type { Domain } from '../common/trajectory/model';
 import { chainBundle, type StepDraft } from '../common/trajectory/build';
@@ -16,7 +24,7 @@ import { toolCallAction } from './tool-call';
 const FORMAT = 'atif';
 
 const ToolCall = z.looseObject({ tool_call_id: z.string(), function_name: z.string(), arguments: z.unknown() });
-const Result = z.looseObject({ source_call_id: z.string().nullable().optional(), content: z.unknown() });
+const Result = z.looseObject({ source_call_id: z.string().nullable().optional(), content: z.unknown().optional(), subagent_trajectory_ref: z.unknown().optional() });
 const Step = z.looseObject({
   step_id: z.union([z.number(), z.string()]).optional(),
   source: z.enum(['system', 'user', 'agent']),
@@ -28,7 +36,9 @@ const Step = z.looseObject({
 const Doc = z.looseObject({
   schema_version: z.string().startsWith('ATIF', 'schema_version must name an ATIF version'),
   session_id: z.string().optional(),
-  agent: z.looseObject({ name: z.string(), version: z.string().optional(), model_name: z.string().nullable().optional() }).optional(),
+  agent: z
+    .looseObject({ name: z.string(), version: z.string().optional(), model_name: z.string().nullable().optional(), tool_definitions: z.array(z.unknown()).optional() })
+    .optional(),
   steps: z.array(z.unknown()),
 });
 type ToolCall = z.infer<typeof ToolCall>;
@@ -76,6 +86,53 @@ function domainOf(kinds: readonly ToolKind[]): Domain {
   return 'mcp';
 }
 
+/** The label Harbor's Terminus writes above each terminal output. */
+const TERMINAL_HEADER = /^(Current terminal state:\n)?New Terminal Output:\n\n?/;
+
+/** Calls the harness answers itself: nothing reaches the environment. */
+const HARNESS_TOOLS = /^(mark_task_complete|task_complete|finish|think|task_tracker)$/i;
+
+/** Calls written inside the message by agents without function calling (OpenHands' layout). */
+export function inlineCalls(message: string): { calls: ToolCall[]; rest: string } {
+  const calls: ToolCall[] = [];
+  const rest = message.replace(/<function=([\w.-]+)>([\s\S]*?)<\/function>/g, (_all, name: string, body: string) => {
+    const args: Record<string, string> = {};
+    for (const p of body.matchAll(/<parameter=([\w.-]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) args[p[1]!] = p[2]!;
+    calls.push({ tool_call_id: `inline-${calls.length + 1}`, function_name: name, arguments: args });
+    return '';
+  });
+  return { calls, rest: rest.trim() };
+}
+
+/** The Terminus instruction prompt: the agent's instructions, the task, and the terminal screen. */
+export function splitTaskPrompt(message: string): { initialState: string; instructions: string | null } {
+  const task = /\n*Task Description:\s*\n/.exec(message);
+  if (!task) return { initialState: message.trim(), instructions: null };
+  const rest = message.slice(task.index + task[0].length);
+  const screen = /\n*Current terminal state:\s*\n/.exec(rest);
+  const taskText = (screen ? rest.slice(0, screen.index) : rest).trim();
+  const screenText = screen ? rest.slice(screen.index + screen[0].length).replace(/\s+$/, '') : '';
+  return {
+    initialState: screenText ? `Task: ${taskText}\n\n${screenText}` : `Task: ${taskText}`,
+    instructions: message.slice(0, task.index).trim() || null,
+  };
+}
+
+function toolList(definitions: readonly unknown[] | undefined): string {
+  const lines = (definitions ?? []).flatMap((d) => {
+    const fn = (d as { function?: { name?: unknown; description?: unknown } }).function ?? (d as { name?: unknown; description?: unknown });
+    if (typeof fn.name !== 'string' || HARNESS_TOOLS.test(fn.name)) return [];
+    const description = typeof fn.description === 'string' ? fn.description.split('\n')[0]!.trim() : '';
+    return [`- ${fn.name}${description ? `: ${description}` : ''}`];
+  });
+  return lines.length ? `\n\nTools the environment provides:\n${lines.join('\n')}` : '';
+}
+
+const firstLine = (text: string) => {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 120 ? `${line.slice(0, 117)}…` : line;
+};
+
 export const atifImporter: TrajectoryImporter = {
   id: FORMAT,
   label: 'ATIF trajectory.json (Terminal-Bench 2 / Harbor)',
@@ -98,7 +155,11 @@ export const atifImporter: TrajectoryImporter = {
     const atif = parsed.data;
     const steps: StepDraft[] = [];
     const kinds: ToolKind[] = [];
-    let task: string | undefined;
+    let task: { initialState: string; instructions: string | null } | undefined;
+    let agentSystemPrompt: string | undefined;
+    // A context handoff waits for the next turn, whose provenance keeps it.
+    let handoff: Record<string, unknown>[] = [];
+    const skip = (what: string, reason: string): ImportItem => ({ kind: 'skipped', line: null, what, reason });
     for (const [i, raw] of atif.steps.entries()) {
       const at = ['steps', i] as const;
       const step = Step.safeParse(raw);
@@ -107,10 +168,37 @@ export const atifImporter: TrajectoryImporter = {
         continue;
       }
       const s = step.data;
-      if (s.source === 'user' && task === undefined) task = contentText(s.message);
-      if (s.source !== 'agent') continue;
-      const calls = s.tool_calls ?? [];
+      const name = `step ${String(s.step_id ?? i + 1)}`;
       const results = s.observation?.results ?? [];
+      const refs = results.flatMap((r) => (r.subagent_trajectory_ref !== undefined ? [r.subagent_trajectory_ref] : []));
+      if (refs.length) {
+        handoff.push({ stepId: s.step_id ?? i, source: s.source, message: contentText(s.message), subagentTrajectoryRef: refs.flat() });
+        yield skip(`${name} (a handoff to ${refs.flat().length} subagent trajectories)`, "the agent's harness summarised its context; nothing reached the environment. Its references are kept in the next turn's provenance (atifHandoff)");
+        continue;
+      }
+      if (s.source === 'system') {
+        if (agentSystemPrompt === undefined && steps.length === 0 && task === undefined) {
+          agentSystemPrompt = contentText(s.message);
+          yield skip(`${name} (the agent's system prompt)`, "it tells the agent how to act, not what the environment is; kept in the root's provenance (atif.agentSystemPrompt)");
+        } else {
+          handoff.push({ stepId: s.step_id ?? i, source: s.source, message: contentText(s.message) });
+          yield skip(`${name} (a system message: ${firstLine(contentText(s.message))})`, "the agent's harness wrote it, not the environment; kept in the next turn's provenance (atifHandoff)");
+        }
+        continue;
+      }
+      if (s.source === 'user') {
+        if (task === undefined) {
+          task = splitTaskPrompt(contentText(s.message));
+          if (task.instructions) yield skip(`${name} (the agent's instructions before the task)`, "advice to the agent, not the environment's state; the task and the terminal screen are the initial state, the instructions are kept in the root's provenance (atif.agentInstructions)");
+        } else {
+          handoff.push({ stepId: s.step_id ?? i, source: s.source, message: contentText(s.message) });
+          yield skip(`${name} (a user message: ${firstLine(contentText(s.message))})`, "it speaks to the agent, not for the environment; kept in the next turn's provenance (atifHandoff)");
+        }
+        continue;
+      }
+      const message = contentText(s.message);
+      const inline = s.tool_calls?.length ? null : inlineCalls(message);
+      const calls = s.tool_calls?.length ? s.tool_calls : (inline?.calls ?? []);
       const byCall = new Map<string, string[]>();
       const stepLevel: string[] = [];
       const strayResults: ImportItem[] = [];
@@ -121,14 +209,31 @@ export const atifImporter: TrajectoryImporter = {
         else strayResults.push({ kind: 'problem', line: null, field: [...at, 'observation', 'results', j, 'source_call_id'].join('.'), reason: `result for ${r.source_call_id}, which is not a tool call of this step` });
       });
       yield* strayResults;
-      let reasoning = s.reasoning_content?.trim() || contentText(s.message).trim() || null;
-      const provenance = { source: { format: FORMAT, file: source.name }, stepId: s.step_id ?? i };
-      const push = (action: string, observation: string) => {
-        steps.push({ action, observation, reasoning, origin: 'real', provenance });
-        reasoning = null; // the step's reasoning goes with its first turn only
+      const thought = [s.reasoning_content?.trim(), (inline ? inline.rest : message).trim()].filter(Boolean).join('\n\n');
+      let agentReasoning: string | null = thought || null;
+      const push = (action: string, output: string) => {
+        const provenance: Record<string, unknown> = { source: { format: FORMAT, file: source.name }, stepId: s.step_id ?? i };
+        // Terminus heads each screen with its own label; the terminal never printed it.
+        const header = TERMINAL_HEADER.exec(output);
+        const observation = header ? output.slice(header[0].length) : output;
+        if (header) provenance.harnessHeader = header[0];
+        if (handoff.length) provenance.atifHandoff = handoff;
+        handoff = [];
+        steps.push({ action, observation, agentReasoning, origin: 'real', provenance });
+        agentReasoning = null; // the step's reasoning goes with its first turn only
       };
+      const harness = calls.filter((c) => HARNESS_TOOLS.test(c.function_name));
+      const environmentCalls = calls.filter((c) => !HARNESS_TOOLS.test(c.function_name));
+      for (const call of harness) {
+        // With no environment call beside it, a result without source_call_id answers the harness call.
+        const answer = byCall.get(call.tool_call_id) ?? (environmentCalls.length === 0 && stepLevel.length ? stepLevel : undefined);
+        yield skip(
+          `${name} (the harness call ${call.function_name}${answer ? ` and its answer: ${firstLine(answer.join('\n').replace(TERMINAL_HEADER, '')) || 'an empty screen'}` : ''})`,
+          'the agent told its harness something (done, a thought, a plan); nothing ran in the environment',
+        );
+      }
       const unanswered: ToolCall[] = [];
-      calls.forEach((call) => {
+      environmentCalls.forEach((call) => {
         kinds.push(toolKind(call));
         const answer = byCall.get(call.tool_call_id);
         if (answer) push(actionOf(call), answer.join('\n'));
@@ -143,8 +248,10 @@ export const atifImporter: TrajectoryImporter = {
           const j = calls.indexOf(call);
           yield { kind: 'problem', line: null, field: [...at, 'tool_calls', j].join('.'), reason: `tool call ${call.tool_call_id} (${call.function_name}) has no observation result` };
         }
-      } else if (stepLevel.length) {
-        yield { kind: 'problem', line: null, field: [...at, 'observation'].join('.'), reason: 'observation results without a tool call to answer' };
+      } else if (stepLevel.length && harness.length === 0) {
+        yield skip(`${name} (a reply with no action, and the harness's answer: ${firstLine(stepLevel.join('\n'))})`, 'nothing ran in the environment: the harness answered the agent itself');
+      } else if (calls.length === 0 && message.trim() !== '') {
+        yield skip(`${name} (the agent's message: ${firstLine(message)})`, 'a message to the user, with no action on the environment');
       }
     }
     if (steps.length === 0) {
@@ -153,6 +260,7 @@ export const atifImporter: TrajectoryImporter = {
     }
     const domain = domainOf(kinds);
     const agent = atif.agent ? `${atif.agent.name}${atif.agent.version ? ` ${atif.agent.version}` : ''}` : 'an agent';
+    const tools = toolList(atif.agent?.tool_definitions);
     yield {
       kind: 'trajectory',
       bundle: chainBundle(
@@ -160,16 +268,23 @@ export const atifImporter: TrajectoryImporter = {
           title: `${atif.agent?.name ?? source.name} · ${atif.session_id ?? source.name}`,
           domain,
           systemPrompt:
-            domain === 'terminal'
+            (domain === 'terminal'
               ? `Terminal environment of an agent task (recorded as ATIF by ${agent}): a Linux shell in a container. ` +
                 'Each action is the keystrokes sent to the terminal; each observation is the terminal output that followed.'
               : `Tool environment of an agent task (recorded as ATIF by ${agent}). Each action is a tool call ` +
-                '(shell commands as typed, other tools as JSON {"name", "arguments"}); each observation is the tool\'s result.',
-          initialState: task ?? '',
+                '(shell commands as typed, other tools as JSON {"name", "arguments"}); each observation is the tool\'s result.') + tools,
+          initialState: task?.initialState ?? '',
           sourceKey: contentKey([FORMAT, text]),
           rootProvenance: {
             source: { format: FORMAT, file: source.name, ...(atif.session_id ? { sampleId: atif.session_id } : {}) },
-            atif: { schemaVersion: atif.schema_version, ...(atif.agent ? { agent: atif.agent } : {}) },
+            atif: {
+              schemaVersion: atif.schema_version,
+              ...(atif.agent ? { agent: atif.agent } : {}),
+              ...(agentSystemPrompt !== undefined ? { agentSystemPrompt } : {}),
+              ...(task?.instructions ? { agentInstructions: task.instructions } : {}),
+              // A handoff after the last turn has no turn to sit on.
+              ...(handoff.length ? { trailingHandoff: handoff } : {}),
+            },
           },
           steps,
         },
