@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHost } from '../../host/server';
+import { startOpenAiDoor, type OpenAiFlags } from '../../agents/openai-door';
 import { openDemoWorkspace } from '../../service/demo-workspace';
 import { Studio } from '../../service/studio';
 import { modelSpecFromArgument } from '../model-argument';
@@ -25,7 +26,11 @@ export function registerServe(program: Command): void {
     .option('-w, --workspace <file>', 'workspace file to open (created if missing; default: the demo workspace)')
     .option('-p, --port <n>', 'port (default: any free port)', wholeNumber(0, 65535), 0)
     .option('-m, --model <dir|url>', 'world model folder or OpenAI-compatible endpoint (default: the embedded model)')
-    .action(async (opts: { workspace?: string; port: number; model?: string }) => {
+    .option('--openai', 'also serve the loaded model as an OpenAI-compatible API (/v1/models, /v1/chat/completions) on 127.0.0.1 with a key')
+    .option('--openai-port <n>', 'port of the OpenAI-compatible API (default: any free port)', wholeNumber(0, 65535), 0)
+    .option('--openai-key <key>', 'the API key clients send as Bearer (default: $WORLDLOOM_OPENAI_KEY, else a random one, printed)')
+    .option('--record-to <workspace>', 'record every API request into this workspace file, as branches of one trajectory per conversation')
+    .action(async (opts: { workspace?: string; port: number; model?: string } & OpenAiFlags) => {
       ensureRendererBuilt();
       const studio = new Studio({ door: 'host', resourcesDir: RESOURCES_DIR });
       // Without --workspace the studio opens the demo workspace, ready to simulate.
@@ -36,7 +41,9 @@ export function registerServe(program: Command): void {
       process.stdout.write(`Worldloom is serving at ${host.url}\n`);
       // Both names reach it; another machine reaches it through an SSH tunnel to this port.
       process.stdout.write(`(also at http://localhost:${host.port}/?token=${host.token}; from another machine: ssh -L ${host.port}:127.0.0.1:${host.port} this-host, then open the link)\n`);
+      const api = opts.openai ? await startOpenAiDoor(studio, opts) : null;
       const stop = async () => {
+        await api?.close();
         await host.close();
         await studio.dispose();
         process.exit(0);

@@ -1,0 +1,125 @@
+// The OpenAI-compatible API against the embedded model, in-process: what a client of vLLM
+// would see (models, completions streamed and not, reasoning apart), refusals that say what
+// to fix, and requests recorded as branches.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESOURCES_DIR } from '../cli/paths';
+import { Studio } from '../service/studio';
+import { startOpenAiApi, type CompletedChat, type RunningOpenAiApi } from './openai-api';
+import { RequestRecorder } from './request-recorder';
+
+const SYSTEM = 'Terminal environment: bash in a sandbox. Each action is a command line; each observation is the screen text it printed, ending with the next prompt.';
+const turn = (n: number, action: string) => `### Turn ${n}\n**Action:**\n${action}`;
+
+describe('serve --openai', () => {
+  let dir: string;
+  let studio: Studio;
+  let api: RunningOpenAiApi;
+  const completed: CompletedChat[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wl-openai-'));
+    studio = new Studio({ door: 'cli', resourcesDir: RESOURCES_DIR });
+    studio.openWorkspace(join(dir, 'w.worldloom'), 'create');
+    await studio.loadModel();
+    api = await startOpenAiApi({ studio, key: 'test-key', onCompleted: (c) => completed.push(c) });
+  }, 120_000);
+
+  afterAll(async () => {
+    await api?.close();
+    await studio?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (body: unknown, key = 'test-key') =>
+    fetch(`${api.baseUrl}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+  const chat = { model: 'any', messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: turn(1, 'echo hello') }], max_tokens: 64, temperature: 0.6, seed: 7 };
+
+  it('lists the loaded model only to a client with the key', async () => {
+    const ok = await fetch(`${api.baseUrl}/models`, { headers: { authorization: 'Bearer test-key' } });
+    const models = (await ok.json()) as { data: { id: string }[] };
+    expect(models.data.map((m) => m.id)).toEqual([studio.models.current!.describe().modelId]);
+    const refused = await fetch(`${api.baseUrl}/models`, { headers: { authorization: 'Bearer wrong' } });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('Bearer');
+  });
+
+  it('answers a chat completion with the observation as content and the same text when streamed', async () => {
+    const res = await post(chat);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { object: string; choices: { message: { role: string; content: string; reasoning_content?: string }; finish_reason: string }[]; usage: { completion_tokens: number } };
+    expect(body.object).toBe('chat.completion');
+    const message = body.choices[0]!.message;
+    expect(message.role).toBe('assistant');
+    expect(message.content).not.toContain('<think>');
+    expect(message.content).not.toContain('</think>');
+    expect(message.content.trim().length).toBeGreaterThan(0);
+    expect(['stop', 'length']).toContain(body.choices[0]!.finish_reason);
+    expect(body.usage.completion_tokens).toBeGreaterThan(0);
+
+    const streamed = await post({ ...chat, stream: true, stream_options: { include_usage: true } });
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    const events = (await streamed.text()).split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => e.slice(6));
+    expect(events[events.length - 1]).toBe('[DONE]');
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e) as { choices: { delta: { content?: string; reasoning_content?: string }; finish_reason: string | null }[]; usage?: unknown });
+    const content = chunks.flatMap((c) => c.choices.map((ch) => ch.delta.content ?? '')).join('');
+    // Same seed, same sampling: the stream carries the same answer, piece by piece.
+    expect(content).toBe(message.content);
+    expect(chunks.some((c) => c.choices[0]?.finish_reason)).toBe(true);
+    expect(chunks[chunks.length - 1]!.usage).toBeDefined();
+  }, 120_000);
+
+  it('refuses malformed requests with a message and keeps serving', async () => {
+    const cases: [unknown, number, string][] = [
+      ['{not json', 400, 'not JSON'],
+      [{ model: 'x' }, 400, 'messages'],
+      [{ messages: [] }, 400, 'at least one'],
+      [{ messages: [{ role: 'wizard', content: 'hi' }] }, 400, 'role'],
+      [{ ...chat, max_tokens: -3 }, 400, 'max_tokens'],
+      [{ ...chat, max_tokens: 100_000_000 }, 400, ''],
+      [{ ...chat, n: 1000 }, 400, 'n'],
+    ];
+    for (const [body, status, words] of cases) {
+      const res = await post(body);
+      expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(status);
+      const error = ((await res.json()) as { error: { message: string } }).error;
+      expect(error.message).toContain(words);
+    }
+    const wrongMethod = await fetch(`${api.baseUrl}/chat/completions`, { headers: { authorization: 'Bearer test-key' } });
+    expect(wrongMethod.status).toBe(405);
+    const nowhere = await fetch(`${api.baseUrl}/completions`, { method: 'POST', headers: { authorization: 'Bearer test-key' }, body: '{}' });
+    expect(nowhere.status).toBe(404);
+    expect((await post(chat)).status).toBe(200);
+  }, 120_000);
+
+  it('records requests into a workspace: one trajectory per conversation, each answer a branch', async () => {
+    const recorder = new RequestRecorder(studio.requireStore());
+    const before = completed.length;
+    const history = [
+      { role: 'system', content: SYSTEM },
+      { role: 'user', content: turn(1, 'mkdir notes') },
+      { role: 'assistant', content: '**Environment Observation:**\nagent@sandbox:~$' },
+    ];
+    await post({ ...chat, messages: [...history, { role: 'user', content: turn(2, 'ls') }] });
+    await post({ ...chat, messages: [...history, { role: 'user', content: turn(2, 'ls -a') }], seed: 8 });
+    for (const c of completed.slice(before)) await recorder.record(c);
+    const store = studio.requireStore();
+    const recorded = store.listTrajectories().filter((t) => t.sourceKey?.startsWith('openai-api:'));
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!.domain).toBe('terminal');
+    const nodes = store.getNodes(recorded[0]!.id);
+    const first = nodes.filter((n) => n.depth === 1);
+    expect(first.map((n) => [n.action, n.observation, n.origin])).toEqual([['mkdir notes', 'agent@sandbox:~$', 'imported']]);
+    const answers = nodes.filter((n) => n.depth === 2);
+    expect(answers.map((n) => n.action).sort()).toEqual(['ls', 'ls -a']);
+    for (const a of answers) {
+      expect(a.parentId).toBe(first[0]!.id);
+      expect(a.origin).toBe('agent');
+      expect(a.provenance.agent).toMatchObject({ kind: 'openai-client', model: 'any' });
+      expect(a.provenance.promptHash).toMatch(/^sha256:/);
+    }
+  }, 120_000);
+});
