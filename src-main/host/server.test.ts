@@ -63,6 +63,29 @@ describe('host', () => {
     expect(escape.status).toBe(404);
   });
 
+  it('hands an export to the browser once, as an attachment behind the token, and writes nothing into the working directory', async () => {
+    const ws = await connect(`?token=${host.token}`);
+    expect((await rpc(ws, 'workspace.create', { path: join(dir, 'w.worldloom') })).ok).toBe(true);
+    const created = await rpc(ws, 'trajectory.create', { title: 'ls', domain: 'terminal', systemPrompt: 'bash', initialState: '$' });
+    expect(created.ok).toBe(true);
+    const cwdBefore = (await import('node:fs')).readdirSync(process.cwd()).sort();
+    const exported = await rpc(ws, 'export.file', { path: 'my export.jsonl', format: 'jsonl', download: true });
+    expect(exported).toMatchObject({ ok: true, value: { path: 'my export.jsonl', trajectories: 1, downloadId: expect.any(String) } });
+    const id = (exported.value as { downloadId: string }).downloadId;
+    const base = `http://127.0.0.1:${host.port}/download/${encodeURIComponent(id)}`;
+    expect((await fetch(base)).status).toBe(403);
+    expect((await fetch(`${base}?token=wrong`)).status).toBe(403);
+    const got = await fetch(`${base}?token=${host.token}`);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-disposition')).toBe(`attachment; filename="my export.jsonl"; filename*=UTF-8''my%20export.jsonl`);
+    const body = await got.text();
+    expect(body).toContain('"title":"ls"');
+    // One time only.
+    expect((await fetch(`${base}?token=${host.token}`)).status).toBe(404);
+    expect((await import('node:fs')).readdirSync(process.cwd()).sort()).toEqual(cwdBefore);
+    ws.close();
+  });
+
   it('refuses the API without the token, with a wrong token, or from another origin', async () => {
     await expect(connect('')).rejects.toThrow(/403/);
     await expect(connect('?token=wrong')).rejects.toThrow(/403/);

@@ -1,7 +1,7 @@
 // The host door: serves the built renderer over HTTP and the API contract over a
 // WebSocket, on 127.0.0.1 only, behind a random token carried in the printed URL.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
@@ -91,6 +91,42 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     res.end(req.method === 'HEAD' ? undefined : readFileSync(file));
   };
 
+  /**
+   * GET /download/<id>?token=…: a report or export the core offered for this browser, sent
+   * once as an attachment and then deleted. The host's token and the one-time id both have to
+   * match, so neither a leaked link nor another local page can fetch it.
+   */
+  const serveDownload = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    if (!tokenMatches(expected, url.searchParams.get('token'))) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: this link needs the token of the studio that made the file.');
+      return;
+    }
+    const offer = options.studio.downloads.take(decodeURIComponent(url.pathname.slice('/download/'.length)));
+    if (!offer) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('This download was already taken or has expired; export the file again.');
+      return;
+    }
+    const size = existsSync(offer.path) ? statSync(offer.path).size : -1;
+    if (size < 0 || req.method === 'HEAD') {
+      offer.done();
+      res.writeHead(size < 0 ? 404 : 200, { 'content-type': 'text/plain' }).end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': offer.contentType,
+      'content-length': size,
+      // The name is already safe (downloads.ts); filename* carries it exactly for any browser.
+      'content-disposition': `attachment; filename="${offer.name}"; filename*=UTF-8''${encodeURIComponent(offer.name)}`,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
+    const stream = createReadStream(offer.path);
+    stream.on('error', () => res.destroy());
+    stream.on('close', () => offer.done());
+    stream.pipe(res);
+  };
+
   const http = createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
@@ -101,7 +137,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       return;
     }
     try {
-      serveStatic(req, res);
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname.startsWith('/download/')) serveDownload(req, res, url);
+      else serveStatic(req, res);
     } catch {
       // A path that cannot be decoded (`/%c0`) or named (a NUL byte) is the client's mistake, never the host's end.
       if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' }).end('Bad request: the path is not a valid URL.');

@@ -59,12 +59,15 @@ export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
       }),
     'reality.compare': ({ trajectoryId, nodeId }) => comparison(studio.requireStore(), trajectoryId, nodeId),
     'reality.report': ({ trajectoryIds }) => report(trajectoryIds),
-    'reality.exportReport': async ({ path, format, trajectoryIds }) => {
+    'reality.exportReport': async ({ path, format, trajectoryIds, download }) => {
       const built = report(trajectoryIds);
-      const full = resolve(path);
+      // For a browser the file goes into a private folder and is fetched once; never into the server's working directory.
+      const full = download ? studio.downloads.pathFor(path) : resolve(path);
       // Written beside and renamed into place, so a failed export leaves no half file and no partial one.
       await writeTextFile(full, format === 'html' ? reportHtml(built) : JSON.stringify(built, null, 2) + '\n');
-      return { path: full, trajectories: built.trajectories.length };
+      if (!download) return { path: full, trajectories: built.trajectories.length };
+      const downloadId = studio.downloads.offer(full, path, format === 'html' ? 'text/html; charset=utf-8' : 'application/json');
+      return { path, trajectories: built.trajectories.length, downloadId };
     },
   };
 }

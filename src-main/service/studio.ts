@@ -16,6 +16,7 @@ import { workspaceHandlers } from './workspace-handlers';
 import { datasetHandlers } from './dataset-handlers';
 import { jobsHandlers } from './jobs-handlers';
 import { Jobs } from './jobs';
+import { Downloads } from './downloads';
 
 export { UserError } from '../common/user-error';
 import { UserError } from '../common/user-error';
@@ -43,6 +44,8 @@ export class Studio {
   readonly models: ModelSession;
   /** Every long operation of every door runs here: progress, cancel, one busy error. */
   readonly jobs = new Jobs((progress) => this.emit('job.progress', progress));
+  /** Reports and exports made for a browser (the host door), each fetched once through the host. */
+  readonly downloads = new Downloads();
 
   constructor(
     readonly extras: DoorExtras,
@@ -104,6 +107,7 @@ export class Studio {
   /** Closes the workspace and releases the model: for process exit. */
   async dispose(): Promise<void> {
     this.close();
+    this.downloads.dispose();
     await this.models.unload();
   }
 

@@ -121,20 +121,22 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       }
       return reports;
     }),
-  'export.file': ({ path, format, trajectoryIds, jobId }) => {
+  'export.file': ({ path, format, trajectoryIds, jobId, download }) => {
     const store = studio.requireStore();
-    const full = resolve(path);
+    // For a browser the file goes into a private folder and is fetched once; never into the server's working directory.
+    const full = download ? studio.downloads.pathFor(path) : resolve(path);
     return studio.jobs.start(
       'export',
-      `Exporting to ${full}`,
-      async (job) => ({
-        path: full,
+      `Exporting to ${download ? path : full}`,
+      async (job) => {
         // Named, so the progress can say how many of how many.
-        ...(await exportToFile(store, full, format, trajectoryIds ?? store.listTrajectories().map((t) => t.id), {
+        const counts = await exportToFile(store, full, format, trajectoryIds ?? store.listTrajectories().map((t) => t.id), {
           signal: job.signal,
           onProgress: (done, total) => job.progress(done, total),
-        })),
-      }),
+        });
+        if (!download) return { path: full, ...counts };
+        return { path, ...counts, downloadId: studio.downloads.offer(full, path, 'application/octet-stream') };
+      },
       jobId,
     );
   },

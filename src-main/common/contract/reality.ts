@@ -113,8 +113,17 @@ export const realityApi = {
   /** Real and simulated observations step by step along the branch through `nodeId` (default: the recorded chain). */
   'reality.compare': method(z.object({ trajectoryId: Id, nodeId: Id.optional() }), TrajectoryComparison),
   'reality.report': method(z.object({ trajectoryIds: z.array(Id).max(100_000).optional() }), SimVsRealReport),
+  /**
+   * Writes the report to `path`; with `download` (the host door in a browser) `path` is only
+   * the file's name, and the file is offered once under `downloadId` (GET /download/<id>).
+   */
   'reality.exportReport': method(
-    z.object({ path: z.string().min(1).max(4096), format: z.enum(['html', 'json']), trajectoryIds: z.array(Id).max(100_000).optional() }),
-    z.object({ path: z.string(), trajectories: z.number().int() }),
+    z.object({
+      path: z.string().min(1).max(4096),
+      format: z.enum(['html', 'json']),
+      trajectoryIds: z.array(Id).max(100_000).optional(),
+      download: z.boolean().default(false),
+    }),
+    z.object({ path: z.string(), trajectories: z.number().int(), downloadId: z.string().optional() }),
   ),
 } as const;

@@ -107,9 +107,10 @@ export const workspaceApi = {
   'import.abort': method(z.object({ uploadId: z.string().min(1).max(100) }), z.object({ aborted: z.boolean() })),
   /** Import files by path on the machine the core runs on. */
   'import.files': method(z.object({ paths: z.array(Path).min(1).max(1000), format: ImportFormat, jobId: JobId.optional() }), z.array(ImportReport)),
+  /** With `download` (the host door in a browser), `path` is only the file's name; the file is offered once under `downloadId`. */
   'export.file': method(
-    z.object({ path: Path, format: z.string().min(1).max(64), trajectoryIds: z.array(Id).optional(), jobId: JobId.optional() }),
-    z.object({ path: z.string(), trajectories: z.number().int(), records: z.number().int() }),
+    z.object({ path: Path, format: z.string().min(1).max(64), trajectoryIds: z.array(Id).optional(), jobId: JobId.optional(), download: z.boolean().default(false) }),
+    z.object({ path: z.string(), trajectories: z.number().int(), records: z.number().int(), downloadId: z.string().optional() }),
   ),
   /** Desktop only: native dialogs. The host answers with an error saying to type a path. */
   'dialog.pickWorkspace': method(z.object({ mode: z.enum(['open', 'create']) }), z.object({ path: z.string().nullable() })),

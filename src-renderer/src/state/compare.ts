@@ -1,6 +1,7 @@
 // The sim-vs-real slice: the open side-by-side comparison, the step in view, the sandboxes
 // in force and the record/run-real/replay job in progress. Changed only by the actions
 // below and by job.progress / workspace.changed events from the core.
+import { downloadsThroughBrowser, fileNameOf, saveDownload } from '../api/download';
 import type { RealEnvironmentSettings, TrajectoryComparison } from '../../../src-main/common/contract/reality';
 import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
@@ -115,8 +116,12 @@ export async function cancelRealityJob(): Promise<void> {
 export async function exportReport(path: string, format: 'html' | 'json'): Promise<void> {
   const target = get().target;
   try {
-    const result = await call('reality.exportReport', { path, format, ...(target ? { trajectoryIds: [target.trajectoryId] } : {}) });
-    notify('info', 'Report written', [result.path]);
+    const download = downloadsThroughBrowser();
+    const result = await call('reality.exportReport', { path: download ? fileNameOf(path) : path, format, download, ...(target ? { trajectoryIds: [target.trajectoryId] } : {}) });
+    if (result.downloadId) {
+      saveDownload(result.downloadId);
+      notify('info', 'Report downloaded by the browser', [result.path]);
+    } else notify('info', 'Report written', [result.path]);
   } catch (err) {
     notify('error', 'Could not write the report', [(err as Error).message]);
   }

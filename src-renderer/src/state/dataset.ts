@@ -1,6 +1,7 @@
 // The dataset-export slice: the export dialog's choices, the live count and preview of
 // the selection, and the export job in progress. Changed only by the actions below and
 // by `job.progress` events for the export's own job id.
+import { downloadsThroughBrowser, fileNameOf, saveDownload } from '../api/download';
 import type { SelectionScope } from '../../../src-main/common/contract/dataset';
 import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
@@ -88,8 +89,12 @@ export async function startExport(focus: TreeFocus): Promise<void> {
   if (writesOneFile(form.format)) {
     // A job like the dataset export: its progress shows here and Cancel leaves no file behind.
     try {
-      const r = await call('export.file', { path: out, format: form.format, jobId });
-      notify('info', `Exported ${r.trajectories} trajectories (${r.records} records) to ${r.path}`);
+      const download = downloadsThroughBrowser();
+      const r = await call('export.file', { path: download ? fileNameOf(out) : out, format: form.format, jobId, download });
+      if (r.downloadId) {
+        saveDownload(r.downloadId);
+        notify('info', `Exported ${r.trajectories} trajectories (${r.records} records); the browser saves ${r.path}`);
+      } else notify('info', `Exported ${r.trajectories} trajectories (${r.records} records) to ${r.path}`);
     } catch (err) {
       set({ error: (err as Error).message });
     } finally {

@@ -1,5 +1,6 @@
 // The export dialog: choose samples (filters, part of the tree) with a live count and a
 // preview, choose a format and the cleaning, then export with progress and cancel.
+import { downloadsThroughBrowser } from '../../api/download';
 import { useEffect, useMemo } from 'react';
 import { changeForm, openExportDialog, refreshPreview, startExport, useDatasetExport, writesOneFile, type ExportForm, type ExportFormatChoice } from '../../state/dataset';
 import { useStudio } from '../../state/store';
@@ -72,7 +73,11 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
           </select>
         </label>
         <label>
-          {dataset ? 'Export to folder' : 'Export to file'} (path on the machine running Worldloom)
+          {dataset
+            ? 'Export to folder (path on the machine running Worldloom)'
+            : downloadsThroughBrowser()
+              ? 'Export to file (name your browser saves it under)'
+              : 'Export to file (path on the machine running Worldloom)'}
           <input value={form.out} onChange={(e) => change({ out: e.target.value })} spellCheck={false} />
         </label>
         {dataset && (
