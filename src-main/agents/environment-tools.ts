@@ -11,7 +11,7 @@ export interface EnvironmentTool {
   description: string;
   /** JSON Schema of the arguments, as tools/list shows it. */
   inputSchema: Record<string, unknown>;
-  /** Other fields the recorded tools/list carried (title, outputSchema, annotations): served as recorded. */
+  /** Other fields the recorded tools/list carried (title, annotations): served as recorded. */
   extra?: Record<string, unknown>;
 }
 
@@ -50,7 +50,9 @@ export function recordedMcpTools(systemPrompt: string): EnvironmentTool[] | null
 }
 
 function fromListedTool(t: Record<string, unknown>): EnvironmentTool {
-  const { name, description, inputSchema, parameters: _parameters, ...extra } = t;
+  // The output schema is left out: a predicted result's structuredContent may not match it, and
+  // clients that check (the SDK's does) would then refuse the result instead of showing it.
+  const { name, description, inputSchema, parameters: _parameters, outputSchema: _outputSchema, ...extra } = t;
   const schema = isObject(inputSchema) ? inputSchema : { type: 'object', properties: {} };
   return { name: String(name), description: typeof description === 'string' ? description : '', inputSchema: { type: 'object', ...schema }, extra };
 }

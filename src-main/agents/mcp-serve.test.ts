@@ -1,0 +1,199 @@
+// An agent (the MCP SDK's own Client) works through a task in a simulated terminal over
+// Streamable HTTP, and in a simulated MCP server over stdio through the `worldloom mcp-serve`
+// command; every call lands in the workspace as a node of the session's own branch, with the
+// scheduled perturbations marked, and the studio is told as each one lands.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT, RESOURCES_DIR } from '../cli/paths';
+import { perturbationCatalog } from '../common/perturbations/registry';
+import type { NodeRecord } from '../common/trajectory/model';
+import { fileHead, fileSource } from '../formats/sources';
+import { importTrajectories } from '../service/import-trajectories';
+import { Studio } from '../service/studio';
+import { WorkspaceStore } from '../store/workspace-store';
+import { recordedMcpTools } from './environment-tools';
+import { startMcpHttp, type RunningMcpHttp } from './mcp-http';
+import { perturbationAt } from './perturbation-schedule';
+import { SimulatedEnvironment } from './simulated-environment';
+
+const DEMO = join(RESOURCES_DIR, 'demo', 'demo-trajectories.jsonl');
+
+type ToolResult = { content: { type: string; text?: string }[]; isError?: boolean; _meta?: Record<string, unknown> };
+const text = (r: ToolResult) => r.content.map((c) => c.text ?? '').join('');
+const nodeOf = (r: ToolResult) => r._meta?.['worldloom/nodeId'] as string;
+
+/** Which of the first `steps` steps the schedule perturbs. */
+function scheduled(kind: string, rate: number, seed: number, steps: number): boolean[] {
+  return Array.from({ length: steps }, (_, i) => perturbationAt({ kinds: [{ kindId: kind, rate }], seed, mode: 'transform' }, i, perturbationCatalog) !== null);
+}
+
+function expectBranch(nodes: NodeRecord[], from: string, actions: string[], client: string) {
+  expect(nodes.map((n) => n.action)).toEqual(actions);
+  expect(nodes[0]!.parentId).toBe(from);
+  nodes.slice(1).forEach((n, i) => expect(n.parentId).toBe(nodes[i]!.id));
+  const session = nodes[0]!.provenance.agent?.session;
+  expect(session).toBeTruthy();
+  for (const n of nodes) {
+    expect(n.origin).toBe('agent');
+    expect(n.provenance.agent).toMatchObject({ kind: 'mcp-client', name: client, session });
+    expect(n.provenance.engine).toBe('onnx');
+  }
+}
+
+describe('worldloom mcp-serve', () => {
+  let dir: string;
+  let workspace: string;
+  let terminalId: string;
+  let mcpId: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wl-mcp-serve-'));
+    workspace = join(dir, 'agents.worldloom');
+    const store = WorkspaceStore.create(workspace);
+    importTrajectories(store, fileSource(DEMO), { head: fileHead(DEMO) });
+    const list = store.listTrajectories();
+    terminalId = list.find((t) => t.domain === 'terminal')!.id;
+    mcpId = list.find((t) => t.domain === 'mcp')!.id;
+    store.close();
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('a simulated terminal over Streamable HTTP', () => {
+    let studio: Studio;
+    let environment: SimulatedEnvironment;
+    let http: RunningMcpHttp;
+    const announced: NodeRecord[] = [];
+
+    beforeAll(async () => {
+      studio = new Studio({ door: 'cli', resourcesDir: RESOURCES_DIR });
+      studio.openWorkspace(workspace, 'open');
+      await studio.loadModel();
+      studio.onEvent((event, payload) => {
+        if (event === 'nodes.added') announced.push(...(payload as { nodes: NodeRecord[] }).nodes);
+      });
+      environment = new SimulatedEnvironment(studio, { trajectoryId: terminalId, perturb: 'terminal.command-not-found:0.5', seed: 3 });
+      http = await startMcpHttp(environment, { token: 'secret-token' });
+    }, 120_000);
+
+    afterAll(async () => {
+      await http?.close();
+      await studio?.dispose();
+    });
+
+    const connect = async (name: string) => {
+      const client = new Client({ name, version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.endpoint), { requestInit: { headers: { authorization: 'Bearer secret-token' } } }));
+      return client;
+    };
+
+    it('lets an agent work through a task step by step, each call a node of its branch, perturbations where the seed puts them', async () => {
+      const client = await connect('shell-agent');
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['execute_command']);
+      const task = ['mkdir notes', 'echo "buy milk" > notes/todo.txt', 'ls notes', 'cat notes/todo.txt', 'wc -l notes/todo.txt'];
+      const results: ToolResult[] = [];
+      for (const command of task) results.push((await client.callTool({ name: 'execute_command', arguments: { command } })) as ToolResult);
+      await client.close();
+
+      const store = studio.requireStore();
+      const nodes = results.map((r) => store.getNode(nodeOf(r))!);
+      expectBranch(nodes, environment.startNode.id, task, 'shell-agent');
+      // What the agent read is what the workspace holds.
+      results.forEach((r, i) => expect(text(r)).toBe(nodes[i]!.observation));
+      const expected = scheduled('terminal.command-not-found', 0.5, 3, task.length);
+      expect(expected).toContain(true);
+      expect(expected).toContain(false);
+      nodes.forEach((n, i) => {
+        const record = n.provenance.perturbations?.[0] as { kind: string; mode: string } | undefined;
+        expect(record?.kind ?? null).toBe(expected[i] ? 'terminal.command-not-found' : null);
+        if (record) {
+          expect(record.mode).toBe('transform');
+          expect(n.observation).toContain('command not found');
+        }
+      });
+      // The studio was told of every node as it landed, so an open tree grows with the session.
+      expect(announced.map((n) => n.id)).toEqual(expect.arrayContaining(nodes.map((n) => n.id)));
+    }, 180_000);
+
+    it('gives each session its own branch from the same start', async () => {
+      const a = await connect('agent-a');
+      const b = await connect('agent-b');
+      const ra = (await a.callTool({ name: 'execute_command', arguments: { command: 'pwd' } })) as ToolResult;
+      const rb = (await b.callTool({ name: 'execute_command', arguments: { command: 'pwd' } })) as ToolResult;
+      await Promise.all([a.close(), b.close()]);
+      const store = studio.requireStore();
+      const [na, nb] = [store.getNode(nodeOf(ra))!, store.getNode(nodeOf(rb))!];
+      expect(na.id).not.toBe(nb.id);
+      expect(na.parentId).toBe(environment.startNode.id);
+      expect(nb.parentId).toBe(environment.startNode.id);
+      expect(na.provenance.agent?.name).toBe('agent-a');
+      expect(nb.provenance.agent?.name).toBe('agent-b');
+      expect(na.provenance.agent?.session).not.toBe(nb.provenance.agent?.session);
+    }, 120_000);
+
+    it('refuses a client without the token, and a missing argument as a tool error', async () => {
+      const bare = new Client({ name: 'no-token', version: '1' });
+      await expect(bare.connect(new StreamableHTTPClientTransport(new URL(http.endpoint)))).rejects.toThrow();
+      const res = await fetch(http.endpoint, { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(401);
+      const client = await connect('sloppy-agent');
+      const r = (await client.callTool({ name: 'execute_command', arguments: {} })) as ToolResult;
+      expect(r.isError).toBe(true);
+      expect(text(r)).toContain('command');
+      await client.close();
+    }, 60_000);
+  });
+
+  it('serves a recorded MCP server over stdio: its own tools, each call simulated and recorded', async () => {
+    const store = WorkspaceStore.open(workspace);
+    const trajectory = store.getTrajectory(mcpId)!;
+    store.close();
+    const recorded = recordedMcpTools(trajectory.systemPrompt)!;
+    expect(recorded.length).toBeGreaterThan(3);
+
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(PROJECT_ROOT, 'src-main/cli/worldloom.mjs'), 'mcp-serve', '--workspace', workspace, '--trajectory', mcpId, '--perturb', 'mcp.tool-error:0.5', '--seed', '1'],
+      cwd: PROJECT_ROOT,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'memory-agent', version: '2.0.0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    // The server lists the recorded tools as the real server listed them, schemas included.
+    expect(tools.map((t) => t.name)).toEqual(recorded.map((t) => t.name));
+    expect(tools[0]!.inputSchema).toEqual(recorded[0]!.inputSchema);
+
+    const calls = [
+      { name: 'create_entities', arguments: { entities: [{ name: 'Ada', entityType: 'person', observations: ['writes programs'] }] } },
+      { name: 'add_observations', arguments: { observations: [{ entityName: 'Ada', contents: ['likes tea'] }] } },
+      { name: 'open_nodes', arguments: { names: ['Ada'] } },
+      { name: 'read_graph', arguments: {} },
+    ];
+    const results: ToolResult[] = [];
+    for (const call of calls) results.push((await client.callTool(call)) as ToolResult);
+    await client.close();
+    expect(stderr).toContain('create_entities');
+
+    const after = WorkspaceStore.open(workspace);
+    const nodes = results.map((r) => after.getNode(nodeOf(r))!);
+    const root = after.getNodes(mcpId).find((n) => n.parentId === null)!;
+    after.close();
+    expectBranch(nodes, root.id, calls.map((c) => JSON.stringify(c)), 'memory-agent');
+    const expected = scheduled('mcp.tool-error', 0.5, 1, calls.length);
+    expect(expected).toContain(true);
+    nodes.forEach((n, i) => {
+      expect(n.provenance.perturbations !== undefined).toBe(expected[i]);
+      // A perturbed call comes back to the agent as the failed tool result it stands for.
+      if (expected[i]) expect(results[i]!.isError).toBe(true);
+    });
+  }, 180_000);
+});
