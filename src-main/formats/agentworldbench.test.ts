@@ -81,6 +81,55 @@ describe('AgentWorldBench import', () => {
     expect(out).toBe(text);
   });
 
+  it('merges lines that carry only the prefix up to their turn with the whole-list lines of their trajectory', () => {
+    const whole = first.map((l) => JSON.parse(l) as { prompt: string[]; response: string[]; turn_idx: number });
+    // As the public eval reads them: prompt[0..turn_idx-1], response[0..turn_idx-2].
+    const prefix = (l: (typeof whole)[number]) => JSON.stringify({ ...l, prompt: l.prompt.slice(0, l.turn_idx), response: l.response.slice(0, l.turn_idx - 1) });
+    const lines = [prefix(whole[0]!), prefix(whole[1]!), first[2], prefix(whole[2]!)].join('\n');
+    const report = importTrajectories(store, textSource('t_test.jsonl', lines));
+    expect(report).toMatchObject({ imported: 1, problems: [], skipped: [] });
+    const list = store.listTrajectories();
+    expect(list.map((t) => t.steps)).toEqual([3]);
+  });
+
+  it('merges prefix-only lines into one trajectory when no line carries the whole lists, and says which turn has no observation', () => {
+    const whole = first.map((l) => JSON.parse(l) as { prompt: string[]; response: string[]; turn_idx: number });
+    const prefixes = whole.map((l) => JSON.stringify({ ...l, prompt: l.prompt.slice(0, l.turn_idx), response: l.response.slice(0, l.turn_idx - 1) }));
+    const report = importTrajectories(store, textSource('t_test.jsonl', [prefixes[2], prefixes[0], prefixes[1]].join('\n')));
+    expect(report).toMatchObject({ imported: 1, problems: [] });
+    expect(report.skipped).toEqual([
+      { line: 1, what: 'turn 3 of sample a (an action without its observation)', reason: expect.stringMatching(/stops before the observation/) },
+    ]);
+    const [t] = store.listTrajectories();
+    expect(store.getNodes(t!.id).slice(1).map((n) => [n.action, n.observation])).toEqual([
+      ['ls', 'x y'],
+      ['cat x', 'hello'],
+    ]);
+  });
+
+  it('keeps the task and the screen of GUI prompts on the node, the first screen as the initial state, and exports them back', () => {
+    const prompt = [
+      '### Turn 1\n**Task Instruction:**\nOpen the settings\n\n**Current State:**\n[home screen]\n\n**Action:**\ntap(Settings)',
+      '### Turn 2\n**Current State:**\n[settings list]\n\n**Action:**\ntap(Wi-Fi)',
+    ];
+    const response = ['**Environment Observation:**\n[settings list]', '**Environment Observation:**\n[wifi page]'];
+    const lines = prompt.map((_, i) =>
+      JSON.stringify({ task: 'android', id: 'g1', prompt, response, current_prompt: prompt[i], system_str: 'You simulate an Android phone.', turn_idx: i + 1, total_turns: 2 }),
+    );
+    const text = lines.join('\n') + '\n';
+    importTrajectories(store, textSource('android_test.jsonl', text));
+    const [t] = store.listTrajectories();
+    const [root, ...steps] = store.getNodes(t!.id);
+    expect(root!.observation).toBe('[home screen]');
+    expect(steps.map((n) => n.provenance.gui)).toEqual([{ taskInstruction: 'Open the settings', currentState: '[home screen]' }, { currentState: '[settings list]' }]);
+    expect(steps.map((n) => n.action)).toEqual(['tap(Settings)', 'tap(Wi-Fi)']);
+    // Rebuilt from the node's parts, the prompt is the file's: no raw copy needed.
+    expect(steps.every((n) => n.provenance.source?.rawAction === undefined)).toBe(true);
+    let out = '';
+    agentWorldBenchExporter.exportTo(store.iterateBundles(), (c) => (out += c));
+    expect(out).toBe(text);
+  });
+
   it('reads actions and observations out of the prompt layout', () => {
     expect(actionFromPrompt('## Turn 3\n\n**Action:**\nls -la\n')).toBe('ls -la');
     expect(actionFromPrompt('plain action')).toBe('plain action');

@@ -1,13 +1,25 @@
 // AgentWorldBench JSONL (import and export). The benchmark unrolls each trajectory into
-// one line per evaluated turn, every line repeating the whole trajectory; lines that
-// share a system prompt and turn lists are one trajectory and are imported once.
+// one line per evaluated turn. A line carries either the whole trajectory or only its
+// prefix up to the evaluated turn (the public eval reads no further); lines of one
+// trajectory (same id and system prompt, lists that agree where they overlap) are one
+// trajectory and are imported once. GUI prompts (Android, Web, OS) hold the task and the
+// screen before the action: they are kept on the node (provenance.gui) and the first
+// screen is the trajectory's initial state.
 import { z } from 'zod';
 import { chainBundle } from '../common/trajectory/build';
 import { DOMAINS, type Domain, type NodeRecord, type TrajectoryBundle } from '../common/trajectory/model';
 import { jsonLines } from './json-lines';
 import type { ImportItem, ImportSource, TrajectoryExporter, TrajectoryImporter } from './format';
 import { contentKey } from './content-key';
-import { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation } from '../common/trajectory/turn-format';
+import {
+  actionFromPrompt,
+  guiBlocksFromPrompt,
+  observationFromResponse,
+  promptForAction,
+  responseForObservation,
+  type GuiBlocks,
+} from '../common/trajectory/turn-format';
+import { plainZodIssue } from './json-document';
 
 export { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation };
 
@@ -41,7 +53,7 @@ export function domainOf(task: string, fileName: string): Domain | undefined {
 function describeZodError(err: z.ZodError): { field: string; reason: string } {
   const issue = err.issues[0]!;
   const field = issue.path.join('.') || '(line)';
-  return { field, reason: `${field}: ${issue.message}` };
+  return { field, reason: plainZodIssue(issue, field) };
 }
 
 export const agentWorldBenchImporter: TrajectoryImporter = {
@@ -67,12 +79,12 @@ export const agentWorldBenchImporter: TrajectoryImporter = {
         continue;
       }
       const rec: AwbLine = parsed.data;
-      if (rec.response.length !== rec.prompt.length) {
+      if (rec.response.length !== rec.prompt.length && rec.response.length !== rec.prompt.length - 1) {
         yield {
           kind: 'problem',
           line: item.lineNo,
           field: 'response',
-          reason: `response has ${rec.response.length} turns but prompt has ${rec.prompt.length}`,
+          reason: `response has ${rec.response.length} turns but prompt has ${rec.prompt.length}: a line holds as many observations as actions, or one fewer when it stops at the turn it evaluates`,
         };
         continue;
       }
@@ -86,39 +98,97 @@ export const agentWorldBenchImporter: TrajectoryImporter = {
         };
         continue;
       }
+      const whole = rec.response.length === rec.prompt.length && (rec.total_turns === undefined || rec.prompt.length >= rec.total_turns);
+      if (!whole) {
+        // Only a prefix: the rest of it may come on a later line, so it waits for the end.
+        seen.addPrefix(rec, domain, item.lineNo);
+        continue;
+      }
       if (seen.repeats(rec)) continue;
       const key = contentKey(['awb', rec.system_str, ...rec.prompt, '\u0000', ...rec.response]);
       if (!seen.add(rec, key)) continue;
       yield { kind: 'trajectory', bundle: bundleFromLine(rec, domain, key, source.name, item.lineNo, newId, now) };
     }
+    for (const { rec, domain, lineNo } of seen.uncoveredPrefixes()) {
+      const answered = rec.response.length;
+      const turns: AwbLine = { ...rec, prompt: rec.prompt.slice(0, answered) };
+      if (answered < rec.prompt.length) {
+        yield {
+          kind: 'skipped',
+          line: lineNo,
+          what: `turn ${rec.prompt.length} of sample ${String(rec.id)} (an action without its observation)`,
+          reason: 'the line stops before the observation of the turn it evaluates, and no line of this trajectory carries it; the turns before it are imported',
+        };
+      }
+      if (answered === 0) continue;
+      const key = contentKey(['awb', rec.system_str, ...turns.prompt, '\u0000', ...turns.response]);
+      if (!seen.add(turns, key)) continue;
+      yield { kind: 'trajectory', bundle: bundleFromLine(turns, domain, key, source.name, lineNo, newId, now) };
+    }
   },
 };
+
+/** Whether the lists agree wherever both have an entry. */
+function agreeOnOverlap(a: readonly string[], b: readonly string[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether `whole` is the trajectory `part` is a prefix of. */
+function covers(whole: AwbLine, part: AwbLine): boolean {
+  return (
+    whole.system_str === part.system_str &&
+    whole.prompt.length >= part.prompt.length &&
+    agreeOnOverlap(whole.prompt, part.prompt) &&
+    agreeOnOverlap(whole.response, part.response)
+  );
+}
 
 /**
  * The trajectories met so far in one file. Hashing every line's whole content would cost
  * more than parsing it, so a line is first compared (string equality, no hashing) with
- * the trajectory last seen under the same sample id; only new content is hashed.
+ * the trajectory last seen under the same sample id; only new content is hashed. Lines
+ * holding only a prefix are merged per sample id and system prompt, the longest kept.
  */
 class SeenTrajectories {
   private readonly keys = new Set<string>();
-  private readonly lastById = new Map<string, AwbLine>();
+  private readonly wholeById = new Map<string, AwbLine[]>();
+  private readonly prefixesById = new Map<string, { rec: AwbLine; domain: Domain; lineNo: number }[]>();
 
   repeats(rec: AwbLine): boolean {
-    const prev = this.lastById.get(String(rec.id));
-    return (
-      prev !== undefined &&
-      prev.system_str === rec.system_str &&
-      sameStrings(prev.prompt, rec.prompt) &&
-      sameStrings(prev.response, rec.response)
-    );
+    const list = this.wholeById.get(String(rec.id));
+    const prev = list?.[list.length - 1];
+    return prev !== undefined && prev.system_str === rec.system_str && sameStrings(prev.prompt, rec.prompt) && sameStrings(prev.response, rec.response);
   }
 
   /** Records a trajectory; false when its content was already seen under another id. */
   add(rec: AwbLine, key: string): boolean {
-    this.lastById.set(String(rec.id), rec);
+    const list = this.wholeById.get(String(rec.id));
+    if (list) list.push(rec);
+    else this.wholeById.set(String(rec.id), [rec]);
     if (this.keys.has(key)) return false;
     this.keys.add(key);
     return true;
+  }
+
+  addPrefix(rec: AwbLine, domain: Domain, lineNo: number): void {
+    const id = String(rec.id);
+    const list = this.prefixesById.get(id) ?? [];
+    const same = list.find((p) => p.rec.system_str === rec.system_str && agreeOnOverlap(p.rec.prompt, rec.prompt) && agreeOnOverlap(p.rec.response, rec.response));
+    if (!same) list.push({ rec, domain, lineNo });
+    else if (rec.prompt.length > same.rec.prompt.length || (rec.prompt.length === same.rec.prompt.length && rec.response.length > same.rec.response.length)) {
+      Object.assign(same, { rec, domain, lineNo });
+    }
+    this.prefixesById.set(id, list);
+  }
+
+  /** The merged prefixes that no whole line of their trajectory covers, in the order they first came. */
+  *uncoveredPrefixes(): Iterable<{ rec: AwbLine; domain: Domain; lineNo: number }> {
+    for (const [id, list] of this.prefixesById) {
+      const wholes = this.wholeById.get(id) ?? [];
+      for (const prefix of list) if (!wholes.some((w) => covers(w, prefix.rec))) yield prefix;
+    }
   }
 }
 
@@ -126,6 +196,22 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** A GUI prompt's blocks (task, screen before the action), when it has any. */
+function guiOf(prompt: string): GuiBlocks | null {
+  const blocks = guiBlocksFromPrompt(prompt);
+  if (blocks.taskInstruction == null && blocks.currentState == null) return null;
+  return {
+    ...(blocks.taskInstruction != null ? { taskInstruction: blocks.taskInstruction } : {}),
+    ...(blocks.currentState != null ? { currentState: blocks.currentState } : {}),
+  };
+}
+
+/** The GUI blocks a node's turn is written with, as the import kept them. */
+function nodeGui(node: NodeRecord): GuiBlocks | undefined {
+  const gui = (node.provenance as { gui?: unknown }).gui;
+  return gui && typeof gui === 'object' ? (gui as GuiBlocks) : undefined;
 }
 
 function bundleFromLine(
@@ -138,28 +224,33 @@ function bundleFromLine(
   now: string,
 ): TrajectoryBundle {
   const sampleId = String(rec.id);
+  const guis = rec.prompt.map(guiOf);
   return chainBundle(
     {
       title: `${domain} · ${sampleId}`,
       domain,
       systemPrompt: rec.system_str,
+      // A GUI trajectory's first screen is what the environment showed before any action.
+      initialState: guis[0]?.currentState ?? '',
       sourceKey: key,
       rootProvenance: { source: { format: 'agentworldbench', file, line: lineNo, sampleId, task: rec.task } },
       steps: rec.prompt.map((prompt, i) => {
         const action = actionFromPrompt(prompt);
         const observation = observationFromResponse(rec.response[i]!);
+        const gui = guis[i];
         return {
           action,
           observation,
           origin: 'imported' as const,
           provenance: {
+            ...(gui ? { gui } : {}),
             source: {
               format: 'agentworldbench',
               file,
               line: lineNo,
               sampleId,
               // Kept only when rebuilding from the parsed parts would not give the same text.
-              ...(promptForAction(i + 1, action) !== prompt ? { rawAction: prompt } : {}),
+              ...(promptForAction(i + 1, action, gui ?? undefined) !== prompt ? { rawAction: prompt } : {}),
               ...(responseForObservation(observation) !== rec.response[i] ? { rawObservation: rec.response[i] } : {}),
             },
           },
@@ -205,7 +296,7 @@ export const agentWorldBenchExporter: TrajectoryExporter = {
       const task = root?.provenance.source?.task ?? trajectory.domain;
       const paths = leafPaths(nodes);
       paths.forEach((path, p) => {
-        const prompt = path.map((n, i) => n.provenance.source?.rawAction ?? promptForAction(i + 1, n.action));
+        const prompt = path.map((n, i) => n.provenance.source?.rawAction ?? promptForAction(i + 1, n.action, nodeGui(n)));
         const response = path.map((n) => n.provenance.source?.rawObservation ?? responseForObservation(n.observation));
         const id = paths.length > 1 ? `${baseId}#${p + 1}` : baseId;
         for (let t = 0; t < path.length; t++) {
