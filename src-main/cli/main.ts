@@ -13,13 +13,14 @@ import { registerReplay } from './commands/replay';
 import { registerEval } from './commands/eval';
 import { registerPerturb } from './commands/perturb';
 import { registerMcpServe } from './commands/mcp-serve';
+import { registerExpand } from './commands/expand';
 
 const program = new Command()
   .name('worldloom')
   .description('Worldloom: a trajectory studio for language world models')
   .showHelpAfterError();
 
-for (const register of [registerServe, registerImport, registerExport, registerInfo, registerSimulate, registerGpuInstall, registerEval, registerPerturb, registerRecord, registerReplay, registerMcpServe]) register(program);
+for (const register of [registerServe, registerImport, registerExport, registerInfo, registerSimulate, registerGpuInstall, registerEval, registerPerturb, registerRecord, registerReplay, registerMcpServe, registerExpand]) register(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`worldloom: ${toUserError(err).message}\n`);

@@ -8,6 +8,7 @@ import { rememberRecent } from './recent-workspaces';
 import type { ModelSpec, ModelState } from '../common/contract/simulation';
 import { ModelSession, type SecretStore } from '../simulation/model-session';
 import { evaluationHandlers } from './evaluation-handlers';
+import { siblingHandlers } from './sibling-handlers';
 import { perturbationHandlers } from './perturbation-handlers';
 import { simulationHandlers } from './simulation-handlers';
 import { curationHandlers } from './curation-handlers';
@@ -15,6 +16,7 @@ import { realityHandlers } from './reality-handlers';
 import { workspaceHandlers } from './workspace-handlers';
 import { datasetHandlers } from './dataset-handlers';
 import { jobsHandlers } from './jobs-handlers';
+import { agentsHandlers } from './agents-handlers';
 import { Jobs } from './jobs';
 import { Downloads } from './downloads';
 
@@ -111,6 +113,6 @@ export class Studio {
     await this.models.unload();
   }
 
-  readonly handlers: Handlers = { ...workspaceHandlers(this), ...curationHandlers(this), ...simulationHandlers(this), ...datasetHandlers(this), ...perturbationHandlers(this), ...realityHandlers(this), ...evaluationHandlers(this), ...jobsHandlers(this) };
+  readonly handlers: Handlers = { ...workspaceHandlers(this), ...curationHandlers(this), ...simulationHandlers(this), ...datasetHandlers(this), ...perturbationHandlers(this), ...realityHandlers(this), ...evaluationHandlers(this), ...siblingHandlers(this), ...jobsHandlers(this), ...agentsHandlers(this) };
 }
 

@@ -3,6 +3,7 @@
 // with these schemas where it enters the core. Pure: the renderer imports it too.
 import { z } from 'zod';
 import { evaluationApi } from './evaluation';
+import { siblingsApi } from './siblings';
 import { perturbationApi } from './perturbation';
 import { simulationApi } from './simulation';
 import { curationApi } from './curation';
@@ -10,10 +11,11 @@ import { realityApi } from './reality';
 import { workspaceApi } from './workspace';
 import { datasetApi } from './dataset';
 import { JobProgress, jobsApi } from './jobs';
+import { agentsApi } from './agents';
 import { NodeRecord, TrajectoryRecord } from '../trajectory/model';
 
 /** Every method of the contract; each area of the product contributes its own file. */
-export const api = { ...workspaceApi, ...curationApi, ...simulationApi, ...datasetApi, ...perturbationApi, ...realityApi, ...evaluationApi, ...jobsApi } as const;
+export const api = { ...workspaceApi, ...curationApi, ...simulationApi, ...datasetApi, ...perturbationApi, ...realityApi, ...evaluationApi, ...siblingsApi, ...jobsApi, ...agentsApi } as const;
 
 export type ApiMethod = keyof typeof api;
 export type ApiInput<M extends ApiMethod> = z.input<(typeof api)[M]['input']>;

@@ -7,7 +7,7 @@ import { method } from './method';
 /** Chosen by the caller, so it can follow and cancel the job before the call returns. */
 export const JobId = z.string().min(1).max(100);
 
-export const JOB_KINDS = ['simulate', 'perturb', 'replay', 'record', 'run-real', 'import', 'export', 'evaluation', 'gpu-install'] as const;
+export const JOB_KINDS = ['simulate', 'perturb', 'replay', 'record', 'run-real', 'import', 'export', 'evaluation', 'gpu-install', 'expand'] as const;
 export const JobKind = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKind>;
 
