@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CURATION, type NodeRecord } from '../trajectory/model';
+import { agreementRows, compareGroup, rawSiblingGroups } from './sibling-groups';
+
+let counter = 0;
+function node(parentId: string | null, action: string, observation: string, origin: NodeRecord['origin'], provenance: NodeRecord['provenance'] = {}, tags: string[] = []): NodeRecord {
+  return {
+    id: `n${++counter}`,
+    trajectoryId: 't',
+    parentId,
+    editedFromId: null,
+    depth: parentId === null ? 0 : 1,
+    action,
+    observation,
+    reasoning: null,
+    origin,
+    provenance,
+    curation: { ...EMPTY_CURATION, tags },
+    metrics: null,
+    createdAt: '',
+  };
+}
+
+describe('sibling samples of one action', () => {
+  const root = node(null, '', '$', 'imported');
+  const real = node(root.id, 'ls -la', 'a.txt\nb.txt', 'real');
+  const s1 = node(root.id, 'ls -la', 'a.txt\nb.txt', 'simulated', { seed: 7 });
+  const s2 = node(root.id, 'ls -la', 'a.txt\nc.txt', 'simulated', { seed: 8 });
+  const p1 = node(root.id, 'ls -la', 'ls: cannot open directory', 'perturbed', { perturbations: [{ kind: 'permission-denied', mode: 'transform', params: {}, seed: 1, version: 1 }] }, ['preferred']);
+  const other = node(root.id, 'pwd', '/home', 'simulated', { seed: 9 });
+  const lone = node(real.id, 'cat a.txt', 'x', 'simulated', { seed: 1 });
+  const nodes = [root, real, s1, s2, p1, other, lone];
+
+  it('groups children by parent and action, keeping the real one apart', () => {
+    const groups = rawSiblingGroups(nodes, root.id);
+    const ls = groups.find((g) => g.action === 'ls -la')!;
+    expect(ls.real?.id).toBe(real.id);
+    expect(ls.samples.map((n) => n.id)).toEqual([s1.id, s2.id, p1.id]);
+    expect(groups.find((g) => g.action === 'pwd')!.samples).toHaveLength(1);
+    expect(rawSiblingGroups(nodes).length).toBe(3);
+  });
+
+  it('compares a group: numbers, seeds and perturbation kinds tell samples apart; agreement, consensus and distance to real', () => {
+    const group = compareGroup(rawSiblingGroups(nodes, root.id).find((g) => g.action === 'ls -la')!, 'terminal');
+    expect(group.samples.map((s) => [s.sample, s.of, s.seed, s.perturbation])).toEqual([
+      [1, 3, 7, null],
+      [2, 3, 8, null],
+      [3, 3, null, 'permission-denied'],
+    ]);
+    expect(group.samples.map((s) => s.preferred)).toEqual([false, false, true]);
+    expect(group.samples[0]!.toReal).toBe(1);
+    expect(group.samples[2]!.toReal).toBeLessThan(0.5);
+    expect(group.agreement).toBeGreaterThan(0);
+    expect(group.agreement).toBeLessThan(1);
+    expect(group.consensusNodeId).not.toBe(p1.id);
+    expect(group.pairwise).toHaveLength(3);
+    expect(group.real).toBe('a.txt\nb.txt');
+  });
+
+  it('lists only states with two or more samples of an action, least agreement first', () => {
+    const agreeing = node(real.id, 'cat b.txt', 'same', 'simulated');
+    const agreeing2 = node(real.id, 'cat b.txt', 'same', 'simulated');
+    const { rows, variants } = agreementRows([...nodes, agreeing, agreeing2]);
+    expect(rows.map((r) => [r.label, r.samples])).toEqual([
+      ['ls -la', 3],
+      ['cat b.txt', 2],
+    ]);
+    expect(rows[0]!.agreement).toBeLessThan(rows[1]!.agreement);
+    expect(rows[1]).toMatchObject({ agreement: 1, distinct: 1, preferredNodeId: null });
+    expect(rows[0]!.preferredNodeId).toBe(p1.id);
+    expect(variants.map((v) => v.nodeId)).toEqual([s1.id, s2.id, p1.id, agreeing.id, agreeing2.id]);
+  });
+});

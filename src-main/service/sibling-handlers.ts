@@ -1,0 +1,46 @@
+// Handlers for the sibling part of the contract (contract/siblings.ts): samples of one action
+// compared with each other and with the real observation, and the curator's preferred pick.
+import { PREFERRED_TAG, type siblingsApi } from '../common/contract/siblings';
+import { agreementRows, compareGroup, rawSiblingGroups } from '../common/metrics/sibling-groups';
+import { UserError } from '../common/user-error';
+import type { HandlersOf, Studio } from './studio';
+
+export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> {
+  const nodeOrFail = (id: string) => {
+    const node = studio.requireStore().getNode(id);
+    if (!node) throw new UserError(`No node ${id} in this workspace; it may have been removed. Pick a node in the tree again.`, 'not-found');
+    return node;
+  };
+  return {
+    'siblings.compare': ({ parentId, action }) => {
+      const store = studio.requireStore();
+      const parent = nodeOrFail(parentId);
+      const trajectory = store.getTrajectory(parent.trajectoryId)!;
+      const groups = rawSiblingGroups(store.getNodes(parent.trajectoryId), parentId).filter((g) => action === undefined || g.action === action);
+      return { groups: groups.filter((g) => g.samples.length >= 2 || g.real !== null).map((g) => compareGroup(g, trajectory.domain)) };
+    },
+    'siblings.agreement': ({ trajectoryId }) => {
+      const store = studio.requireStore();
+      if (!store.getTrajectory(trajectoryId)) throw new UserError(`No trajectory ${trajectoryId} in this workspace.`, 'not-found');
+      return agreementRows(store.getNodes(trajectoryId));
+    },
+    'siblings.prefer': ({ nodeId }) => {
+      const store = studio.requireStore();
+      const chosen = nodeOrFail(nodeId);
+      if (chosen.parentId === null || chosen.origin === 'real') {
+        throw new UserError('Only a sample (a simulated, perturbed or edited step) can be preferred among its siblings; the real step is the ground truth.', 'invalid');
+      }
+      const group = rawSiblingGroups(store.getNodes(chosen.trajectoryId), chosen.parentId).find((g) => g.action === chosen.action)!;
+      const changed = store.transaction(() =>
+        group.samples.flatMap((n) => {
+          const has = n.curation.tags.includes(PREFERRED_TAG);
+          if (n.id === nodeId && !has) return [store.setCuration(n.id, { tags: [...n.curation.tags, PREFERRED_TAG] })];
+          if (n.id !== nodeId && has) return [store.setCuration(n.id, { tags: n.curation.tags.filter((t) => t !== PREFERRED_TAG) })];
+          return [];
+        }),
+      );
+      for (const node of changed) studio.emit('nodes.marked', { trajectoryId: node.trajectoryId, node });
+      return { nodes: changed };
+    },
+  };
+}
