@@ -62,6 +62,11 @@ export async function startEvaluation(): Promise<void> {
     notify('error', 'Cannot start the evaluation', ['"Samples" is a whole number of at least 1, or empty for every sample.']);
     return;
   }
+  const maxTokens = form.maxTokens.trim() ? Number(form.maxTokens) : undefined;
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens >= 1)) {
+    notify('error', 'Cannot start the evaluation', ['"Max new tokens" is a whole number of at least 1, or empty for what the model recommends.']);
+    return;
+  }
   const jobId = `eval-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const outDir = form.outDir.trim();
   set({ job: { jobId, label: 'Starting', done: 0, total: null, etaSeconds: null, running: true }, lastRun: null });
@@ -73,6 +78,7 @@ export async function startEvaluation(): Promise<void> {
       judge,
       concurrency: form.concurrency,
       ...(limit !== undefined ? { limit } : {}),
+      sampling: maxTokens !== undefined ? { maxTokens } : {},
     });
     set({ lastRun: { outDir, interrupted: result.interrupted, predicted: result.predicted, resumed: result.resumed, problems: result.problems, error: null } });
     await readEvaluation(outDir);

@@ -12,6 +12,8 @@ export interface EvaluationForm {
   judgeModel: string;
   /** Empty for every sample. */
   limit: string;
+  /** Empty for the model's own recommendation. */
+  maxTokens: string;
   concurrency: number;
 }
 
@@ -52,7 +54,7 @@ export const createEvaluationSlice: StateCreator<StudioStore, [], [], { evaluati
     summary: null,
     samples: [],
     sample: null,
-    form: { dataDir: '', outDir: '', judge: 'none', judgeUrl: '', judgeModel: '', limit: '', concurrency: 4 },
+    form: { dataDir: '', outDir: '', judge: 'none', judgeUrl: '', judgeModel: '', limit: '', maxTokens: '', concurrency: 4 },
     job: null,
     lastRun: null,
   },

@@ -78,6 +78,10 @@ export function RunForm() {
         <input value={form.limit} onChange={(e) => changeEvaluationForm({ limit: e.target.value })} inputMode="numeric" />
       </label>
       <label>
+        Max new tokens (empty: the model's own)
+        <input value={form.maxTokens} onChange={(e) => changeEvaluationForm({ maxTokens: e.target.value })} inputMode="numeric" />
+      </label>
+      <label>
         At once
         <input type="number" min={1} max={64} value={form.concurrency} onChange={(e) => changeEvaluationForm({ concurrency: Math.max(1, Number(e.target.value) || 1) })} />
       </label>
