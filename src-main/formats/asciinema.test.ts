@@ -1,5 +1,11 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { asciinemaImporter } from './asciinema';
+import { learnPrompt } from './learned-prompt';
+import { importerFor } from './registry';
+import { fileHead, fileSource, textSource } from './sources';
 import { LineEditor } from './keystrokes';
 import { fixture, runImporter } from '../testing/importer-fixtures';
 
@@ -66,7 +72,7 @@ describe('asciinema importer', () => {
     expect(steps[2]!.observation).toBe('done\n$');
   });
 
-  it('shows a full-screen program\'s screen while it runs and the shell again after it exits', () => {
+  it('shows a full-screen program\'s screen after each keystroke batch and the shell again after it exits', () => {
     const events: [number, string, string][] = [
       [0.1, 'o', 'u@h:~$ '],
       [0.1, 'i', 'vim notes.txt\r'],
@@ -81,22 +87,31 @@ describe('asciinema importer', () => {
     ];
     const text = [JSON.stringify({ version: 3, term: { cols: 40, rows: 5 } }), ...events.map((e) => JSON.stringify(e))].join('\n');
     const steps = run('vim.cast', text).bundles[0]!.nodes.slice(1);
-    expect(steps.map((s) => s.action)).toEqual(['vim notes.txt', 'ddinew^[:wq', 'cat notes.txt']);
+    // Inside vim each keystroke batch is a step and vim's screen after it the observation.
+    expect(steps.map((s) => s.action)).toEqual(['vim notes.txt', 'ddi', 'new^[:wq^M', 'cat notes.txt']);
     expect(steps[0]!.observation).toBe('first line\n~\n~\n\n"notes.txt" 1L, 11B');
-    expect(steps[1]!.observation).toBe('u@h:~$');
-    expect(steps[2]!.observation).toBe('new\nu@h:~$');
+    // The screen as the emulator shows it: vim wrote over its status line without clearing it.
+    expect(steps[1]!.observation).toBe('\n~\n~\n\n-- INSERT --1L, 11B');
+    expect(steps[2]!.observation).toBe('u@h:~$');
+    expect(steps[3]!.observation).toBe('new\nu@h:~$');
   });
 
-  it('imports a single-program recording as one turn named by the header command', () => {
+  it('imports a single-program recording as the header command, then one turn per pause', () => {
     const text = [
       JSON.stringify({ version: 2, width: 80, height: 24, command: 'python3 train.py' }),
       JSON.stringify([0.5, 'o', 'epoch 1 loss 0.93\r\n']),
       JSON.stringify([1.5, 'o', 'epoch 2 loss 0.71\r\n']),
     ].join('\n');
-    const steps = run('train.cast', text).bundles[0]!.nodes.slice(1);
-    expect(steps).toHaveLength(1);
-    expect(steps[0]!.action).toBe('python3 train.py');
-    expect(steps[0]!.observation).toBe('epoch 1 loss 0.93\nepoch 2 loss 0.71');
+    const { bundles, problems } = run('train.cast', text);
+    expect(problems).toEqual([]);
+    const [root, ...steps] = bundles[0]!.nodes;
+    // Starting the program is the first action; a pause in its output ends a turn (the wait is the action).
+    expect(root!.observation).toBe('');
+    expect(steps.map((s) => [s.action, s.observation])).toEqual([
+      ['python3 train.py', 'epoch 1 loss 0.93'],
+      ['(wait 1 s)', 'epoch 2 loss 0.71'],
+    ]);
+    expect(root!.provenance.recording).toMatchObject({ splitBy: 'pauses' });
   });
 
   it('reports malformed events with their line and imports the rest', () => {
@@ -153,5 +168,201 @@ describe('keystroke line editor', () => {
     expect(ed.feed('cat fi\t\r')).toEqual([{ text: 'cat fi\t', edited: true }]);
     expect(ed.feed('ihello\x1b:wq\r')).toEqual([{ text: 'ihello^[:wq', edited: false }]);
     expect(ed.feed('héllo wörld ✓\r')).toEqual([{ text: 'héllo wörld ✓', edited: false }]);
+  });
+});
+
+const REAL = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world', 'asciinema');
+const real = (name: string) => readFileSync(join(REAL, name), 'utf8');
+
+/** Visible text of each output event (escapes and control characters removed), in file order. */
+function outputTexts(cast: string): string[] {
+  return cast
+    .split('\n')
+    .filter((l) => l.startsWith('['))
+    .map((l) => JSON.parse(l) as [number, string, string])
+    .filter(([, code]) => code === 'o')
+    // Colours change no text; cursor moves and other controls separate it.
+    // eslint-disable-next-line no-control-regex
+    .map(([, , data]) => data.replace(/\x1b\][^\x07]*\x07|\x1b\[[0-9;]*m|\x1b[()][A-Z0-9]/g, '').replace(/\x1b\[[0-9;?>=$]*[A-Za-z]|\x1b[=>]|[\x00-\x1f\x7f]/g, ' '));
+}
+
+/** Every word the cast printed appears in the imported nodes, but for those the program itself erased from the screen. */
+function expectNothingLost(cast: string, nodes: readonly { action: string; observation: string }[], erased: string[] = []) {
+  const imported = nodes.map((n) => `${n.action}\n${n.observation}`).join('\n');
+  const words = outputTexts(cast).flatMap((text) => text.split(/\s+/).filter((w) => w !== '' && !erased.includes(w)));
+  expect(words.length).toBeGreaterThan(0);
+  for (const word of words) expect(imported).toContain(word);
+}
+
+describe.skipIf(!existsSync(REAL))('asciinema importer on the shared real casts (../shared/fixtures/real-world/asciinema is absent, so these are skipped)', () => {
+  it('fish + vim with keystrokes: the terminal\'s query reply is no turn, vim\'s screen is an observation, each key batch a step', () => {
+    const text = real('asciinema-cli-demo.v2.cast');
+    const { bundles, problems, skipped } = run('demo.cast', text);
+    expect(problems).toEqual([]);
+    expect(skipped).toEqual([expect.objectContaining({ line: 21, what: '1 terminal reply to cursor or device queries' })]);
+    const [root, ...steps] = bundles[0]!.nodes;
+    expect(root!.observation).toBe('~/c/a/asciinema (develop ↩☡=)');
+    // Step by step against the file's keystrokes: vim⏎, then :, q and ⏎ inside vim, then ^D at the prompt.
+    expect(steps.map((s) => s.action)).toEqual(['vim', ':', 'q', '^M', '^D']);
+    expect(steps[0]!.observation).toContain('VIM - Vi IMproved');
+    expect(steps[0]!.observation).toContain('type  :q<Enter>               to exit');
+    expect(steps[1]!.observation.split('\n').at(-1)).toBe(':');
+    expect(steps[2]!.observation.split('\n').at(-1)).toBe(':q');
+    expect(steps[3]!.observation).toBe('~/c/a/asciinema (develop ↩☡=)');
+    expect(root!.provenance.recording).toMatchObject({ splitBy: 'keystrokes' });
+    // fish draws ⏎ (its no-newline mark) and erases it in the same write, and erases the
+    // suggested completion (grey "tests/vim.cast") when Enter takes only what was typed; vim
+    // prints ▽ to measure its width with a cursor query, then blanks it.
+    expectNothingLost(text, bundles[0]!.nodes, ['⏎', 'tests/vim.cast', '▽']);
+  });
+
+  it('a pasted bash command without keystrokes: the prompt is learned from its repetition', () => {
+    const text = real('hexlet-gendiff-bash.v2.cast');
+    const { bundles, problems } = run('gendiff.cast', text);
+    expect(problems).toEqual([]);
+    const [root, ...steps] = bundles[0]!.nodes;
+    expect(root!.observation.split('\n').at(-1)).toBe('alex@LAPTOP-2L8UASHD:~/python-project-50$');
+    expect(steps.map((s) => s.action)).toEqual([
+      'poetry run gendiff /home/alex/python-project-50/tests/fixtures/file1.yml /home/alex/python-project-50/tests/fixtures/file2.yml',
+    ]);
+    expect(steps[0]!.observation).toBe(
+      '- follow : False\n host : hexlet.io\n- proxy : 123.234.53.22\n- timeout : 50\n+ timeout : 20\n+ verbose : True\nalex@LAPTOP-2L8UASHD:~/python-project-50$\nexit',
+    );
+    expect(root!.provenance.recording).toMatchObject({ splitBy: 'prompts', prompt: { source: 'learned' } });
+    expectNothingLost(text, bundles[0]!.nodes);
+  });
+
+  it('output that lands on the line where Enter was pressed is kept (asciinema-server full v3)', () => {
+    const text = real('asciinema-server-full-v3.cast');
+    const { bundles, problems } = run('full.cast', text);
+    expect(problems).toEqual([]);
+    const [root, ...steps] = bundles[0]!.nodes;
+    expect(root!.observation).toBe('foo bar');
+    expect(steps.map((s) => [s.action, s.observation])).toEqual([['', 'baz quxżółć jaźń']]);
+    expect(bundles[0]!.trajectory.title).toBe('bashing :)');
+    expectNothingLost(text, bundles[0]!.nodes);
+  });
+
+  it('a v3 cast with comments and blank lines and output only imports one turn per pause', () => {
+    const text = real('asciinema-server-blank-lines-and-comments-v3.cast');
+    const { bundles, problems } = run('blank.cast', text);
+    expect(problems).toEqual([]);
+    const [root, ...steps] = bundles[0]!.nodes;
+    expect(root!.observation).toBe('foo bar');
+    expect(steps.map((s) => [s.action, s.observation])).toEqual([
+      ['(wait 4.444 s)', 'baz qux'],
+      ['(wait 2.802 s)', 'żółć jaźń'],
+      ['(wait 1 s)', 'bye!'],
+    ]);
+    expectNothingLost(text, bundles[0]!.nodes);
+  });
+
+  it('a v3 cast with UTF-8 output, input and a resize (asciinema full v3), and with a byte order mark', () => {
+    const text = real('asciinema-cli-full-v3.cast');
+    for (const variant of [text, '\uFEFF' + text]) {
+      expect(importerFor('auto', 'full-v3.cast', variant).id).toBe('asciinema');
+      const { bundles, problems } = run('full-v3.cast', variant);
+      expect(problems).toEqual([]);
+      expect(bundles[0]!.nodes.map((n) => [n.action, n.observation])).toEqual([
+        ['', 'żółć'],
+        ['', ''],
+      ]);
+    }
+    // Read from disk, the way `worldloom import` reads it.
+    const dir = mkdtempSync(join(tmpdir(), 'wl-bom-'));
+    try {
+      const file = join(dir, 'bom.cast');
+      writeFileSync(file, '\uFEFF' + text);
+      expect(importerFor('auto', 'bom.cast', fileHead(file)).id).toBe('asciinema');
+      let n = 0;
+      const items = [...asciinemaImporter.parse(fileSource(file), () => `id-${n++}`, '2024-06-10T00:00:00Z')];
+      expect(items.filter((i) => i.kind === 'problem')).toEqual([]);
+      expect(items.filter((i) => i.kind === 'trajectory')).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('asciinema importer: prompts learned from the session', () => {
+  const cast = (header: object, events: [number, string, string][]) => [JSON.stringify(header), ...events.map((e) => JSON.stringify(e))].join('\n');
+
+  it('learns a fish prompt (user@host ~>) that the shell-prompt grammar does not know', () => {
+    const text = cast({ version: 2, width: 60, height: 10 }, [
+      [0.1, 'o', '\x1b[32mada@lab\x1b[m \x1b[34m~\x1b[m> '],
+      [1.2, 'o', 'ls\r\n'],
+      [1.3, 'o', 'notes.md  src\r\n'],
+      [1.4, 'o', '\x1b[32mada@lab\x1b[m \x1b[34m~\x1b[m> '],
+      [2.5, 'o', 'cd src\r\n'],
+      [2.6, 'o', '\x1b[32mada@lab\x1b[m \x1b[34m~/src\x1b[m> '],
+      [3.9, 'o', 'echo done\r\ndone\r\n'],
+      [4.0, 'o', '\x1b[32mada@lab\x1b[m \x1b[34m~/src\x1b[m> '],
+    ]);
+    const { bundles, problems } = run('fish.cast', text);
+    expect(problems).toEqual([]);
+    const [root, ...steps] = bundles[0]!.nodes;
+    expect(root!.observation).toBe('ada@lab ~>');
+    expect(steps.map((s) => [s.action, s.observation])).toEqual([
+      ['ls', 'notes.md  src\nada@lab ~>'],
+      ['cd src', 'ada@lab ~/src>'],
+      ['echo done', 'done\nada@lab ~/src>'],
+    ]);
+    expect(root!.provenance.recording).toMatchObject({ splitBy: 'prompts', prompt: { source: 'learned' } });
+  });
+
+  it('learns a themed prompt and takes a --prompt pattern over it', () => {
+    const events: [number, string, string][] = [
+      [0.1, 'o', '➜  proj git:(main) '],
+      [1.0, 'o', 'make\r\n'],
+      [1.2, 'o', 'ok\r\n➜  proj git:(main) '],
+      [2.0, 'o', 'git status\r\nclean\r\n➜  proj git:(main) '],
+    ];
+    const text = cast({ version: 2, width: 60, height: 10 }, events);
+    expect(run('zsh.cast', text).bundles[0]!.nodes.slice(1).map((s) => s.action)).toEqual(['make', 'git status']);
+    // A prompt seen once cannot be learned (the session is imported by its pauses); a given pattern cuts it.
+    const once = cast({ version: 2, width: 60, height: 10 }, [
+      [0.1, 'o', '[prod] >>> '],
+      [1.5, 'o', 'deploy --dry-run\r\nwould deploy 3 services\r\n'],
+    ]);
+    expect(run('once.cast', once).bundles[0]!.nodes[0]!.provenance.recording).toMatchObject({ splitBy: 'pauses' });
+    let n = 0;
+    const items = [...asciinemaImporter.parse(textSource('once.cast', once), () => `id-${n++}`, 'now', { prompt: '\\[prod\\] >>>' })];
+    const given = items.find((i) => i.kind === 'trajectory');
+    expect(given?.kind === 'trajectory' && given.bundle.nodes.map((s) => [s.action, s.observation])).toEqual([
+      ['', '[prod] >>>'],
+      ['deploy --dry-run', 'would deploy 3 services'],
+    ]);
+    expect(given?.kind === 'trajectory' && given.bundle.nodes[0]!.provenance.recording).toMatchObject({ splitBy: 'prompts', prompt: { source: 'given' } });
+    const bad = [...asciinemaImporter.parse(textSource('zsh.cast', text), () => 'x', 'now', { prompt: '(' })];
+    expect(bad).toEqual([expect.objectContaining({ kind: 'problem', field: 'prompt', reason: expect.stringMatching(/not a valid regular expression/) })]);
+  });
+
+  it('imports a full-screen program recorded without keystrokes as one screen per pause, and says nothing it did not do', () => {
+    const text = cast({ version: 2, width: 30, height: 4, command: 'top' }, [
+      [0.1, 'o', '\x1b[?1049h\x1b[H\x1b[2Jload 0.10\r\ncpu 3%'],
+      [2.1, 'o', '\x1b[H\x1b[2Jload 0.50\r\ncpu 40%'],
+      [4.1, 'o', '\x1b[H\x1b[2Jload 0.90\r\ncpu 95%'],
+      [4.5, 'o', '\x1b[?1049l'],
+    ]);
+    const { bundles, problems } = run('top.cast', text);
+    expect(problems).toEqual([]);
+    const steps = bundles[0]!.nodes.slice(1);
+    expect(steps.map((s) => [s.action, s.observation])).toEqual([
+      ['top', 'load 0.10\ncpu 3%'],
+      ['(wait 2 s)', 'load 0.50\ncpu 40%'],
+      ['(wait 2 s)', ''],
+    ]);
+  });
+
+  it('learns prompts from what repeats, preferring text that ends in a prompt mark', () => {
+    expect(learnPrompt(['dev@box:~/a$', 'dev@box:~/a$ l', 'dev@box:~/b$', 'dev@box:~/b$ ls'])!.match('dev@box:~/c/d$ make all')).toEqual({
+      prompt: 'dev@box:~/c/d$',
+      command: 'make all',
+    });
+    expect(learnPrompt(['(venv) ~/src ❯', '(venv) ~/src ❯'])!.match('(venv) ~/src ❯ pytest -q')).toEqual({ prompt: '(venv) ~/src ❯', command: 'pytest -q' });
+    // One sighting is not a repetition: only the shell grammar can vouch for it.
+    expect(learnPrompt(['Password:'])).toBeNull();
+    expect(learnPrompt(['u@h:~$'])!.match('u@h:~$ ls')).toEqual({ prompt: 'u@h:~$', command: 'ls' });
+    expect(learnPrompt([])).toBeNull();
   });
 });

@@ -2,19 +2,35 @@
 // becomes an action, and the screen text it produced (through the next prompt) its
 // observation. Output is rendered by a real terminal emulator (./terminal-screen.ts) so
 // colours, carriage-return progress bars and cursor moves read as a person saw them.
-// Turns are split on recorded keystrokes when the cast has them (`asciinema rec -I`),
-// else on shell prompts found in the rendered text (the prompt grammar lives in
-// ../metrics/terminal-state.ts, which compares prompts of simulated and real screens).
+// Turns follow what the screen shows, not raw input events:
+// - with recorded keystrokes (`asciinema rec -I`), a line submitted with Enter (or ^C, ^D)
+//   ends the turn before it; that observation runs through the prompt that came back, and
+//   the command is the echo on screen when the line was edited (Tab, arrows, history).
+//   The terminal's own replies to cursor and device queries arrive as input too; they are
+//   no turns (reported as skipped). Inside a full-screen program (vim, less, htop) each
+//   batch of keystrokes is an action and the program's screen after it the observation;
+// - without keystrokes, the session's prompt is learned from what repeats
+//   (./learned-prompt.ts; `--prompt REGEX` overrides it) and the screen text is cut where a
+//   prompt is followed by a command;
+// - with neither (or a full-screen program and no keystrokes), each pause in the output
+//   ends a turn whose action is the wait: one observation per pause.
 import { z } from 'zod';
-import { parsePrompt, type ShellPrompt } from '../common/metrics/terminal-state';
+import { parsePrompt } from '../common/metrics/terminal-state';
 import { chainBundle, type StepDraft } from '../common/trajectory/build';
-import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
+import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry, ImporterOptions } from './format';
 import { contentKey } from './content-key';
-import { LineEditor } from './keystrokes';
+import { LineEditor, keyNotation, type SubmittedLine } from './keystrokes';
 import { parseBoundedJson } from './json-limits';
+import { givenPrompt, grammarPrompt, learnPrompt, type PromptMatcher } from './learned-prompt';
 import { clampTerminalSize, TerminalScreen } from './terminal-screen';
 
 const FORMAT = 'asciinema';
+/** Keystrokes closer together than this are one batch inside a full-screen program. */
+const BATCH_GAP_SECONDS = 0.5;
+/** Output that stops for this long waited for something: a turn ends there when no input was recorded. */
+const IDLE_PAUSE_SECONDS = 1;
+/** A shorter stop still marks where a prompt may wait for typing (for learning the prompt). */
+const PROMPT_PAUSE_SECONDS = 0.1;
 const Dim = z.number().int().positive();
 const Env = z.record(z.string(), z.string().nullable()).optional();
 const Header = z.discriminatedUnion('version', [
@@ -41,10 +57,18 @@ interface Turn extends StepDraft {
   durationSeconds?: number;
 }
 
-/** The first line that is not blank and not a v3 `#` comment. */
+
+/** Input the terminal itself sends in answer to a program's query, not keys a person pressed. */
+const TERMINAL_REPLY =
+  // eslint-disable-next-line no-control-regex
+  /\x1b\[\d+;\d+R|\x1b\[[?>][\d;]*c|\x1b\[0n|\x1b\[\??[\d;]+\$y|\x1b\]\d+;[^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[\d+(?:;\d+){2}t|\x1bP[^\x1b]*\x1b\\|\x1b\[[IO]/g;
+
+/** The first line that is not blank and not a v3 `#` comment (a byte order mark is not content). */
 function headerLine(head: string): string | undefined {
-  return head.split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
+  return head.replace(/^\uFEFF/, '').split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
 }
+
+type Skip = Extract<ImportItem, { kind: 'skipped' }>;
 
 export const asciinemaImporter: TrajectoryImporter = {
   id: FORMAT,
@@ -60,22 +84,32 @@ export const asciinemaImporter: TrajectoryImporter = {
     }
     return /\.cast$/i.test(name) ? 0.5 : 0;
   },
-  *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
+  *parse(source: ImportSource, newId, now, options?: ImporterOptions): Iterable<ImportItem> {
+    let given: PromptMatcher | null = null;
+    if (options?.prompt) {
+      try {
+        given = givenPrompt(options.prompt);
+      } catch (err) {
+        yield { kind: 'problem', line: null, field: 'prompt', reason: (err as Error).message };
+        return;
+      }
+    }
     const texts: string[] = [];
     let header: Header | undefined;
     let headerLineNo = 0;
     const events: CastEvent[] = [];
     let clock = 0;
     for (const line of source.lines()) {
-      texts.push(line.text);
+      const text = line.lineNo === 1 ? line.text.replace(/^\uFEFF/, '') : line.text;
+      texts.push(text);
       if (line.error) {
         yield { kind: 'problem', line: line.lineNo, reason: line.error };
         continue;
       }
-      if (line.text.trim() === '' || line.text.startsWith('#')) continue;
+      if (text.trim() === '' || text.startsWith('#')) continue;
       let raw: unknown;
       try {
-        raw = parseBoundedJson(line.text);
+        raw = parseBoundedJson(text);
       } catch (err) {
         yield { kind: 'problem', line: line.lineNo, reason: `not valid JSON (${(err as Error).message})` };
         if (!header) return;
@@ -112,19 +146,24 @@ export const asciinemaImporter: TrajectoryImporter = {
       yield { kind: 'problem', line: null, reason: 'empty file: no asciinema header line' };
       return;
     }
-    const [cols, rows] = clampTerminalSize(...(header.version === 2 ? [header.width, header.height] as const : [header.term.cols, header.term.rows] as const));
-    const typed = events.some((e) => e.code === 'i' && /[\r\n]/.test(e.data));
-    const split = typed ? splitByKeystrokes(events, cols, rows) : splitByPrompts(events, cols, rows);
-    let { initialState, turns } = split;
-    if (turns.length === 0 && header.command) {
-      // `asciinema rec -c CMD` records one program rather than a shell: one turn.
-      turns = [{ action: header.command, observation: initialState, origin: 'real' }];
-      initialState = '';
-    } else if (turns.length === 0) {
+    const skipped: Skip[] = [...leftOut(events)];
+    const [cols, rows] = clampTerminalSize(...(header.version === 2 ? ([header.width, header.height] as const) : ([header.term.cols, header.term.rows] as const)));
+    const typed = events.some((e) => e.code === 'i');
+    let split: Split;
+    if (typed) split = splitByKeystrokes(events, cols, rows, given);
+    else {
+      split = splitByPrompts(events, cols, rows, given);
+      if (split.turns.length === 0 || split.fullScreen) split = splitByPauses(events, cols, rows, header.command);
+    }
+    const { initialState, turns } = split;
+    yield* skipped;
+    if (turns.length === 0) {
       yield {
         kind: 'problem',
         line: null,
-        reason: 'no shell prompts or typed commands found: the whole recording is imported as the initial state',
+        reason: initialState
+          ? 'no shell prompts, typed commands or pauses in the output were found: the screen text is imported as the initial state, with no steps'
+          : 'the recording shows no text: nothing but an empty initial state was imported',
       };
     }
     const exit = events.findLast((e) => e.code === 'x')?.data;
@@ -138,17 +177,25 @@ export const asciinemaImporter: TrajectoryImporter = {
           domain: 'terminal',
           systemPrompt:
             `Terminal environment recorded with asciinema: ${env.SHELL ?? 'a shell'} in a ${cols}×${rows} ` +
-            `${term ?? 'terminal'}. Each action is a line typed at the prompt; each observation is the ` +
-            'screen text it printed, ending with the next prompt.',
+            `${term ?? 'terminal'}. Each action is a line typed at the prompt (or keys pressed in a full-screen ` +
+            'program, or a wait when nothing was typed); each observation is the screen text that followed, ending with the next prompt.',
           initialState,
           sourceKey: contentKey([FORMAT, ...texts]),
           rootProvenance: {
             source: { format: FORMAT, file: source.name, line: headerLineNo },
-            recording: { castVersion: header.version, cols, rows, splitBy: typed ? 'keystrokes' : 'prompts', ...(exit !== undefined ? { exitStatus: /^-?\d+$/.test(exit) ? Number(exit) : exit } : {}) },
+            recording: {
+              castVersion: header.version,
+              cols,
+              rows,
+              splitBy: split.splitBy,
+              ...(split.prompt ? { prompt: { source: split.prompt.source, pattern: split.prompt.pattern } } : {}),
+              ...(exit !== undefined ? { exitStatus: /^-?\d+$/.test(exit) ? Number(exit) : exit } : {}),
+            },
           },
           steps: turns.map(({ durationSeconds, ...step }) => ({
             ...step,
             provenance: {
+              ...step.provenance,
               source: { format: FORMAT, file: source.name, ...(step.provenance?.source ?? {}) },
               ...(durationSeconds !== undefined ? { timings: { durationSeconds } } : {}),
             },
@@ -160,6 +207,48 @@ export const asciinemaImporter: TrajectoryImporter = {
     };
   },
 };
+
+/** What the cast holds that no turn carries, said once per kind: terminal replies, markers. */
+function* leftOut(events: CastEvent[]): Iterable<Skip> {
+  let replies = 0;
+  let firstReply: number | null = null;
+  let markers = 0;
+  let firstMarker: number | null = null;
+  for (const ev of events) {
+    if (ev.code === 'i') {
+      const keys = ev.data.replace(TERMINAL_REPLY, '');
+      if (keys.length !== ev.data.length) {
+        replies++;
+        firstReply ??= ev.line;
+      }
+      ev.data = keys;
+    } else if (ev.code === 'm') {
+      markers++;
+      firstMarker ??= ev.line;
+    }
+  }
+  for (let i = events.length - 1; i >= 0; i--) if (events[i]!.code === 'i' && events[i]!.data === '') events.splice(i, 1);
+  if (replies) {
+    yield {
+      kind: 'skipped',
+      line: firstReply,
+      what: `${replies} terminal ${replies === 1 ? 'reply' : 'replies'} to cursor or device queries`,
+      reason: 'the terminal answered a program\'s query (cursor position, device attributes) on the input channel; no one typed it, so it is no action',
+    };
+  }
+  if (markers) {
+    yield { kind: 'skipped', line: firstMarker, what: `${markers} marker${markers === 1 ? '' : 's'}`, reason: 'markers are labels added while recording or editing, not terminal input or output' };
+  }
+}
+
+interface Split {
+  initialState: string;
+  turns: Turn[];
+  splitBy: 'keystrokes' | 'prompts' | 'pauses';
+  prompt?: PromptMatcher | null;
+  /** A full-screen program ran (its screens are not in the line text). */
+  fullScreen?: boolean;
+}
 
 function eventProblem(raw: unknown): { field: string; reason: string } | undefined {
   if (!Array.isArray(raw) || raw.length < 3) return { field: 'event', reason: 'an event must be [time, code, data]' };
@@ -186,109 +275,177 @@ function joinLines(lines: readonly string[]): string {
   return out.join('\n');
 }
 
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
+
 /**
- * Keystrokes recorded: a turn's action is the line typed up to Enter, and its observation
- * is everything printed from Enter until the next keystroke (output, then the next prompt).
+ * The screen text since the last cut. Its first line is the rest of the line where the
+ * last cut was (output that landed after the Enter); the echo of the command that was
+ * just submitted is not output, and a rest that holds nothing else is dropped.
  */
-function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: number): { initialState: string; turns: Turn[] } {
+function sinceCut(lines: string[], echo: string | null): string[] {
+  if (lines.length === 0) return lines;
+  let first = lines[0]!;
+  if (echo && first.startsWith(echo)) first = first.slice(echo.length);
+  return first.trim() === '' && lines.length > 1 ? lines.slice(1) : [first, ...lines.slice(1)];
+}
+
+/** The prompt line split into the prompt and the command echoed after it. */
+function splitPromptLine(line: string, typed: SubmittedLine, promptCol: number | null, matcher: PromptMatcher | null): { prompt: string; echo: string } {
+  const text = typed.text;
+  if (!typed.edited && text.trim() !== '' && line.endsWith(text)) return { prompt: line.slice(0, line.length - text.length).replace(/\s+$/, ''), echo: text };
+  const m = matcher?.match(line) ?? grammarPrompt.match(line);
+  if (m) return { prompt: m.prompt, echo: m.command };
+  if (promptCol !== null && promptCol <= line.length) return { prompt: line.slice(0, promptCol).replace(/\s+$/, ''), echo: line.slice(promptCol).trim() };
+  return { prompt: line, echo: '' };
+}
+
+interface OpenTurn {
+  action: string;
+  time: number;
+  line: number;
+  /** Keys pressed inside a full-screen program (its screen is the observation). */
+  screen: boolean;
+}
+
+/**
+ * Keystrokes recorded. A submitted line ends the turn before it at the prompt that came
+ * back; inside a full-screen program each keystroke batch is a turn.
+ */
+function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: number, given: PromptMatcher | null): Split {
   const screen = new TerminalScreen(cols, rows);
   const editor = new LineEditor();
   let initialState = '';
   const turns: Turn[] = [];
-  let open: { action: string; time: number; line: number } | null = null;
-  let collecting = true; // collecting output for the open turn (or the banner when none is open)
-  let pending: string[] = [];
-  let prompt = '';
+  let open: OpenTurn | null = null;
+  const pending: string[] = [];
+  /** Where the prompt ended: the cursor's column when the first key of the line was pressed. */
+  let promptCol: number | null = null;
+  const candidates: string[] = [];
+  let matcher: PromptMatcher | null = given;
+  let lastKey = -Infinity;
+  let fullScreen = false;
 
-  const close = (time: number) => {
-    const text = screen.inFullScreenProgram ? screen.fullScreenText() : joinLines([...pending, ...screen.take()]);
-    pending = [];
-    if (!screen.inFullScreenProgram) prompt = text.split('\n').pop() ?? '';
-    if (open) turns.push({ action: open.action, observation: text, origin: 'real', provenance: { source: { format: FORMAT, line: open.line } }, durationSeconds: round(time - open.time) });
-    else initialState = text;
+  const finish = (observation: string, time: number) => {
+    if (open) {
+      turns.push({ action: open.action, observation, origin: 'real', provenance: { source: { format: FORMAT, line: open.line } }, durationSeconds: round(time - open.time) });
+    } else initialState = observation;
     open = null;
-    collecting = false;
+  };
+  /** The echo of the last submitted line, until the text after it is read. */
+  let echoAhead: string | null = null;
+  const normalText = (): string[] => {
+    const lines = sinceCut([...pending.splice(0), ...screen.take()], echoAhead);
+    echoAhead = null;
+    return lines;
   };
 
   try {
     for (const ev of events) {
       if (ev.code === 'o') {
         screen.write(ev.data);
-        const done = screen.flushIfLarge();
-        if (collecting) pending.push(...done);
-      } else if (ev.code === 'r') applyResize(screen, ev.data);
-      else if (ev.code === 'i') {
-        if (collecting) close(ev.time);
-        for (const typed of editor.feed(ev.data)) {
-          if (collecting) close(ev.time);
-          // Tab completion, history recall and cursor moves change the line in ways the
-          // keystrokes alone do not tell: the echoed line on screen is the truth then.
-          const action = typed.edited && !screen.inFullScreenProgram ? (echoedCommand(screen.currentLine(), prompt) ?? typed.text) : typed.text;
-          screen.take();
-          open = { action, time: ev.time, line: ev.line };
-          collecting = true;
+        pending.push(...screen.flushIfLarge());
+        if (screen.inFullScreenProgram) fullScreen = true;
+        continue;
+      }
+      if (ev.code === 'r') {
+        applyResize(screen, ev.data);
+        continue;
+      }
+      if (ev.code !== 'i') continue;
+      if (screen.inFullScreenProgram) {
+        // Keys for a full-screen program: a batch of them is one action, its screen the observation.
+        const sameBatch = open?.screen && ev.time - lastKey < BATCH_GAP_SECONDS;
+        if (sameBatch) open!.action += keyNotation(ev.data);
+        else {
+          finish(screen.fullScreenText(), ev.time);
+          open = { action: keyNotation(ev.data), time: ev.time, line: ev.line, screen: true };
         }
-        if (collecting && editor.typing) close(ev.time);
+        editor.clear();
+        promptCol = null;
+        lastKey = ev.time;
+        continue;
+      }
+      lastKey = ev.time;
+      if (!editor.typing) {
+        promptCol = screen.cursorCol;
+        const before = screen.currentLine(true);
+        if (before.trim()) candidates.push(before);
+      }
+      for (const typed of editor.feed(ev.data)) {
+        if (!given) matcher = learnPrompt(candidates);
+        const lines = normalText();
+        const last = lines.pop() ?? '';
+        const { prompt, echo } = splitPromptLine(last, typed, promptCol, matcher);
+        finish(joinLines([...lines, prompt]), ev.time);
+        // Tab completion, history recall and cursor moves change the line in ways the
+        // keystrokes alone do not tell: the echoed line on screen is the truth then.
+        const action = typed.edited && echo ? echo : typed.text;
+        open = { action, time: ev.time, line: ev.line, screen: false };
+        echoAhead = echo || typed.text || null;
+        promptCol = null;
       }
     }
-    if (collecting) close(events.at(-1)?.time ?? 0);
+    finish(screen.inFullScreenProgram ? screen.fullScreenText() : joinLines(normalText()), events.at(-1)?.time ?? 0);
   } finally {
     screen.dispose();
   }
-  return { initialState, turns };
+  return { initialState, turns, splitBy: 'keystrokes', prompt: matcher, fullScreen };
 }
-
-function echoedCommand(line: string, prompt: string): string | undefined {
-  if (prompt && line.startsWith(prompt)) return line.slice(prompt.length).trim();
-  return parsePrompt(line)?.command.trim() || undefined;
-}
-
-function round(seconds: number): number {
-  return Math.round(seconds * 1000) / 1000;
-}
-
-/** The kind of prompt that marks turns: the strongest family found, and its host. */
-function promptIdentity(p: ShellPrompt): string {
-  return `${p.family}|${p.host ?? ''}`;
-}
-
-const FAMILY_STRENGTH = ['user@host', 'bracket', 'path', 'bare'] as const;
 
 /**
- * No keystrokes: render the whole cast, then cut the screen text at lines that start with
- * the session's shell prompt followed by a command.
+ * No keystrokes: render the whole cast, learning the prompt from the cursor's line
+ * wherever the output paused, then cut the screen text at lines that start with the
+ * prompt followed by a command.
  */
-function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number): { initialState: string; turns: Turn[] } {
+function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number, given: PromptMatcher | null): Split {
   const screen = new TerminalScreen(cols, rows);
   const lines: string[] = [];
+  const candidates: string[] = [];
+  let fullScreen = false;
+  let last = -Infinity;
   try {
     for (const ev of events) {
       if (ev.code === 'o') {
+        if (ev.time - last >= PROMPT_PAUSE_SECONDS && !screen.inFullScreenProgram && screen.cursorCol > 0) candidates.push(screen.currentLine(true));
+        last = ev.time;
         screen.write(ev.data);
+        if (screen.inFullScreenProgram) fullScreen = true;
         lines.push(...screen.flushIfLarge());
       } else if (ev.code === 'r') applyResize(screen, ev.data);
     }
+    // The end of the recording is a pause too.
+    if (!screen.inFullScreenProgram && screen.cursorCol > 0) candidates.push(screen.currentLine(true));
     lines.push(...screen.take());
   } finally {
     screen.dispose();
   }
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
 
-  const prompts = lines.map((l) => parsePrompt(l));
-  // Output can contain lines that look like weak prompts ("# comment", "% done"), so only
-  // prompts of the strongest kind seen, on the same host, mark turns.
-  const family = FAMILY_STRENGTH.find((f) => prompts.some((p) => p?.family === f));
-  const identity = prompts.find((p) => p?.family === family);
+  const matcher = given ?? learnPrompt(candidates);
   const cuts: number[] = [];
-  prompts.forEach((p, i) => {
-    if (p && identity && promptIdentity(p) === promptIdentity(identity) && p.command.trim() !== '') cuts.push(i);
-  });
-  if (cuts.length === 0) return { initialState: joinLines(lines), turns: [] };
+  const found = lines.map((l) => (matcher ?? grammarPrompt).match(l));
+  if (matcher) {
+    found.forEach((p, i) => {
+      if (p && p.command !== '') cuts.push(i);
+    });
+  } else {
+    // The grammar alone: output can contain lines that look like weak prompts ("# comment",
+    // "% done"), so only prompts of the strongest kind seen, on the same host, mark turns.
+    const parsed = lines.map((l) => grammarFamily(l));
+    const family = FAMILY_STRENGTH.find((f) => parsed.some((p) => p?.family === f));
+    const identity = parsed.find((p) => p?.family === family);
+    parsed.forEach((p, i) => {
+      if (p && identity && p.key === identity.key && found[i]!.command !== '') cuts.push(i);
+    });
+  }
+  if (cuts.length === 0) return { initialState: joinLines(lines), turns: [], splitBy: 'prompts', prompt: matcher, fullScreen };
 
-  const promptOf = (i: number) => prompts[i]!.prompt;
+  const promptOf = (i: number) => found[i]!.prompt;
   const initialState = joinLines([...lines.slice(0, cuts[0]), promptOf(cuts[0]!)]);
   const turns: Turn[] = cuts.map((at, k) => {
-    let action = prompts[at]!.command;
+    let action = found[at]!.command;
     let from = at + 1;
     // A command continued with a trailing backslash goes on after the shell's "> " prompt.
     while (action.endsWith('\\') && from < lines.length && lines[from]!.startsWith('> ')) action += '\n' + lines[from++]!.slice(2);
@@ -296,7 +453,65 @@ function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number
     const body = lines.slice(from, next ?? lines.length);
     return { action, observation: joinLines(next === undefined ? body : [...body, promptOf(next)]), origin: 'real' as const };
   });
-  return { initialState, turns };
+  return { initialState, turns, splitBy: 'prompts', prompt: matcher ?? grammarPrompt, fullScreen };
+}
+
+const FAMILY_STRENGTH = ['user@host', 'bracket', 'path', 'bare'] as const;
+
+function grammarFamily(line: string): { family: string; key: string } | null {
+  const m = grammarPrompt.match(line);
+  if (!m) return null;
+  const p = parsePrompt(line);
+  return p ? { family: p.family, key: `${p.family}|${p.host ?? ''}` } : null;
+}
+
+/**
+ * Neither keystrokes nor prompts (or a full-screen program with no keystrokes): each pause
+ * in the output ends a turn whose action is the wait. In a full-screen program the
+ * observation is its screen; elsewhere, the text printed since the last pause.
+ */
+function splitByPauses(events: readonly CastEvent[], cols: number, rows: number, command: string | undefined): Split {
+  const screen = new TerminalScreen(cols, rows);
+  const pending: string[] = [];
+  const turns: Turn[] = [];
+  let initialState: string | null = null;
+  // `asciinema rec -c CMD` records one program: starting it is the first action.
+  let open: { action: string; time: number; line: number } | null = command ? { action: command, time: 0, line: events[0]?.line ?? 1 } : null;
+  if (open) initialState = '';
+  let last = events.find((e) => e.code === 'o')?.time ?? 0;
+  let written = false;
+  const cut = (time: number) => {
+    const observation = screen.inFullScreenProgram ? screen.fullScreenText() : joinLines(sinceCut([...pending.splice(0), ...screen.take()], null));
+    if (open) {
+      turns.push({
+        action: open.action,
+        observation,
+        origin: 'real',
+        provenance: { source: { format: FORMAT, line: open.line } },
+        durationSeconds: round(time - open.time),
+      });
+    } else initialState = observation;
+  };
+  try {
+    for (const ev of events) {
+      if (ev.code === 'o') {
+        const idle = ev.time - last;
+        if (written && idle >= IDLE_PAUSE_SECONDS) {
+          cut(last);
+          open = { action: `(wait ${round(idle)} s)`, time: last, line: ev.line };
+          written = false;
+        }
+        screen.write(ev.data);
+        pending.push(...screen.flushIfLarge());
+        written = true;
+        last = ev.time;
+      } else if (ev.code === 'r') applyResize(screen, ev.data);
+    }
+    cut(last);
+  } finally {
+    screen.dispose();
+  }
+  return { initialState: initialState ?? '', turns, splitBy: 'pauses', fullScreen: false };
 }
 
 export const asciinemaFormat: FormatEntry = { id: 'asciinema', label: 'asciinema cast', extensions: ['cast'], importer: asciinemaImporter };

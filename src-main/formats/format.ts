@@ -30,6 +30,11 @@ export interface ImporterOptions {
    * system prompt when not given.
    */
   chatAs?: 'world-model' | 'agent';
+  /**
+   * A terminal recording's shell prompt as a regular expression matched at the start of a
+   * line (`--prompt`), for sessions whose prompt cannot be learned from repetition.
+   */
+  prompt?: string;
 }
 
 export type ImportItem =

@@ -13,6 +13,13 @@ export class LineEditor {
   private edited = false;
   private lastWasCR = false;
 
+  /** Forgets the line being typed (the keys went to a full-screen program, not the shell). */
+  clear(): void {
+    this.line = [];
+    this.edited = false;
+    this.lastWasCR = false;
+  }
+
   /** True while something has been typed that was not submitted yet. */
   get typing(): boolean {
     return this.line.length > 0;
@@ -66,4 +73,16 @@ export class LineEditor {
     while (this.line.length && this.line[this.line.length - 1] === ' ') this.line.pop();
     while (this.line.length && this.line[this.line.length - 1] !== ' ') this.line.pop();
   }
+}
+
+/** Keys as text, control keys in caret notation (Enter is ^M, Escape ^[, Backspace ^?), as `cat -v` shows them. */
+export function keyNotation(data: string): string {
+  let out = '';
+  for (const ch of data) {
+    const code = ch.codePointAt(0)!;
+    if (code < 0x20) out += '^' + String.fromCharCode(code + 64);
+    else if (code === 0x7f) out += '^?';
+    else out += ch;
+  }
+  return out;
 }

@@ -28,8 +28,9 @@ const FLUSH_ROWS = 2000;
 export class TerminalScreen {
   private readonly term: Terminal;
   private readonly core: SyncCore;
-  /** First row of the normal buffer not yet handed out. */
+  /** First row of the normal buffer not yet handed out, and the column on it where the unread text starts. */
   private start = 0;
+  private startCol = 0;
 
   constructor(cols: number, rows: number) {
     [cols, rows] = clampTerminalSize(cols, rows);
@@ -67,14 +68,14 @@ export class TerminalScreen {
     return b.baseY + b.cursorY;
   }
 
-  /** Logical lines of normal-buffer rows [from, to), soft-wrapped rows joined, trailing spaces trimmed. */
-  private rows(from: number, to: number): string[] {
+  /** Logical lines of normal-buffer rows [from, to), soft-wrapped rows joined, trailing spaces trimmed; the first row read from `firstCol`. */
+  private rows(from: number, to: number, firstCol = 0): string[] {
     const b = this.term.buffer.normal;
     const out: string[] = [];
     for (let y = from; y < to; y++) {
       const line = b.getLine(y);
       if (!line) continue;
-      const text = line.translateToString(true);
+      const text = line.translateToString(true, y === from ? firstCol : 0);
       if (line.isWrapped && out.length > 0 && y > from) out[out.length - 1] += text;
       else out.push(text);
     }
@@ -89,13 +90,18 @@ export class TerminalScreen {
     if (this.inFullScreenProgram || this.cursorRow - this.start < FLUSH_ROWS) return [];
     const cursorLine = this.term.buffer.normal.getLine(this.cursorRow);
     if (cursorLine?.isWrapped) return [];
-    const lines = this.rows(this.start, this.cursorRow);
+    const lines = this.rows(this.start, this.cursorRow, this.startCol);
     this.term.clear();
     this.start = 0;
+    this.startCol = 0;
     return lines;
   }
 
-  /** Lines since the last take, through the cursor's line (or the last written line, if lower). */
+  /**
+   * Lines since the last take, through the cursor's line (or the last written line, if
+   * lower). The next take starts where the cursor is now, on the same line: output that
+   * lands on the line where Enter was pressed belongs to what comes next.
+   */
   take(): string[] {
     // While a full-screen program runs, the shell's screen is hidden and must stay intact
     // for when the program exits; read the program's screen with fullScreenText().
@@ -108,22 +114,29 @@ export class TerminalScreen {
         break;
       }
     }
-    const lines = this.rows(this.start, end);
+    const lines = this.rows(this.start, end, this.startCol);
+    const col = b.cursorX;
     // The cursor's line stays on screen (it is where the next keystrokes appear); what
-    // was handed out is dropped, and the next take starts on the line after it.
+    // was handed out is dropped, and the next take starts at the cursor.
     this.term.clear();
-    this.start = 1;
+    this.start = 0;
+    this.startCol = col;
     return lines;
   }
 
-  /** The current line, up to and including the cursor's row (e.g. a prompt with a typed command). */
-  currentLine(): string {
+  /** The cursor's column on the normal screen. */
+  get cursorCol(): number {
+    return this.term.buffer.normal.cursorX;
+  }
+
+  /** The current line, up to and including the cursor's row (e.g. a prompt with a typed command); with `beforeCursor`, only the text left of the cursor. */
+  currentLine(beforeCursor = false): string {
     const b = this.term.buffer.normal;
     let y = this.cursorRow;
     let text = '';
     for (;;) {
       const line = b.getLine(y);
-      text = (line?.translateToString(true) ?? '') + text;
+      text = (line?.translateToString(!beforeCursor || y !== this.cursorRow, 0, beforeCursor && y === this.cursorRow ? b.cursorX : undefined) ?? '') + text;
       if (!line?.isWrapped || y === 0) break;
       y--;
     }

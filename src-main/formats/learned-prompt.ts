@@ -1,0 +1,117 @@
+// A shell session's own prompt, learned from what repeats: the text left on the cursor's
+// line whenever the session waited for the person (a pause in the output, or the moment
+// they started typing). Any shell and any theme (fish's `user@host ~>`, powerline
+// segments, `(venv) ~/src >`) repeats its prompt; output rarely repeats a line that waits
+// for input. A prompt given by the user (`--prompt REGEX`) wins. Pure.
+import { parsePrompt } from '../common/metrics/terminal-state';
+
+export interface PromptMatch {
+  /** The prompt as shown (trailing spaces dropped). */
+  prompt: string;
+  /** What follows it on the line ('' when nothing was typed). */
+  command: string;
+}
+
+export interface PromptMatcher {
+  /** Where the matcher came from, for provenance: `given`, `learned` or `grammar`. */
+  source: 'given' | 'learned' | 'grammar';
+  /** The pattern, for provenance and messages. */
+  pattern: string;
+  match(line: string): PromptMatch | null;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function fromRegex(re: RegExp, source: PromptMatcher['source']): PromptMatcher {
+  return {
+    source,
+    pattern: re.source,
+    match(line) {
+      const m = re.exec(line);
+      if (!m || m.index !== 0 || m[0].trim() === '') return null;
+      return { prompt: m[0].replace(/\s+$/, ''), command: line.slice(m[0].length).trim() };
+    },
+  };
+}
+
+/** The user's `--prompt` pattern, anchored at the start of a line; a pattern that does not compile is an error that says so. */
+export function givenPrompt(pattern: string): PromptMatcher {
+  let re: RegExp;
+  try {
+    re = new RegExp(`^(?:${pattern})`, 'u');
+  } catch (err) {
+    throw new Error(`--prompt ${JSON.stringify(pattern)} is not a valid regular expression (${(err as Error).message}). Give a pattern that matches the prompt at the start of a line, e.g. '\\S+@\\S+ [^>]*> '.`);
+  }
+  return fromRegex(re, 'given');
+}
+
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}
+
+function commonSuffix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[a.length - 1 - i] === b[b.length - 1 - i]) i++;
+  return a.slice(a.length - i);
+}
+
+/**
+ * The prompt the candidates share. Candidates are grouped by the character they end with
+ * (a prompt's sigil); the largest group of two or more gives the prompt: the exact text
+ * when all agree, else their common start, anything, and their common end (the sigil and
+ * what surrounds it), e.g. `dev@box:~/proj` … `$`. A lone candidate counts when the
+ * caller knows it waited for typing (`trusted`) or the shell-prompt grammar knows it.
+ */
+export function learnPrompt(candidates: readonly string[], trusted = false): PromptMatcher | null {
+  const clean = candidates.map((c) => c.replace(/\s+$/, '')).filter((c) => c.trim() !== '' && c.length <= 200);
+  const groups = new Map<string, string[]>();
+  for (const c of clean) {
+    const key = c[c.length - 1]!;
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  // Prompts end in a mark ($ # % > ❯ ) ]), typed words in letters: groups ending in a
+  // mark come first, then the larger group, then the one with the most repeated exact text.
+  const rank = (g: string[]) => {
+    const counts = new Map<string, number>();
+    for (const c of g) counts.set(c, (counts.get(c) ?? 0) + 1);
+    return [/[\p{L}\p{N}_]$/u.test(g[0]!) ? 0 : 1, g.length, Math.max(...counts.values())];
+  };
+  const better = (a: number[], b: number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+  let best: string[] | undefined;
+  for (const group of groups.values()) if (group.length >= 2 && (!best || better(rank(group), rank(best)) > 0)) best = group;
+  if (!best) {
+    const lone = clean.find((c) => trusted || parsePrompt(c));
+    return lone ? fromRegex(new RegExp(`^${escape(lone)}(?=\\s|$)`, 'u'), 'learned') : null;
+  }
+  // The most common exact prompt wins when it repeats: the others may be output that paused.
+  const counts = new Map<string, number>();
+  for (const c of best) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const distinct = [...counts.keys()];
+  if (distinct.length === 1) return fromRegex(new RegExp(`^${escape(distinct[0]!)}(?=\\s|$)`, 'u'), 'learned');
+  let prefix = distinct[0]!;
+  let suffix = distinct[0]!;
+  for (const c of distinct.slice(1)) {
+    prefix = commonPrefix(prefix, c);
+    suffix = commonSuffix(suffix, c);
+  }
+  // The shared end is the sigil and the marks around it, not letters a directory name happens to share.
+  suffix = /[^\p{L}\p{N}_]*$/u.exec(suffix)![0];
+  if (suffix === '' || prefix.trim().length + suffix.trim().length < 2) {
+    // Too little in common to tell a prompt from output ("$" alone): the most repeated exact one, if any.
+    const [top, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    return n >= 2 ? fromRegex(new RegExp(`^${escape(top)}(?=\\s|$)`, 'u'), 'learned') : null;
+  }
+  return fromRegex(new RegExp(`^${escape(prefix)}.*?${escape(suffix)}(?=\\s|$)`, 'u'), 'learned');
+}
+
+/** The shell-prompt grammar (`user@host:dir$`, `[user@host dir]#`, `dir %`, `❯`) as a matcher, for sessions too short to learn from. */
+export const grammarPrompt: PromptMatcher = {
+  source: 'grammar',
+  pattern: 'user@host, bracket, path or bare prompt ending in $ # % ❯',
+  match(line) {
+    const p = parsePrompt(line);
+    return p ? { prompt: p.prompt, command: p.command.trim() } : null;
+  },
+};
