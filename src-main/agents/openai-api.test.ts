@@ -24,7 +24,7 @@ describe('serve --openai', () => {
     studio = new Studio({ door: 'cli', resourcesDir: RESOURCES_DIR });
     studio.openWorkspace(join(dir, 'w.worldloom'), 'create');
     await studio.loadModel();
-    api = await startOpenAiApi({ studio, key: 'test-key', onCompleted: (c) => completed.push(c) });
+    api = await startOpenAiApi({ studio, key: 'test-key', onCompleted: (c) => void completed.push(c) });
   }, 120_000);
 
   afterAll(async () => {

@@ -57,7 +57,7 @@ export interface OpenAiApiOptions {
   key?: string;
   port?: number;
   /** Called after every finished completion (e.g. to record it into a workspace). */
-  onCompleted?: (chat: CompletedChat) => void;
+  onCompleted?: (chat: CompletedChat) => void | Promise<unknown>;
 }
 
 export interface RunningOpenAiApi {
@@ -180,6 +180,12 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
       completion_tokens: results.reduce((s, r) => s + r.completionTokens, 0),
       total_tokens: (results[0]?.promptTokens ?? 0) + results.reduce((s, r) => s + r.completionTokens, 0),
     };
+    // Recorded before the answer ends, so a client that reads the workspace next finds it there.
+    try {
+      await options.onCompleted?.({ request, messages, results, sampling: { ...sampling }, modelId: model, engine: engine.describe().kind, userAgent: req.headers['user-agent'] ?? null });
+    } catch (err) {
+      process.stderr.write(`worldloom: could not record a request: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
     if (stream) {
       results.forEach((r, i) => {
         sendDelta(res, id, created, model, i, splitters[i]!.end());
@@ -193,11 +199,6 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
         return { index: i, message: { role: 'assistant', content, ...(reasoning.trim() ? { reasoning_content: reasoning } : {}) }, finish_reason: finishReason(r), logprobs: null };
       });
       sendJson(res, 200, { id, object: 'chat.completion', created, model, choices, usage });
-    }
-    try {
-      options.onCompleted?.({ request, messages, results, sampling: { ...sampling }, modelId: model, engine: engine.describe().kind, userAgent: req.headers['user-agent'] ?? null });
-    } catch (err) {
-      process.stderr.write(`worldloom: could not record a request: ${err instanceof Error ? err.message : String(err)}\n`);
     }
   }
 

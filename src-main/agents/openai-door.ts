@@ -34,7 +34,7 @@ export async function startOpenAiDoor(studio: Studio, flags: OpenAiFlags, print:
     studio,
     port: flags.openaiPort,
     key: flags.openaiKey ?? process.env.WORLDLOOM_OPENAI_KEY,
-    onCompleted: recorder ? (chat) => void recorder.record(chat).catch((err: unknown) => process.stderr.write(`worldloom: could not record a request: ${(err as Error).message}\n`)) : undefined,
+    onCompleted: recorder ? (chat) => recorder.record(chat) : undefined,
   });
   print(`OpenAI-compatible API at ${api.baseUrl} (key: ${api.key})${flags.recordTo ? `, recording requests into ${resolve(flags.recordTo)}` : ''}`);
   return {
