@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './support/host';
+import { closeWorkspace } from './support/studio-page';
 
 function electronBinary(): string | null {
   const pathFile = join(ROOT, 'node_modules', 'electron', 'path.txt');
@@ -34,7 +35,7 @@ describe.skipIf(!binary)(`the desktop app${skipped}`, () => {
       const page = await app.firstWindow();
       // A fresh config folder is a first start: the demo workspace opens, with something to simulate.
       await expect.poll(() => page.locator('.workspace-path').textContent()).toMatch(/demo\.worldloom$/);
-      await page.getByRole('button', { name: 'Close', exact: true }).click();
+      await closeWorkspace(page);
       // Desktop users pick workspaces with the system's dialogs, not a typed path.
       await page.getByRole('button', { name: 'New workspace…' }).waitFor();
       const exposed = await page.evaluate(() => ({

@@ -8,10 +8,17 @@ import type { Page } from 'playwright-core';
 export async function openStartScreen(page: Page, url: string): Promise<void> {
   await page.goto(url);
   const start = page.getByLabel('Workspace file');
-  const close = page.getByRole('button', { name: 'Close', exact: true });
-  await Promise.race([start.waitFor(), close.waitFor()]);
-  if (await close.isVisible()) await close.click();
+  const menu = page.getByRole('button', { name: 'Workspace ▾' });
+  await Promise.race([start.waitFor(), menu.waitFor()]);
+  if (await menu.isVisible()) await closeWorkspace(page);
   await start.waitFor();
+}
+
+/** Workspace ▾ › Close workspace…, then the confirmation. */
+export async function closeWorkspace(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Workspace ▾' }).click();
+  await page.getByRole('menuitem', { name: 'Close workspace…' }).click();
+  await page.getByRole('alertdialog', { name: 'Close the workspace?' }).getByRole('button', { name: 'Close workspace', exact: true }).click();
 }
 
 export async function createWorkspace(page: Page, url: string, path: string): Promise<void> {

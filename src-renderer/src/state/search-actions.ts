@@ -41,7 +41,9 @@ let typing: ReturnType<typeof setTimeout> | undefined;
 
 /** Changes the filters; typed text is searched once the user pauses, other filters at once. */
 export function setSearchFilters(patch: Partial<SearchFilters>): void {
-  set({ search: { ...get().search, filters: { ...get().search.filters, ...patch } } });
+  const filters = { ...get().search.filters, ...patch };
+  // While the typing pause runs, the panel says it is searching, not "0 nodes found".
+  set({ search: { ...get().search, filters, searching: hasQuery(filters) } });
   clearTimeout(typing);
   const run = () => void attempt('Searching', rerunSearch);
   if ('text' in patch) typing = setTimeout(run, 180);
@@ -50,7 +52,8 @@ export function setSearchFilters(patch: Partial<SearchFilters>): void {
 
 export function clearSearch(): void {
   clearTimeout(typing);
-  set({ search: { ...get().search, filters: NO_FILTERS, hits: [], truncated: false } });
+  latest++;
+  set({ search: { ...get().search, filters: NO_FILTERS, hits: [], truncated: false, searching: false } });
 }
 
 export async function refreshTags(): Promise<void> {

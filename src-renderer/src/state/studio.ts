@@ -10,6 +10,7 @@ import { createEvaluationSlice, type EvaluationState } from './slices/evaluation
 import { createExactPromptSlice, type ExactPromptState } from './slices/exact-prompt';
 import { createGenerationSettingsSlice, type GenerationSettingsState } from './slices/generation-settings';
 import { createNodeRecordsSlice, type NodeRecordsState } from './slices/node-records';
+import { createOverlaysSlice, type OverlaysState } from './slices/overlays';
 import { createPerturbationSlice, type PerturbationState } from './slices/perturbation';
 import { createSimulationSlice, type SimulationState } from './slices/simulation';
 import { createWorkspaceSlice, type WorkspaceSlice } from './slices/workspace';
@@ -21,6 +22,7 @@ export interface AreaStates {
   exactPrompt: ExactPromptState;
   generationSettings: GenerationSettingsState;
   nodeRecords: NodeRecordsState;
+  overlays: OverlaysState;
   perturbation: PerturbationState;
   simulation: SimulationState;
 }
@@ -35,6 +37,7 @@ export const useStudio = create<StudioStore>()((...a) => ({
   ...createExactPromptSlice(...a),
   ...createGenerationSettingsSlice(...a),
   ...createNodeRecordsSlice(...a),
+  ...createOverlaysSlice(...a),
   ...createPerturbationSlice(...a),
   ...createSimulationSlice(...a),
 }));

@@ -1,10 +1,14 @@
+import { useOverlay } from '../state/overlays';
 import { useStudio } from '../state/store';
 import { setHelpOpen } from '../state/view-actions';
-import { SHORTCUTS } from './shortcuts';
+import { SHORTCUT_PLACES, SHORTCUTS, type ShortcutPlace } from './shortcuts';
+
+const PLACES = Object.keys(SHORTCUT_PLACES) as ShortcutPlace[];
 
 /** Every keyboard shortcut, from the same table the keys are dispatched from. */
 export function HelpOverlay() {
   const open = useStudio((s) => s.helpOpen);
+  useOverlay('help', open, () => setHelpOpen(false));
   if (!open) return null;
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={() => setHelpOpen(false)}>
@@ -16,16 +20,21 @@ export function HelpOverlay() {
           </button>
         </div>
         <table className="shortcuts">
-          <tbody>
-            {SHORTCUTS.filter((s) => s.keys).map((s) => (
-              <tr key={s.keys}>
-                <td>
-                  <kbd>{s.keys}</kbd>
-                </td>
-                <td>{s.what}</td>
+          {PLACES.map((place) => (
+            <tbody key={place}>
+              <tr>
+                <th colSpan={2}>{SHORTCUT_PLACES[place]}</th>
               </tr>
-            ))}
-          </tbody>
+              {SHORTCUTS.filter((s) => (s.place ?? 'studio') === place).map((s) => (
+                <tr key={s.keys}>
+                  <td>
+                    <kbd>{s.keys}</kbd>
+                  </td>
+                  <td>{s.what}</td>
+                </tr>
+              ))}
+            </tbody>
+          ))}
         </table>
         <p className="muted small">Every change is written to the workspace file at once; there is nothing to save. Ctrl+Z takes back edits and marks.</p>
       </div>

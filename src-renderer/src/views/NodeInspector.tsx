@@ -9,6 +9,7 @@ import { CurationBar } from './inspector/CurationBar';
 import { StateView } from './inspector/StateView';
 import { ExactPrompt } from './inspector/ExactPrompt';
 import { revealNode } from '../state/store';
+import { ActionText } from './inspector/ActionText';
 
 const StateEditor = lazy(() => import('./monaco/StateEditor'));
 
@@ -119,9 +120,7 @@ export function NodeInspector() {
           {!isRoot && (
             <>
               <h3>Action</h3>
-              <pre className="text" data-testid="node-action">
-                {node.action}
-              </pre>
+              <ActionText action={node.action} />
             </>
           )}
           {node.reasoning && (

@@ -3,7 +3,9 @@ import { DOMAINS, type Domain } from '../../../src-main/common/trajectory/model'
 import { call } from '../api/client';
 import { redo, undo } from '../state/curation-actions';
 import { hasQuery } from '../state/search-actions';
-import { closeWorkspace, createTrajectory, importFiles, importPaths, useStudio } from '../state/store';
+import { createTrajectory, importFiles, importPaths, useStudio } from '../state/store';
+import { listenForOverlayEscape, useOverlays } from '../state/overlays';
+import { WorkspaceMenu } from './WorkspaceMenu';
 import { changeLayout, setHelpOpen } from '../state/view-actions';
 import { HelpOverlay } from './HelpOverlay';
 import { PaneSplitter } from './PaneSplitter';
@@ -30,14 +32,18 @@ export function StudioView() {
   const layout = useStudio((s) => s.layout);
   const history = useStudio((s) => s.history);
   const searching = useStudio((s) => hasQuery(s.search.filters));
+  // Under a dialog (help, Sim vs real, a confirmation) nothing else can be clicked or tabbed to.
+  const underOverlay = useOverlays((s) => s.open.length > 0);
 
   useEffect(() => {
     const open = () => setPanel('export');
     document.addEventListener('worldloom:export', open);
     document.addEventListener('keydown', handleShortcut);
+    const stopEscape = listenForOverlayEscape();
     return () => {
       document.removeEventListener('worldloom:export', open);
       document.removeEventListener('keydown', handleShortcut);
+      stopEscape();
     };
   }, []);
   const nextUndo = history.past.at(-1)?.label;
@@ -59,12 +65,13 @@ export function StudioView() {
 
   return (
     <div className="studio">
-      <header className="toolbar">
+      <header className="toolbar" inert={underOverlay}>
         <span className="brand">Worldloom</span>
+        <WorkspaceMenu onNewTrajectory={() => setPanel('new')} />
         <span className="workspace-path" title={workspace.path}>
           {workspace.path}
         </span>
-        <span className="muted">
+        <span className="muted workspace-counts">
           {workspace.trajectories} trajectories · {workspace.steps} steps
         </span>
         <span className="spacer" />
@@ -73,9 +80,6 @@ export function StudioView() {
         <button className="model-button" onClick={() => setPanel(panel === 'model' ? 'none' : 'model')} title="World model">
           Model: {model?.loading ? 'loading…' : model?.loaded ? `${model.loaded.modelId} · ${model.loaded.device}` : 'none'}
         </button>
-        <span className="muted small" title="Every change is written to the workspace file as you make it">
-          Autosaved
-        </span>
         <button onClick={() => void undo()} disabled={!nextUndo} title={nextUndo ? `Undo the ${nextUndo} (Ctrl+Z)` : 'Nothing to undo'}>
           Undo
         </button>
@@ -96,9 +100,7 @@ export function StudioView() {
           }}
         />
         <CompareLauncher />
-        <button onClick={() => setPanel(panel === 'new' ? 'none' : 'new')}>New trajectory</button>
         <button onClick={() => setPanel(panel === 'export' ? 'none' : 'export')}>Export…</button>
-        <button onClick={() => void closeWorkspace()}>Close</button>
         <button aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setHelpOpen(true)}>
           ?
         </button>
@@ -108,7 +110,7 @@ export function StudioView() {
       {panel === 'evaluation' && <EvaluationPanel />}
       {panel === 'record' && <RecordForm onDone={() => setPanel('none')} />}
       {panel === 'export' && <ExportDialog onDone={() => setPanel('none')} />}
-      <div className="panes" style={{ gridTemplateColumns: columns }}>
+      <div className="panes" style={{ gridTemplateColumns: columns }} inert={underOverlay}>
         <aside className={`pane pane-list${layout.listCollapsed ? ' folded' : ''}`}>
           <FoldButton folded={layout.listCollapsed} label="trajectories and search" shortcut="[" onToggle={() => changeLayout({ listCollapsed: !layout.listCollapsed })} />
           {!layout.listCollapsed && (

@@ -1,13 +1,27 @@
 // The studio's keyboard shortcuts: one table, read by the key handler and by the help
-// overlay (`?`), so what the overlay lists is exactly what the keys do.
+// overlay (`?`), so what the overlay lists is exactly what the keys do. Each shortcut belongs
+// to a place: the studio's own keys do nothing under an overlay, Sim vs real's only while it
+// is open, and the keys for anywhere work in both.
 import { redo, setCuration, startEditing, toggleStar, undo } from '../state/curation-actions';
 import { useStudio } from '../state/store';
 import { changeLayout, setHelpOpen, setInspectorView, toggleRaw } from '../state/view-actions';
 import { runOrCancelSimulation, toggleReasoningExpanded } from '../state/simulation';
+import { nextDivergence } from '../state/compare';
+import { closeTopOverlay, topOverlay } from '../state/overlays';
+
+/** Where a shortcut works; the help lists the shortcuts in this order, under these headings. */
+export const SHORTCUT_PLACES = {
+  studio: 'Tree and inspector',
+  compare: 'Sim vs real',
+  anywhere: 'Anywhere',
+} as const;
+export type ShortcutPlace = keyof typeof SHORTCUT_PLACES;
 
 export interface Shortcut {
   keys: string;
   what: string;
+  /** Where it works; the studio when left out. */
+  place?: ShortcutPlace;
   /** Keys handled by the tree itself are listed but not dispatched here. */
   run?: (e: KeyboardEvent) => void;
   matches?: (e: KeyboardEvent) => boolean;
@@ -64,20 +78,38 @@ export const SHORTCUTS: Shortcut[] = [
       changeLayout(e.key === '[' ? { listCollapsed: !layout.listCollapsed } : { inspectorCollapsed: !layout.inspectorCollapsed });
     },
   },
-  { keys: '?', what: 'show or hide this help', matches: (e) => e.key === '?', run: () => setHelpOpen(!useStudio.getState().helpOpen) },
-  { keys: 'Esc', what: 'close this help, cancel an edit, clear the search box', matches: plain('Escape'), run: () => setHelpOpen(false) },
+  { keys: 'n', what: 'next divergence', place: 'compare', matches: plain('n'), run: () => nextDivergence(1) },
+  { keys: 'p  or  Shift+N', what: 'previous divergence', place: 'compare', matches: (e) => plain('p')(e) || plain('N')(e), run: () => nextDivergence(-1) },
+  { keys: '?', what: 'show or hide this help', place: 'anywhere', matches: (e) => e.key === '?', run: () => setHelpOpen(!useStudio.getState().helpOpen) },
+  {
+    keys: 'Esc',
+    what: 'close the topmost dialog (this help, Sim vs real, a confirmation); in an editor, cancel the edit; in the search box, clear it',
+    place: 'anywhere',
+    // Dialogs close from a capture listener (state/overlays.ts), before an editor inside them sees the key.
+    matches: plain('Escape'),
+    run: () => closeTopOverlay(),
+  },
 ];
 
-/** Typing in a field, an editor or the terminal keeps its keys to itself. */
+/** The place whose keys work now: the topmost overlay's, or the studio's when none is open. */
+function currentPlace(): ShortcutPlace | null {
+  const top = topOverlay();
+  if (!top) return 'studio';
+  return top === 'compare' ? 'compare' : null;
+}
+
+/** Typing in a field, an editor or the terminal keeps its keys to itself; Sim vs real's diff is read-only. */
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el || !el.closest) return false;
+  if (el.closest('.compare .monaco-editor')) return false;
   return Boolean(el.closest('input, textarea, select, [contenteditable="true"], .monaco-editor, .xterm'));
 }
 
 export function handleShortcut(e: KeyboardEvent): void {
   if (e.defaultPrevented || isTyping(e.target)) return;
-  const shortcut = SHORTCUTS.find((s) => s.matches?.(e));
+  const place = currentPlace();
+  const shortcut = SHORTCUTS.find((s) => ((s.place ?? 'studio') === place || s.place === 'anywhere') && s.matches?.(e));
   if (!shortcut?.run) return;
   shortcut.run(e);
   e.preventDefault();

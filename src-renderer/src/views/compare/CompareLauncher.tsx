@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { cancelRealityJob, openCompare, replay, useCompare } from '../../state/compare';
 import { useStudio } from '../../state/store';
 import { RunRealForm } from './RunRealForm';
@@ -35,12 +36,15 @@ export function CompareLauncher() {
         </>
       )}
       <button onClick={() => void openCompare(trajectory.id, selected?.parentId ? selected.id : undefined)}>Sim vs real</button>
-      {asking && <RunRealForm nodeId={asking} onDone={() => setAsking(null)} />}
-      {open && (
-        <Suspense fallback={<div className="compare">Loading the comparison…</div>}>
-          <CompareView />
-        </Suspense>
-      )}
+      {/* Outside the toolbar, which is inert while they are open. */}
+      {asking && createPortal(<RunRealForm nodeId={asking} onDone={() => setAsking(null)} />, document.body)}
+      {open &&
+        createPortal(
+          <Suspense fallback={<div className="compare">Loading the comparison…</div>}>
+            <CompareView />
+          </Suspense>,
+          document.body,
+        )}
     </>
   );
 }

@@ -1,9 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { StepComparison, TrajectoryComparison } from '../../../../src-main/common/contract/reality';
 import { closeCompare, exportReport, nextDivergence, showStep, useCompare } from '../../state/compare';
+import { useOverlay } from '../../state/overlays';
 import { DivergenceTimeline } from './DivergenceTimeline';
 import { SimRealDiff } from './SimRealDiff';
 import { TerminalPanes } from './TerminalPanes';
+import { actionLine } from '../text';
+import { toolCallText } from '../../../../src-main/common/trajectory/tool-call-text';
 import './compare.css';
 
 const SCORE_NAMES: Record<string, string> = {
@@ -20,11 +23,18 @@ const SCORE_NAMES: Record<string, string> = {
 
 const format = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
 
-/** Keys work anywhere in the view except where the user types. */
-function typing(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el || el.closest('.monaco-editor')) return false;
-  return el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.isContentEditable;
+/**
+ * What the head says of the steps: how many diverged among those compared, and plainly that a
+ * trajectory has not been replayed rather than "0 diverged" when nothing was compared yet.
+ */
+export function divergenceSummary(steps: readonly StepComparison[]): string {
+  const compared = steps.filter((s) => s.diverged !== null);
+  const total = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
+  if (steps.length === 0) return 'no steps';
+  if (compared.length === 0) return `${total}, none compared yet: not replayed (use Replay) or not run for real`;
+  const diverged = compared.filter((s) => s.diverged).length;
+  const rest = steps.length - compared.length;
+  return `${diverged} of ${compared.length} compared step${compared.length === 1 ? '' : 's'} diverged${rest ? ` · ${rest} not compared yet` : ''}`;
 }
 
 function Metrics({ metrics }: { metrics: Record<string, number> }) {
@@ -48,7 +58,7 @@ function StepList({ steps, current }: { steps: StepComparison[]; current: number
       {steps.map((s, i) => (
         <li key={s.depth}>
           <button className={`${i === current ? 'selected' : ''} ${s.diverged ? 'diverged' : s.diverged === false ? 'same' : 'unpaired'}`} onClick={() => showStep(i)}>
-            <span className="compare-step-no">{s.depth}</span> <span className="compare-step-action">{s.action}</span>
+            <span className="compare-step-no">{s.depth}</span> <span className="compare-step-action" title={s.action}>{actionLine(s.action)}</span>
             {s.metrics && <span className="compare-step-score">{format(s.metrics.editSimilarity ?? 0)}</span>}
           </button>
         </li>
@@ -81,30 +91,18 @@ export default function CompareView() {
   const comparison = useCompare((s) => s.comparison);
   const index = useCompare((s) => s.step);
   const sandboxes = useCompare((s) => s.sandboxes);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
-      if (e.key === 'n') nextDivergence(1);
-      else if (e.key === 'N' || e.key === 'p') nextDivergence(-1);
-      else if (e.key === 'Escape') closeCompare();
-      else return;
-      e.preventDefault();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  // Esc closes it (state/overlays.ts); n and p come from the shortcut table (views/shortcuts.ts).
+  useOverlay('compare', true, closeCompare);
 
   if (!comparison) return null;
   const step = comparison.steps[index];
   const sandbox = sandboxes.find((s) => s.domain === comparison.domain);
-  const diverged = comparison.steps.filter((s) => s.diverged).length;
   return (
     <div className="compare" role="dialog" aria-label="Sim vs real">
       <header className="compare-head">
         <strong>Sim vs real</strong>
         <span className="muted">
-          {comparison.title} · {comparison.domain} · {diverged} of {comparison.steps.length} steps diverged
+          {comparison.title} · {comparison.domain} · <span data-testid="compare-summary">{divergenceSummary(comparison.steps)}</span>
           {comparison.firstDivergence !== null && ` · first at step ${comparison.firstDivergence}`}
         </span>
         <span className="spacer" />
@@ -116,8 +114,8 @@ export default function CompareView() {
         <button onClick={() => nextDivergence(1)} title="Next divergence (n); previous: p">
           Next divergence
         </button>
-        <button onClick={closeCompare} title="Close (Esc)">
-          Close
+        <button onClick={closeCompare} title="Close Sim vs real (Esc)" aria-label="Close Sim vs real">
+          Close ✕
         </button>
       </header>
       {comparison.steps.length === 0 ? (
@@ -137,7 +135,7 @@ export default function CompareView() {
                   Step {step.depth} of {comparison.steps.at(-1)!.depth}
                   {step.diverged ? ' · diverged' : step.diverged === false ? ' · same as real' : ''}
                 </div>
-                <pre className="text compare-action">{step.action}</pre>
+                <pre className="text compare-action" title={step.action}>{toolCallText(step.action) ?? step.action}</pre>
                 {step.simulated === null || step.real === null ? (
                   <p className="muted">{step.real === null ? 'Not run for real yet: use “Run real” on this branch.' : 'Not simulated yet: replay the trajectory.'}</p>
                 ) : (

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import type { RealEnvironmentSettings } from '../../../../src-main/common/contract/reality';
 import { loadSandboxes, runReal, useCompare } from '../../state/compare';
 import { useNodeRecord } from '../../state/node-records';
+import { useOverlay } from '../../state/overlays';
 import { useStudio } from '../../state/store';
 import { McpServerFields, mcpServerSettings, useMcpServerChoice } from './McpServerFields';
 
@@ -22,6 +23,7 @@ export function RunRealForm({ nodeId, onDone }: { nodeId: string; onDone: () => 
   const rootId = useStudio((s) => s.tree?.shape.roots[0]);
   const root = useNodeRecord(rootId);
   useEffect(() => loadSandboxes(), []);
+  useOverlay('run-real', true, onDone);
   if (!root) {
     return (
       <div className="overlay" onClick={onDone}>

@@ -2,7 +2,8 @@ import { Editor, type OnMount } from '@monaco-editor/react';
 import { useRef } from 'react';
 import type { Domain, NodeRecord } from '../../../../src-main/common/trajectory/model';
 import { saveEdit, stopEditing } from '../../state/curation-actions';
-import { EDITOR_OPTIONS, languageOf } from './setup';
+import { focusTree } from '../../state/overlays';
+import { EDITOR_OPTIONS, EDITOR_THEME, languageOf } from './setup';
 
 type CodeEditor = Parameters<OnMount>[0];
 
@@ -20,7 +21,12 @@ export default function StateEditor({ node, domain }: { node: NodeRecord; domain
 
   const save = () => {
     if (!action.current || !observation.current) return;
-    void saveEdit(node.id, action.current.getValue(), observation.current.getValue());
+    // The editors go away: the focus goes back to the tree, so j/k work at once.
+    void saveEdit(node.id, action.current.getValue(), observation.current.getValue()).then((edit) => edit && focusTree());
+  };
+  const cancel = () => {
+    stopEditing();
+    focusTree();
   };
   const onActionMount: OnMount = (editor, monaco) => {
     action.current = editor;
@@ -41,17 +47,18 @@ export default function StateEditor({ node, domain }: { node: NodeRecord; domain
         save();
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') stopEditing();
+        if (e.key === 'Escape') cancel();
       }}
     >
       <p className="muted small">Saving keeps the original and adds the edited state beside it (Ctrl+S saves, Esc cancels).</p>
       <h3>Action</h3>
       <div className="editor-frame" data-testid="edit-action">
-        <Editor height={editorHeight(node.action, 40, 160)} defaultValue={node.action} language="plaintext" options={EDITOR_OPTIONS} onMount={onActionMount} />
+        <Editor theme={EDITOR_THEME} height={editorHeight(node.action, 40, 160)} defaultValue={node.action} language="plaintext" options={EDITOR_OPTIONS} onMount={onActionMount} />
       </div>
       <h3>Observation</h3>
       <div className="editor-frame" data-testid="edit-observation">
         <Editor
+          theme={EDITOR_THEME}
           height={editorHeight(node.observation, 120)}
           defaultValue={node.observation}
           language={languageOf(domain, node.observation)}
@@ -61,7 +68,7 @@ export default function StateEditor({ node, domain }: { node: NodeRecord; domain
       </div>
       <div className="row">
         <button type="submit">Save as edited state</button>
-        <button type="button" onClick={stopEditing}>
+        <button type="button" onClick={cancel}>
           Cancel
         </button>
       </div>

@@ -1,6 +1,6 @@
 import { DiffEditor, type DiffOnMount } from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
-import { EDITOR_OPTIONS } from './setup';
+import { EDITOR_OPTIONS, EDITOR_THEME } from './setup';
 
 type DiffEditorInstance = Parameters<DiffOnMount>[0];
 
@@ -31,6 +31,7 @@ export function TextDiff({ original, modified, language, height, inlineWhenNarro
   );
   return (
     <DiffEditor
+      theme={EDITOR_THEME}
       height={height}
       original={original}
       modified={modified}

@@ -6,6 +6,9 @@ import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor/editor/editor.api';
 import 'monaco-editor/languages/features/json/register';
 import 'monaco-editor/languages/definitions/xml/register';
+// The icon font (fold arrows, diff gutter, find widget). Without this it came only with the JSON
+// language's lazily loaded chunk, so a plain-text editor or diff drew empty boxes.
+import 'monaco-editor/features/codicon/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 import type { Domain } from '../../../../src-main/common/trajectory/model';
@@ -18,12 +21,16 @@ self.MonacoEnvironment = {
 
 loader.config({ monaco });
 
-monaco.editor.defineTheme('worldloom', {
+/** The studio's dark theme. Every editor names it as its `theme` prop too: the React wrapper sets its own default ('light') after creating an editor otherwise. */
+export const EDITOR_THEME = 'worldloom';
+monaco.editor.defineTheme(EDITOR_THEME, {
   base: 'vs-dark',
   inherit: true,
   rules: [],
   colors: { 'editor.background': '#14161a' },
 });
+// Themes are global in Monaco: set before the first editor exists, its first frame is dark.
+monaco.editor.setTheme(EDITOR_THEME);
 
 /** The Monaco language a domain's observation is written in. */
 export function languageOf(domain: Domain, text: string): string {
@@ -33,7 +40,7 @@ export function languageOf(domain: Domain, text: string): string {
 }
 
 export const EDITOR_OPTIONS = {
-  theme: 'worldloom',
+  theme: EDITOR_THEME,
   minimap: { enabled: false },
   wordWrap: 'on',
   scrollBeyondLastLine: false,

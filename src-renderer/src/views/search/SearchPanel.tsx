@@ -3,6 +3,7 @@ import { DOMAINS, ORIGINS } from '../../../../src-main/common/trajectory/model';
 import { clearSearch, hasQuery, openSearchHit, refreshTags, setSearchFilters } from '../../state/search-actions';
 import { useStudio } from '../../state/store';
 import { HitSnippet } from './HitSnippet';
+import { actionLine } from '../text';
 
 /** Full-text search and filters across every trajectory in the workspace; a result opens its node. */
 export function SearchPanel() {
@@ -77,7 +78,7 @@ export function SearchPanel() {
                 <button className={`hit${h.nodeId === selectedId ? ' selected' : ''}`} onClick={() => void openSearchHit(h.trajectoryId, h.nodeId)}>
                   <span className="hit-head">
                     <span className={`badge origin-${h.origin}`}>{h.depth === 0 ? 'start' : h.origin}</span>
-                    <span className="hit-label">{h.label || '(no action)'}</span>
+                    <span className="hit-label">{actionLine(h.label) || '(no action)'}</span>
                     {h.curation.starred && <span className="star">★</span>}
                   </span>
                   <span className="hit-where muted small">

@@ -1,9 +1,13 @@
 import { memo } from 'react';
 import type { TreeNode } from '../../state/tree-rows';
-import { firstLine } from '../text';
+import { actionLine, firstLine } from '../text';
 
-/** Deep trees keep their shape without pushing the text out of the pane. */
-const MAX_INDENT_LEVELS = 32;
+/**
+ * Deep trees keep their shape near the top without becoming a staircase that pushes the
+ * action out of the pane: indentation stops growing here, and deeper rows say their depth.
+ */
+export const MAX_INDENT_LEVELS = 10;
+const INDENT_PX = 14;
 export const ROW_HEIGHT = 26;
 
 interface Props {
@@ -29,10 +33,14 @@ export const TreeRowView = memo(function TreeRowView({ depth, childCount, expand
       aria-expanded={childCount > 0 ? expanded : undefined}
       data-node-id={n.id}
       className={`tree-row${selected ? ' selected' : ''}`}
-      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, paddingLeft: 6 + Math.min(depth, MAX_INDENT_LEVELS) * 14 }}
-      title={depth > MAX_INDENT_LEVELS ? `depth ${depth}` : undefined}
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, paddingLeft: 6 + Math.min(depth, MAX_INDENT_LEVELS) * INDENT_PX }}
       onClick={() => onSelect(n.id)}
     >
+      {depth > MAX_INDENT_LEVELS && (
+        <span className="depth-mark" title={`Step ${depth}: indentation stops at ${MAX_INDENT_LEVELS} levels`}>
+          {depth}
+        </span>
+      )}
       <span
         className="twisty"
         aria-hidden
@@ -54,7 +62,9 @@ export const TreeRowView = memo(function TreeRowView({ depth, childCount, expand
           = real
         </span>
       )}
-      <span className="tree-text">{firstLine(n.label) || (isRoot ? '(initial state)' : '(no action)')}</span>
+      <span className="tree-text" title={!isRoot && n.label.startsWith('{') ? n.label : undefined}>
+        {(isRoot ? firstLine(n.label) : actionLine(n.label)) || (isRoot ? '(initial state)' : '(no action)')}
+      </span>
       {!expanded && childCount > 0 && <span className="muted small">+{childCount}</span>}
       {n.rating !== null && <span className="rating-mark" title="rating">{n.rating}/5</span>}
       {n.tags.length > 0 && <span className="tag-mark">{n.tags.join(', ')}</span>}

@@ -1,0 +1,92 @@
+import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useOverlay } from '../state/overlays';
+import { closeWorkspace, useStudio } from '../state/store';
+
+/**
+ * The workspace's own actions, at the toolbar's left beside its path: a new trajectory, and
+ * closing the workspace, which asks first. Kept apart from the right-hand buttons, so the
+ * workspace's Close is never taken for a dialog's.
+ */
+export function WorkspaceMenu({ onNewTrajectory }: { onNewTrajectory(): void }) {
+  const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', outside);
+    return () => document.removeEventListener('mousedown', outside);
+  }, [open]);
+
+  const choose = (then: () => void) => () => {
+    setOpen(false);
+    then();
+  };
+  return (
+    <div
+      className="menu"
+      ref={root}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          setOpen(false);
+        }
+      }}
+    >
+      <button aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
+        Workspace ▾
+      </button>
+      {open && (
+        <div className="menu-list" role="menu" aria-label="Workspace">
+          <button role="menuitem" onClick={choose(onNewTrajectory)}>
+            New trajectory…
+          </button>
+          <button role="menuitem" onClick={choose(() => setConfirming(true))}>
+            Close workspace…
+          </button>
+          <p className="muted small">Every change is written to the workspace file as you make it.</p>
+        </div>
+      )}
+      {confirming && createPortal(<ConfirmClose onDone={() => setConfirming(false)} />, document.body)}
+    </div>
+  );
+}
+
+function ConfirmClose({ onDone }: { onDone(): void }) {
+  const path = useStudio((s) => s.workspace?.path ?? '');
+  useOverlay('confirm-close', true, onDone);
+  return (
+    <div className="overlay" onClick={onDone}>
+      <form
+        className="overlay-card confirm"
+        role="alertdialog"
+        aria-modal="true"
+        aria-label="Close the workspace?"
+        onClick={(e) => e.stopPropagation()}
+        onSubmit={(e) => {
+          e.preventDefault();
+          onDone();
+          void closeWorkspace();
+        }}
+      >
+        <h2>Close the workspace?</h2>
+        <p>
+          <span className="workspace-path-full">{path}</span> closes and the start screen comes back. Nothing is lost: every change is already in the
+          file.
+        </p>
+        <div className="row">
+          <button type="submit" autoFocus>
+            Close workspace
+          </button>
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
