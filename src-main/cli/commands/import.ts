@@ -11,13 +11,14 @@ export function registerImport(program: Command): void {
     .argument('<files...>', 'files to import')
     .requiredOption('-w, --workspace <file>', 'workspace file (created if missing)')
     .option('-f, --format <format>', `auto | ${IMPORT_FORMAT_IDS.join(' | ')} (default auto: detected from the file)`)
-    .action((files: string[], opts: { workspace: string; format?: string }) =>
+    .option('--prompt <regex>', 'asciinema casts: the shell prompt as a regular expression matched at the start of a line, when it cannot be learned from the session')
+    .action((files: string[], opts: { workspace: string; format?: string; prompt?: string }) =>
       withCore({ workspace: { path: opts.workspace, create: true } }, async (core) => {
         const jobId = 'cli-import';
         core.cancelOnInterrupt(jobId);
         let failed = false;
         for (const file of files) {
-          const [report] = await core.call('import.files', { paths: [file], format: opts.format, jobId });
+          const [report] = await core.call('import.files', { paths: [file], format: opts.format, jobId, ...(opts.prompt ? { prompt: opts.prompt } : {}) });
           for (const line of describeProblems(report!)) process.stderr.write(`${line}\n`);
           const { format, imported, alreadyPresent, problems } = report!;
           process.stdout.write(JSON.stringify({ file, format, imported, alreadyPresent, problems: problems.length }) + '\n');

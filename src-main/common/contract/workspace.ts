@@ -106,7 +106,16 @@ export const workspaceApi = {
   'import.finish': method(z.object({ uploadId: z.string().min(1).max(100), jobId: JobId.optional() }), ImportReport),
   'import.abort': method(z.object({ uploadId: z.string().min(1).max(100) }), z.object({ aborted: z.boolean() })),
   /** Import files by path on the machine the core runs on. */
-  'import.files': method(z.object({ paths: z.array(Path).min(1).max(1000), format: ImportFormat, jobId: JobId.optional() }), z.array(ImportReport)),
+  'import.files': method(
+    z.object({
+      paths: z.array(Path).min(1).max(1000),
+      format: ImportFormat,
+      jobId: JobId.optional(),
+      /** A terminal recording's shell prompt as a regular expression (`--prompt`), when it cannot be learned. */
+      prompt: z.string().min(1).max(500).optional(),
+    }),
+    z.array(ImportReport),
+  ),
   /** With `download` (the host door in a browser), `path` is only the file's name; the file is offered once under `downloadId`. */
   'export.file': method(
     z.object({ path: Path, format: z.string().min(1).max(64), trajectoryIds: z.array(Id).optional(), jobId: JobId.optional(), download: z.boolean().default(false) }),

@@ -1,0 +1,40 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../worldloom.mjs', import.meta.url));
+const run = (...args: string[]) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+
+describe('worldloom import --prompt', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wl-cli-import-'));
+  // A prompt seen once cannot be learned from repetition: the pattern given cuts the session.
+  const cast = join(dir, 'once.cast');
+  writeFileSync(
+    cast,
+    [
+      JSON.stringify({ version: 2, width: 60, height: 10 }),
+      JSON.stringify([0.1, 'o', '[prod] >>> ']),
+      JSON.stringify([1.5, 'o', 'deploy --dry-run\r\nwould deploy 3 services\r\n']),
+    ].join('\n') + '\n',
+  );
+
+  it('splits a cast at the prompt the user names', () => {
+    const ws = join(dir, 'w.worldloom');
+    const summary = JSON.parse(run('import', cast, '--workspace', ws, '--prompt', '\\[prod\\] >>>'));
+    expect(summary).toMatchObject({ format: 'asciinema', imported: 1, problems: 0 });
+    const out = join(dir, 'out.jsonl');
+    run('export', '--workspace', ws, '--format', 'jsonl', '--out', out);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('"action":"deploy --dry-run"');
+    expect(text).toContain('"observation":"would deploy 3 services"');
+  });
+
+  it('says what is wrong with a pattern that is not a regular expression', () => {
+    const bad = spawnSync(process.execPath, [bin, 'import', cast, '--workspace', join(dir, 'b.worldloom'), '--prompt', '('], { encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/--prompt "\(" is not a valid regular expression/);
+  });
+});
