@@ -1,7 +1,8 @@
 // Export of 1,000,000 generated samples to messages JSONL through the export pipeline
 // (token counting and card statistics included), against a plain JSON.stringify + write
-// of the same records in the same run. Goal: ≤ 2×. Parquet throughput beside it, on
-// 100,000 of the same samples (pure-JS encoding and compression is the cost measured).
+// of the same records in the same run. Goal: ≤ 2×. The prompt/completion and preference
+// (DPO) exports of the same samples beside it, against the same plain write. Parquet
+// throughput on 100,000 of the same samples (pure-JS encoding and compression is the cost).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { datasetFormat } from '../src-main/formats/registry';
 import { LineFile } from '../src-main/dataset/formats/line-file';
 import { SamplePipeline } from '../src-main/dataset/pipeline';
 import type { DatasetSample, Split } from '../src-main/dataset/sample';
+import type { WriteContext } from '../src-main/dataset/formats/dataset-format';
 import type { BenchSuite, Figure } from './bench';
 
 const SAMPLES = 1_000_000;
@@ -31,6 +33,7 @@ function* generatedSamples(count: number): Iterable<[DatasetSample, Split]> {
       kind: 'step',
       builder: 'world-model',
       messages: pool[i % pool.length]!,
+      completionFrom: 2,
       origin: 'simulated',
       perturbations: [],
       models: ['bench-model'],
@@ -49,6 +52,27 @@ async function timeAsync(fn: () => Promise<void>): Promise<number> {
 }
 
 const noHygiene = { dedup: false, nearDuplicateThreshold: 0.85, scrub: false, maxTokens: null };
+const worldModelSteps = { builder: 'world-model', per: 'step', reasoning: false } as const;
+const context = (sampleOptions: WriteContext['sampleOptions'] = worldModelSteps): WriteContext => ({ name: 'bench', reasoning: false, reasoningStyle: 'field', sampleOptions });
+
+/** Each sample as a preference pair: the same prompt, a rejected observation beside the chosen one. */
+function* preferenceSamples(count: number): Iterable<[DatasetSample, Split]> {
+  for (const [s, split] of generatedSamples(count)) {
+    const chosen = s.messages[2]!;
+    yield [{ ...s, builder: 'preference', rejected: { id: `r${s.id}`, messages: [{ role: 'assistant', content: chosen.content.replace('found', 'missing') }] } }, split];
+  }
+}
+
+async function exportThrough(format: string, dir: string, samples: Iterable<[DatasetSample, Split]>, sampleOptions?: WriteContext['sampleOptions']): Promise<number> {
+  return timeAsync(async () => {
+    const pipeline = new SamplePipeline(datasetFormat(format), dir, context(sampleOptions), noHygiene, approximateTokenCounter);
+    for (const [s, split] of samples) {
+      const added = pipeline.add(s, split);
+      if (typeof added !== 'string') await added;
+    }
+    await pipeline.finish();
+  });
+}
 
 export const exportSuite: BenchSuite = {
   name: 'export',
@@ -64,24 +88,12 @@ export const exportSuite: BenchSuite = {
         await files.train.close();
         await files.validation.close();
       });
-      const exported = await timeAsync(async () => {
-        const pipeline = new SamplePipeline(datasetFormat('messages'), dir, { name: 'bench', reasoning: false, reasoningStyle: 'field' }, noHygiene, approximateTokenCounter);
-        for (const [s, split] of generatedSamples(SAMPLES)) {
-          const added = pipeline.add(s, split);
-          if (typeof added !== 'string') await added;
-        }
-        await pipeline.finish();
-      });
+      const exported = await exportThrough('messages', dir, generatedSamples(SAMPLES));
+      const promptCompletion = await exportThrough('prompt-completion', join(dir, 'pc'), generatedSamples(SAMPLES));
+      const preference = await exportThrough('preference', join(dir, 'pref'), preferenceSamples(SAMPLES), { builder: 'preference', per: 'step', reasoning: false });
       const jsonlBytes = statSync(join(dir, 'train.jsonl')).size + statSync(join(dir, 'validation.jsonl')).size;
       const parquetDir = join(dir, 'parquet');
-      const parquet = await timeAsync(async () => {
-        const pipeline = new SamplePipeline(datasetFormat('parquet'), parquetDir, { name: 'bench', reasoning: false, reasoningStyle: 'field' }, noHygiene, approximateTokenCounter);
-        for (const [s, split] of generatedSamples(PARQUET_SAMPLES)) {
-          const added = pipeline.add(s, split);
-          if (typeof added !== 'string') await added;
-        }
-        await pipeline.finish();
-      });
+      const parquet = await exportThrough('parquet', parquetDir, generatedSamples(PARQUET_SAMPLES));
       const parquetBytes = statSync(join(parquetDir, 'data', 'train-00000-of-00001.parquet')).size + statSync(join(parquetDir, 'data', 'validation-00000-of-00001.parquet')).size;
       const jsonlRate = SAMPLES / (exported / 1000);
       const parquetRate = PARQUET_SAMPLES / (parquet / 1000);
@@ -94,6 +106,22 @@ export const exportSuite: BenchSuite = {
           ratio: exported / plain,
           goal: 2,
           note: `ratio to JSON.stringify + write of the same records; ${(jsonlBytes / 1e6).toFixed(0)} MB written; includes token estimate and card statistics`,
+        },
+        {
+          name: 'export 1M samples to prompt/completion JSONL',
+          value: promptCompletion,
+          unit: 'ms',
+          ratio: promptCompletion / plain,
+          goal: 2,
+          note: 'ratio to JSON.stringify + write of the same records (messages form); loss on the completion only',
+        },
+        {
+          name: 'export 1M preference pairs to DPO JSONL',
+          value: preference,
+          unit: 'ms',
+          ratio: preference / plain,
+          goal: 2.5,
+          note: 'ratio to JSON.stringify + write of the chosen conversations alone; each line also holds the rejected observation',
         },
         {
           name: 'export 100k samples to Parquet',

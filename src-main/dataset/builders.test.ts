@@ -58,14 +58,19 @@ describe('sample builders', () => {
   it('builds agent samples: observations in, the next action out', () => {
     const end = t1!.nodes.find((n) => n.id === 't1-n4')!;
     const [step] = buildSamples(t1!, [end], { builder: 'agent', per: 'step', reasoning: true });
+    const call = (command: string) => [{ name: 'execute_command', arguments: { command } }];
     expect(step!.messages).toEqual([
       { role: 'system', content: agentSystemPrompt('terminal') },
       { role: 'user', content: 'user@box:~$' },
-      { role: 'assistant', content: 'ls' },
-      { role: 'user', content: 'notes.txt  src' },
-      { role: 'assistant', content: 'cat notes.txt' },
-      { role: 'user', content: 'remember the milk and the eggs and the bread for the weekend trip' },
-      { role: 'assistant', content: 'curl -s http://intranet/config' },
+      { role: 'assistant', content: 'ls', toolCalls: call('ls') },
+      { role: 'tool', name: 'execute_command', content: 'notes.txt  src' },
+      { role: 'assistant', content: 'cat notes.txt', toolCalls: call('cat notes.txt') },
+      { role: 'tool', name: 'execute_command', content: 'remember the milk and the eggs and the bread for the weekend trip' },
+      { role: 'assistant', content: 'curl -s http://intranet/config', toolCalls: call('curl -s http://intranet/config') },
     ]);
+    // The terminal's natural tool, and the world model's reasoning (on cat notes.txt) nowhere in an agent sample.
+    expect(step!.tools!.map((t) => t.function.name)).toEqual(['execute_command']);
+    expect(step!.completionFrom).toBe(6);
+    expect(JSON.stringify(step)).not.toContain('shopping note');
   });
 });

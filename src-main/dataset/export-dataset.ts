@@ -7,14 +7,16 @@ import { mkdtemp } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DatasetExportOptions, DatasetExportSummary, DatasetFormat, DatasetPreview, DatasetSelection, SampleOptions } from '../common/contract/dataset';
 import type { TrajectoryBundle } from '../common/trajectory/model';
-import { buildSamples, type ResolvedSampleOptions } from './builders';
+import { buildSamples, countSamples, type ResolvedSampleOptions } from './builders';
 import { datasetCard } from './card/dataset-card';
 import { FilterError } from './filter-expression';
 import { datasetFormat } from '../formats/registry';
 import { splitTrajectories } from './hygiene/split';
 import { approximateTokenCounter, type TokenCounter } from './hygiene/token-length';
+import { DatasetExportError } from './export-errors';
 import { SamplePipeline } from './pipeline';
-import { SPLITS } from './sample';
+import { SPLITS, type Split } from './sample';
+import type { DatasetFormatSpec } from './formats/dataset-format';
 import { compileSelection, sampleEnds, scopeTrajectoryIds, type CompiledSelection } from './selection';
 
 /** What an export reads: the workspace store, or anything else that yields bundles. */
@@ -28,8 +30,7 @@ export interface ExportRun {
   tokenCounter?: TokenCounter;
 }
 
-/** A problem with the request itself; its message says what to change. */
-export class DatasetExportError extends Error {}
+export { DatasetExportError };
 export class ExportCancelledError extends Error {
   constructor() {
     super('The export was cancelled; nothing was written.');
@@ -42,9 +43,35 @@ export function resolveSampleOptions(format: DatasetFormat | null, partial: Part
   return {
     builder: partial.builder ?? 'world-model',
     // AgentWorldBench lines describe whole paths; a per-step file would repeat every prefix.
+    // Preference pairs are two answers to one prompt: always one step.
     per: partial.per ?? (format === 'agentworldbench' ? 'path' : 'step'),
-    reasoning: partial.reasoning ?? false,
+    // AgentWorldBench lines have no place for reasoning.
+    reasoning: format === 'agentworldbench' ? false : (partial.reasoning ?? false),
   };
+}
+
+/** Refuses options the chosen format cannot hold, saying what to choose instead. */
+function checkSampleOptions(format: DatasetFormatSpec, options: ResolvedSampleOptions): void {
+  if (options.builder === 'preference' && options.per === 'path') {
+    throw new DatasetExportError('Preference pairs are two answers to the same step; export them one sample per step.');
+  }
+  const refused = format.refuses(options);
+  if (refused) throw new DatasetExportError(refused);
+}
+
+/** Warnings the card and the summary carry: an empty split the user asked for. */
+function splitWarnings(options: DatasetExportOptions, counts: Record<Split, { samples: number; trajectories: number }>): string[] {
+  if (options.split >= 1) return [];
+  const warnings: string[] = [];
+  for (const split of SPLITS) {
+    if (counts[split].samples > 0) continue;
+    const held = counts.train.trajectories + counts.validation.trajectories;
+    warnings.push(
+      `The ${split} split is empty: a ${Math.round(options.split * 100)}/${Math.round((1 - options.split) * 100)} split is made by trajectory, and ` +
+        (held < 2 ? `the samples come from ${held} trajectory, which cannot be split. Select more trajectories for a ${split} split.` : `every sample of the ${split} trajectories was removed (duplicates or over the length limit).`),
+    );
+  }
+  return warnings;
 }
 
 /** The live count and first samples the export dialog shows. A bad filter is reported, not thrown. */
@@ -60,12 +87,18 @@ export function previewDataset(source: BundleSource, selection: DatasetSelection
   const preview: DatasetPreview = { filterError: null, trajectories: 0, samples: 0, first: [] };
   for (const bundle of source.iterateBundles(scopeTrajectoryIds(selection.scope))) {
     const ends = sampleEnds(bundle, compiled, options.per);
-    if (ends.length === 0) continue;
+    const count = countSamples(bundle, ends, options);
+    if (count === 0) continue;
     preview.trajectories++;
-    preview.samples += ends.length;
+    preview.samples += count;
     const room = limit - preview.first.length;
     if (room > 0) {
-      for (const s of buildSamples(bundle, ends.slice(0, room), options)) preview.first.push({ id: s.id, title: s.title, messages: s.messages });
+      try {
+        for (const s of buildSamples(bundle, ends, options).slice(0, room)) preview.first.push({ id: s.id, title: s.title, messages: [...s.messages, ...(s.rejected?.messages ?? [])] });
+      } catch (err) {
+        // The export says why such samples are refused; the preview still counts them.
+        if (!(err instanceof DatasetExportError)) throw err;
+      }
     }
   }
   return preview;
@@ -77,9 +110,7 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
   const out = resolve(options.out);
   const format = datasetFormat(options.format);
   const sampleOptions = resolveSampleOptions(options.format, options.samples);
-  if (options.format === 'agentworldbench' && sampleOptions.builder !== 'world-model') {
-    throw new DatasetExportError('AgentWorldBench files hold world-model trajectories; choose the world-model builder for this format.');
-  }
+  checkSampleOptions(format, sampleOptions);
   const selection = compileSelection(options.selection);
   const tokenCounter = run.tokenCounter ?? approximateTokenCounter;
   checkDestination(out, options.overwrite);
@@ -98,12 +129,17 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
   const planned: { id: string; samples: number }[] = [];
   let total = 0;
   for (const bundle of source.iterateBundles(scopeTrajectoryIds(options.selection.scope))) {
-    const ends = sampleEnds(bundle, selection, sampleOptions.per, options.includeCutOff);
-    if (ends.length > 0) {
-      planned.push({ id: bundle.trajectory.id, samples: ends.length });
-      total += ends.length;
+    const count = countSamples(bundle, sampleEnds(bundle, selection, sampleOptions.per, options.includeCutOff), sampleOptions);
+    if (count > 0) {
+      planned.push({ id: bundle.trajectory.id, samples: count });
+      total += count;
     }
     await beat('Choosing samples', planned.length, null);
+  }
+  if (total === 0 && sampleOptions.builder === 'preference') {
+    throw new DatasetExportError(
+      'The selection holds no preference pairs: rate two samples of the same action differently, or star one of them, then export again.',
+    );
   }
   if (total === 0) {
     throw new DatasetExportError(
@@ -120,7 +156,7 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
     // mkdtemp makes a private (0700) folder; the export is an ordinary folder under the user's umask.
     chmodSync(tmp, 0o777 & ~process.umask());
     const name = options.name ?? datasetName(out);
-    const pipeline = new SamplePipeline(format, tmp, { name, reasoning: sampleOptions.reasoning, reasoningStyle: options.reasoningStyle }, options, tokenCounter);
+    const pipeline = new SamplePipeline(format, tmp, { name, reasoning: sampleOptions.reasoning, reasoningStyle: options.reasoningStyle, sampleOptions }, options, tokenCounter);
     let done = 0;
     for (const bundle of source.iterateBundles(planned.map((p) => p.id))) {
       const split = splits.get(bundle.trajectory.id)!;
@@ -135,7 +171,10 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
     if (run.signal?.aborted) throw new ExportCancelledError();
     const files = await pipeline.finish();
     const present = SPLITS.filter((s) => pipeline.stats.splits[s].samples > 0);
+    const splitCounts = (split: Split) => ({ samples: pipeline.stats.splits[split].samples, trajectories: pipeline.stats.splits[split].trajectories.size });
+    const warnings = splitWarnings(options, { train: splitCounts('train'), validation: splitCounts('validation') });
     const card = datasetCard({
+      warnings,
       name,
       format,
       options,
@@ -174,6 +213,7 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
       removed: pipeline.removed,
       scrubbed: pipeline.scrubReport ? { ...pipeline.scrubReport.counts } : {},
       tokenizer: { label: tokenCounter.label, exact: tokenCounter.exact },
+      warnings,
     };
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });

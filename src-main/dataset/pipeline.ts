@@ -55,7 +55,7 @@ export class SamplePipeline {
       }
     }
     // A million samples through an async function cost a million promises; stay synchronous when nothing waits.
-    const counted = sampleTokens(this.tokens, sample.messages);
+    const counted = sampleTokens(this.tokens, sample);
     return typeof counted === 'number' ? this.keep(sample, split, counted) : counted.then((tokens) => this.keep(sample, split, tokens));
   }
 

@@ -2,11 +2,28 @@
 // Pure. Every format writes these and every reader gives them back.
 import type { Domain, Origin } from '../common/trajectory/model';
 
+/** A call of one of the sample's tools, as the agent made it. */
+export interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A tool the agent may call: OpenAI-style function schema, as chat templates take it. */
+export interface ToolSchema {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
 export interface SampleMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  /** For an assistant turn with tool calls: the action as plain text, for formats that have no tool calls. */
   content: string;
-  /** The world model's reasoning for an assistant turn, written per the format's convention. */
+  /** The reasoning before an assistant turn (the world model's, or in agent samples the agent's own). */
   reasoning?: string;
+  /** Agent samples: the action as a tool call. */
+  toolCalls?: ToolCall[];
+  /** A tool result: the tool that answered. */
+  name?: string;
 }
 
 export type Split = 'train' | 'validation';
@@ -19,8 +36,18 @@ export interface DatasetSample {
   title: string;
   domain: Domain;
   kind: 'step' | 'path';
-  builder: 'world-model' | 'agent';
+  builder: 'world-model' | 'agent' | 'preference';
+  /** The whole conversation; for a preference sample, the prompt and the chosen answer. */
   messages: SampleMessage[];
+  /**
+   * Where the part the sample teaches starts: messages before it are the prompt, the rest the
+   * completion. Null for a path sample, whose every assistant turn is taught.
+   */
+  completionFrom: number | null;
+  /** Agent samples: the tools the agent may call. */
+  tools?: ToolSchema[];
+  /** Preference samples: the worse answer to the same prompt, and the node it came from. */
+  rejected?: { messages: SampleMessage[]; id: string };
   /** Origin of the node the sample teaches (for a path: its last node). */
   origin: Origin;
   /** Perturbation kinds applied along the sample's steps. */
@@ -39,6 +66,7 @@ export function sampleText(messages: readonly SampleMessage[]): string {
   for (const m of messages) {
     text += m.content + '\n';
     if (m.reasoning) text += m.reasoning + '\n';
+    if (m.toolCalls) for (const call of m.toolCalls) text += call.name + JSON.stringify(call.arguments) + '\n';
   }
   return text;
 }

@@ -6,9 +6,12 @@ import { agentWorldBenchFormatEntry } from '../dataset/formats/agentworldbench';
 import type { DatasetFormatSpec } from '../dataset/formats/dataset-format';
 import { messagesFormatEntry } from '../dataset/formats/messages-jsonl';
 import { parquetFormatEntry } from '../dataset/formats/parquet';
+import { preferenceFormatEntry } from '../dataset/formats/preference-jsonl';
+import { promptCompletionFormatEntry } from '../dataset/formats/prompt-completion';
 import { shareGptFormatEntry } from '../dataset/formats/sharegpt';
 import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
+import { chatMessagesImporter, parquetImporter, shareGptImporter } from './chat-dataset-importers';
 import { UnknownFormatError, type FormatEntry, type TrajectoryExporter, type TrajectoryImporter } from './format';
 import { mcpCassetteFormat } from './mcp-cassette';
 import { mcpJsonRpcLogFormat } from './mcp-jsonrpc-log';
@@ -18,9 +21,12 @@ import { worldloomJsonlFormat } from './worldloom-jsonl';
 
 /** In the order detection breaks ties and the export dialog lists them. */
 export const FORMATS: readonly FormatEntry[] = [
-  messagesFormatEntry,
-  shareGptFormatEntry,
-  parquetFormatEntry,
+  // Chat datasets are also read back as trajectories (./chat-dataset.ts).
+  { ...messagesFormatEntry, importer: chatMessagesImporter },
+  promptCompletionFormatEntry,
+  preferenceFormatEntry,
+  { ...shareGptFormatEntry, importer: shareGptImporter },
+  { ...parquetFormatEntry, importer: parquetImporter },
   agentWorldBenchFormatEntry,
   worldloomJsonlFormat,
   asciinemaFormat,

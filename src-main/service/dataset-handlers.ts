@@ -3,19 +3,23 @@
 import type { datasetApi } from '../common/contract/dataset';
 import { DatasetExportError, ExportCancelledError, exportDataset, previewDataset } from '../dataset/export-dataset';
 import { FilterError } from '../dataset/filter-expression';
-import { approximateTokenCounter, modelTokenCounter, type TokenCounter } from '../dataset/hygiene/token-length';
+import { approximateTokenCounter, modelTokenCounter, tokenizerFolderCounter, type TokenCounter } from '../dataset/hygiene/token-length';
+import { defaultModelPath } from '../simulation/model-session';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
 
 /**
- * The loaded model's own tokenizer when it runs in-process; otherwise the labelled
- * estimate (an HTTP engine would cost one request per sample, for a count).
+ * Exact counts: the tokenizer folder the user named, else the loaded model's own tokenizer
+ * when it runs in-process, else the embedded model's. The labelled estimate only when none
+ * is there (an HTTP engine would cost one request per sample, for a count).
  */
-function tokenCounterFor(studio: Studio): TokenCounter {
+function tokenCounterFor(studio: Studio, tokenizerDir: string | undefined): TokenCounter {
+  if (tokenizerDir) return tokenizerFolderCounter(tokenizerDir);
   const engine = studio.models.current;
   const described = engine?.describe();
-  if (!engine || described?.kind !== 'onnx') return approximateTokenCounter;
-  return modelTokenCounter(described.modelId, (text) => engine.tokenize(text));
+  if (engine && described?.kind === 'onnx') return modelTokenCounter(described.modelId, (text) => engine.tokenize(text));
+  const embedded = defaultModelPath(studio.extras.resourcesDir);
+  return embedded ? tokenizerFolderCounter(embedded, "the embedded model's tokenizer (worldloom-nano, Qwen3.5 vocabulary)") : approximateTokenCounter;
 }
 
 /** How a filter error starts, so the CLI can name its --filter option instead. */
@@ -34,11 +38,11 @@ export function datasetHandlers(studio: Studio): HandlersOf<typeof datasetApi> {
     'dataset.export': async (input) => {
       const store = studio.requireStore();
       try {
+        const tokenCounter = tokenCounterFor(studio, input.tokenizer);
         return await studio.jobs.start(
           'export',
           'Exporting the dataset',
-          ({ signal, progress }) =>
-            exportDataset(store, input, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter: tokenCounterFor(studio) }),
+          ({ signal, progress }) => exportDataset(store, input, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter }),
           input.jobId,
         );
       } catch (err) {

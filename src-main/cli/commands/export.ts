@@ -1,5 +1,6 @@
 // `worldloom export`: a workspace to Worldloom JSONL (every trajectory, round-trips
 // everything), or a selection of it to a fine-tuning dataset folder with a card.
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SAMPLE_BUILDERS, SAMPLE_UNITS } from '../../common/contract/dataset';
 import { EXPORT_FORMAT_IDS, exportPipeline, FORMATS } from '../../formats/registry';
@@ -26,6 +27,7 @@ interface ExportOptions {
   includeCutOff?: boolean;
   name?: string;
   overwrite?: boolean;
+  tokenizer?: string;
 }
 
 /** The dataset options a file export (every trajectory, one file) has no use for, by flag. */
@@ -33,7 +35,7 @@ function datasetOptionsGiven(o: ExportOptions): string[] {
   const flags: [string, unknown][] = [
     ['--filter', o.filter], ['--split', o.split], ['--seed', o.seed], ['--dedup', o.dedup], ['--near-duplicates', o.nearDuplicates],
     ['--scrub', o.scrub], ['--builder', o.builder], ['--per', o.per], ['--reasoning', o.reasoning], ['--reasoning-style', o.reasoningStyle],
-    ['--max-tokens', o.maxTokens], ['--include-cut-off', o.includeCutOff], ['--name', o.name], ['--overwrite', o.overwrite],
+    ['--max-tokens', o.maxTokens], ['--include-cut-off', o.includeCutOff], ['--name', o.name], ['--overwrite', o.overwrite], ['--tokenizer', o.tokenizer],
   ];
   return flags.filter(([, v]) => v !== undefined).map(([flag]) => flag);
 }
@@ -56,11 +58,12 @@ export function registerExport(program: Command): void {
     .option('--dedup', 'remove exact and near-duplicate samples')
     .option('--near-duplicates <similarity>', 'similarity counted as a near-duplicate (default 0.85)', numberBetween(0.5, 1))
     .option('--scrub', 'replace API keys, e-mail addresses and IPs (report in scrub-report.json)')
-    .option('--builder <builder>', 'world-model | agent', oneOf(SAMPLE_BUILDERS))
+    .option('--builder <builder>', 'world-model | agent (tool calls) | preference (sibling pairs for DPO)', oneOf(SAMPLE_BUILDERS))
     .option('--per <unit>', 'step | path (one sample per step, or per path)', oneOf(SAMPLE_UNITS))
     .option('--reasoning', "keep the world model's reasoning on the observations it learns")
     .option('--reasoning-style <style>', 'messages format: field (reasoning_content, TRL) | inline (<think>, ms-swift)', oneOf(['field', 'inline']))
-    .option('--max-tokens <n>', 'leave out samples longer than this', wholeNumber(1, 10_000_000))
+    .option('--max-tokens <n>', 'leave out samples longer than this (counted with the tokenizer below)', wholeNumber(1, 10_000_000))
+    .option('--tokenizer <dir>', "model folder whose tokenizer counts tokens exactly (default: the embedded model's)")
     .option('--include-cut-off', 'also export steps the model wrote until it ran out of tokens (left out by default)')
     .option('--name <name>', 'dataset name in the card and dataset_info.json (default: the folder name)')
     .option('--overwrite', 'replace an earlier export in the same folder')
@@ -98,8 +101,10 @@ export function registerExport(program: Command): void {
             includeCutOff: opts.includeCutOff ?? false,
             reasoningStyle: opts.reasoningStyle,
             overwrite: opts.overwrite ?? false,
+            ...(opts.tokenizer ? { tokenizer: resolve(opts.tokenizer) } : {}),
           });
           if (showProgress) process.stderr.write('\n');
+          for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`);
           process.stdout.write(JSON.stringify(summary) + '\n');
         } catch (err) {
           // Say which option the column of a filter error refers to.

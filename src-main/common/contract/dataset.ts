@@ -26,10 +26,13 @@ export const DatasetSelection = z.object({
 });
 export type DatasetSelection = z.infer<typeof DatasetSelection>;
 
-export const SAMPLE_BUILDERS = ['world-model', 'agent'] as const;
+export const SAMPLE_BUILDERS = ['world-model', 'agent', 'preference'] as const;
 export const SAMPLE_UNITS = ['step', 'path'] as const;
 export const SampleOptions = z.object({
-  /** world-model: history + action → observation; agent: observations → next action. */
+  /**
+   * world-model: history + action → observation; agent: observations → next action (a tool call);
+   * preference: history + action → a chosen and a rejected observation (siblings rated or starred against each other).
+   */
   builder: z.enum(SAMPLE_BUILDERS).default('world-model'),
   /** One sample per selected step, or one per path ending at the deepest selected node. */
   per: z.enum(SAMPLE_UNITS).default('step'),
@@ -37,6 +40,15 @@ export const SampleOptions = z.object({
   reasoning: z.boolean().default(false),
 });
 export type SampleOptions = z.infer<typeof SampleOptions>;
+/**
+ * What a caller may leave out; the core fills it in by format (AgentWorldBench holds whole
+ * paths). No defaults here: a default filled by the schema would hide what was left out.
+ */
+export const PartialSampleOptions = z.object({
+  builder: z.enum(SAMPLE_BUILDERS).optional(),
+  per: z.enum(SAMPLE_UNITS).optional(),
+  reasoning: z.boolean().optional(),
+});
 
 /**
  * A dataset format's id. The formats themselves are the core's format registry
@@ -54,7 +66,7 @@ export const DatasetExportInput = z.object({
   format: DatasetFormat,
   selection: DatasetSelection.default({ filter: '', scope: { kind: 'all' } }),
   /** `per` defaults by format: AgentWorldBench holds whole paths. */
-  samples: SampleOptions.partial().default({}),
+  samples: PartialSampleOptions.default({}),
   /** The dataset's name in the card and in LLaMA-Factory's dataset_info.json. */
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'use letters, digits, ".", "_" or "-"').optional(),
   /** Fraction of trajectories in train; 1 = no validation split. */
@@ -71,6 +83,11 @@ export const DatasetExportInput = z.object({
   /** messages format: `field` puts reasoning in `reasoning_content` (TRL, Qwen templates); `inline` as <think> in content (ms-swift). */
   reasoningStyle: z.enum(['field', 'inline']).default('field'),
   overwrite: z.boolean().default(false),
+  /**
+   * A tokenizer folder (tokenizer.json, tokenizer_config.json) on the machine running the core,
+   * for exact token counts; without it, the loaded model's tokenizer, else the embedded model's.
+   */
+  tokenizer: z.string().min(1).max(4096).optional(),
 });
 export type DatasetExportInput = z.input<typeof DatasetExportInput>;
 export type DatasetExportOptions = z.output<typeof DatasetExportInput>;
@@ -87,13 +104,18 @@ export const DatasetExportSummary = z.object({
   removed: z.object({ duplicates: z.number().int(), nearDuplicates: z.number().int(), overLength: z.number().int() }),
   scrubbed: z.record(z.string(), z.number().int()),
   tokenizer: z.object({ label: z.string(), exact: z.boolean() }),
+  /** What the export could do but the user should know (an empty split, …), also written in the card. */
+  warnings: z.array(z.string()).default([]),
 });
 export type DatasetExportSummary = z.infer<typeof DatasetExportSummary>;
 
 export const PreviewMessage = z.object({
-  role: z.enum(['system', 'user', 'assistant']),
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  /** An assistant turn with tool calls shows its action here too. */
   content: z.string(),
   reasoning: z.string().optional(),
+  toolCalls: z.array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
+  name: z.string().optional(),
 });
 
 export const DatasetPreview = z.object({
@@ -108,7 +130,7 @@ export type DatasetPreview = z.infer<typeof DatasetPreview>;
 export const datasetApi = {
   /** The live count and the first samples for a selection. */
   'dataset.preview': method(
-    z.object({ selection: DatasetSelection, samples: SampleOptions.partial().default({}), limit: z.number().int().min(0).max(50).default(3) }),
+    z.object({ selection: DatasetSelection, samples: PartialSampleOptions.default({}), limit: z.number().int().min(0).max(50).default(3) }),
     DatasetPreview,
   ),
   /** Runs until the export is written; progress arrives as `job.progress` events for `jobId`. */

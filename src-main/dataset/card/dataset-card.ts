@@ -9,6 +9,8 @@ import { summarizeLengths, type TokenCounter } from '../hygiene/token-length';
 import type { Split } from '../sample';
 import type { DatasetStats } from './dataset-stats';
 import { histogramBins, histogramSvg } from './histogram-svg';
+import { lossSection } from './loss-settings';
+import { PAIRING_RULE } from '../preference-pairs';
 
 export interface CardInput {
   name: string;
@@ -21,6 +23,8 @@ export interface CardInput {
   scrub: ScrubReport | null;
   tokenizer: TokenCounter;
   exportedAt: string;
+  /** Said at the top of the card (an empty split, …). */
+  warnings: readonly string[];
 }
 
 export interface CardFiles {
@@ -45,7 +49,8 @@ function sizeCategory(n: number): string {
 function frontMatter(input: CardInput, total: number): string {
   const q = (s: string) => JSON.stringify(s);
   const lines = ['---', `pretty_name: ${q(input.name)}`, 'task_categories:', '- text-generation', 'tags:'];
-  for (const tag of ['worldloom', 'world-model', input.sampleOptions.builder === 'agent' ? 'agent' : 'environment-simulation', 'sft']) lines.push(`- ${q(tag)}`);
+  const { builder } = input.sampleOptions;
+  for (const tag of ['worldloom', 'world-model', builder === 'agent' ? 'agent' : 'environment-simulation', builder === 'preference' ? 'dpo' : 'sft']) lines.push(`- ${q(tag)}`);
   lines.push('size_categories:', `- ${q(sizeCategory(total))}`, 'configs:');
   for (const config of cardConfigs(input.format, input.splits)) {
     lines.push(`- config_name: ${q(config.config_name)}`, '  data_files:');
@@ -67,7 +72,14 @@ function countsTable(label: string, input: CardInput, pick: (s: DatasetStats['sp
 
 function builderDescription(o: ResolvedSampleOptions): string {
   const unit = o.per === 'step' ? 'one sample per selected step' : 'one sample per path (root to the deepest selected node)';
-  if (o.builder === 'agent') return `Agent SFT: the agent reads observations and answers with its next action; ${unit}.`;
+  if (o.builder === 'agent') {
+    const reasoning = o.reasoning ? "with the agent's own reasoning before each action it learns (never the world model's)" : 'without reasoning';
+    return `Agent SFT: the agent reads what the environment shows and takes its next action as a tool call (\`tools\` holds the tools it had; each result comes back as a \`tool\` turn); ${unit}, ${reasoning}.`;
+  }
+  if (o.builder === 'preference') {
+    const reasoning = o.reasoning ? "with the world model's reasoning" : 'without reasoning';
+    return `World-model preference pairs (DPO): one step's prompt, and a chosen and a rejected observation of the same action, ${reasoning}.`;
+  }
   const reasoning = o.reasoning ? "with the world model's reasoning on the observations it learns to predict" : 'without reasoning';
   return `World-model SFT in the prompt contract's layout (system prompt, then one user turn per action and one assistant turn per observation); ${unit}, ${reasoning}.`;
 }
@@ -79,6 +91,7 @@ export function datasetCard(input: CardInput): CardFiles {
   const total = splits.reduce((sum, s) => sum + stats.splits[s].samples, 0);
   const images: Record<string, string> = {};
   const estimate = input.tokenizer.exact ? '' : ' (estimated)';
+  const { builder } = input.sampleOptions;
   for (const split of splits) {
     const bins = histogramBins(stats.splits[split].tokenLengths);
     images[`images/token-lengths-${split}.svg`] = histogramSvg(`${input.name}: ${split} token lengths${estimate}`, bins, `tokens per sample${estimate}`);
@@ -101,6 +114,7 @@ export function datasetCard(input: CardInput): CardFiles {
     frontMatter(input, total),
     `# ${input.name}`,
     `Exported by Worldloom on ${input.exportedAt.slice(0, 10)} as ${input.format.label}. ${builderDescription(input.sampleOptions)}`,
+    input.warnings.map((w) => `> **Warning:** ${w}`).join('\n>\n'),
     '## Contents',
     table(
       ['split', 'samples', 'trajectories'],
@@ -108,6 +122,14 @@ export function datasetCard(input: CardInput): CardFiles {
     ),
     '## Loading',
     input.format.howToLoad(input.name, splits),
+    builder === 'agent' && input.format.id !== 'parquet'
+      ? "Tool-call arguments and `tools` are JSON strings, so every row has one type in Arrow; TRL parses `tools` itself. A chat template that iterates arguments as a mapping (Qwen3.5's) needs them parsed first: `ds.map(lambda r: {**r, 'messages': [{**m, 'tool_calls': [{**c, 'function': {**c['function'], 'arguments': json.loads(c['function']['arguments'])}} for c in m['tool_calls']] if m.get('tool_calls') else None} for m in r['messages']]})`."
+      : builder === 'agent'
+        ? 'Parquet keeps one message type for every row: each action is the assistant turn as text and each result the next user turn. Export `messages` or `prompt-completion` for tool calls.'
+        : '',
+    '## Which turns carry the loss',
+    lossSection(input.format.id, input.sampleOptions),
+    builder === 'preference' ? `## How pairs are made\n\n${PAIRING_RULE}` : '',
     '## By domain',
     countsTable('domain', input, (s) => s.byDomain),
     '## By origin',
@@ -115,7 +137,9 @@ export function datasetCard(input: CardInput): CardFiles {
     '## By perturbation',
     countsTable('perturbation', input, (s) => s.byPerturbation),
     '## Token lengths',
-    `Counted with: ${input.tokenizer.label}. Message text only; the chat template's own markup is not included.`,
+    input.tokenizer.exact
+      ? `Counted exactly with ${input.tokenizer.label}: each message's text (and tool calls as JSON), without the chat template's own markup (a few tokens per turn). \`--max-tokens\` counts the same way.`
+      : `Estimated (${input.tokenizer.label}): message text only; the chat template's own markup is not included.`,
     table(['split', 'samples', 'mean', 'p50', 'p90', 'p99', 'max'], lengthRows),
     ...Object.keys(images).map((path) => `![${path.replace(/^images\/|\.svg$/g, '')}](${path})`),
     '## Cleaning',

@@ -37,6 +37,9 @@ function sampleBundle(sample: DatasetSample) {
 export const agentWorldBenchFormat: DatasetFormatSpec = {
   id: 'agentworldbench',
   label: 'AgentWorldBench JSONL',
+  refuses(options) {
+    return options.builder === 'world-model' ? null : 'AgentWorldBench files hold world-model trajectories; choose the world-model builder for this format.';
+  },
   howToLoad() {
     return 'One `<domain>_test.jsonl` per domain and split, one line per turn of each path, as AgentWorldBench lays them out; Worldloom imports them back.';
   },

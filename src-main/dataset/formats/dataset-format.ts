@@ -1,7 +1,8 @@
 // One interface every dataset format implements (one file per format, found through
 // ./registry.ts): a writer that takes samples split by split, and a reader that gives
 // the same samples back, so every export is tested as a round trip.
-import type { DatasetSample, SampleMessage, Split } from '../sample';
+import type { ResolvedSampleOptions } from '../builders';
+import type { DatasetSample, SampleMessage, Split, ToolSchema } from '../sample';
 
 export interface WriteContext {
   /** The dataset's name (card title, dataset_info.json keys). */
@@ -9,6 +10,7 @@ export interface WriteContext {
   /** Whether samples carry reasoning; formats keep the column/field shape stable across rows. */
   reasoning: boolean;
   reasoningStyle: 'field' | 'inline';
+  sampleOptions: ResolvedSampleOptions;
 }
 
 export interface DatasetWriter {
@@ -22,12 +24,19 @@ export interface ReadSample {
   messages: SampleMessage[];
   /** Set by formats that keep the sample id. */
   id?: string;
+  /** Formats that keep prompt and completion apart: where the completion starts. */
+  completionFrom?: number;
+  tools?: ToolSchema[];
+  /** Preference formats: the rejected answer. */
+  rejected?: SampleMessage[];
 }
 
 export interface DatasetFormatSpec {
   id: string;
   label: string;
   open(dir: string, context: WriteContext): DatasetWriter;
+  /** Why this format cannot hold samples built so, saying what to choose instead; null when it can. */
+  refuses(options: ResolvedSampleOptions): string | null;
   /** Data files of one split, as the card's YAML `configs` names them (globs allowed). */
   dataFiles(split: Split): string[];
   read(dir: string): Promise<ReadSample[]>;

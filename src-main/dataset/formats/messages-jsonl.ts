@@ -1,44 +1,27 @@
 // Chat `messages` JSONL for TRL and ms-swift: one `{"messages": [...]}` per line, one file
 // per split. Only documented fields are written, so neither framework sees a column it
 // does not know. Reasoning goes in `reasoning_content` (TRL with Qwen-family templates)
-// or inline as <think>…</think> (ms-swift), as the user chose.
+// or inline as <think>…</think> (ms-swift), as the user chose; agent samples call tools
+// (chat-rows.ts) and carry a `tools` column.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { actionOfCall } from '../agent-tools';
 import type { DatasetSample, SampleMessage, Split } from '../sample';
 import { SPLITS } from '../sample';
+import { chatRowMessages, sampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
 import { MessagesRowSchema } from './framework-schemas';
 import { LineFile } from './line-file';
 import type { FormatEntry } from '../../formats/format';
-import { parseJsonLines, splitInlineReasoning, withInlineReasoning, type DatasetFormatSpec, type WriteContext } from './dataset-format';
+import { parseJsonLines, type DatasetFormatSpec, type WriteContext } from './dataset-format';
+import type { ToolSchema } from '../sample';
 
-interface MessagesRowMessage {
-  role: string;
-  content: string;
-  reasoning_content?: string;
+export function messagesRow(sample: DatasetSample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { messages: ChatRowMessage[]; tools?: string } {
+  const messages = chatRowMessages(sample.messages, context);
+  return sample.tools ? { messages, tools: toolsColumn(sample.tools) } : { messages };
 }
 
-export function messagesRow(sample: DatasetSample, context: WriteContext): { messages: MessagesRowMessage[] } {
-  const messages: MessagesRowMessage[] = new Array(sample.messages.length);
-  for (let i = 0; i < sample.messages.length; i++) {
-    const m = sample.messages[i]!;
-    if (m.role !== 'assistant' || !context.reasoning) messages[i] = { role: m.role, content: m.content };
-    else if (context.reasoningStyle === 'inline') messages[i] = { role: m.role, content: withInlineReasoning(m.content, m.reasoning) };
-    // Every assistant turn gets the field, empty when it has none, so the column type never changes.
-    else messages[i] = { role: m.role, content: m.content, reasoning_content: m.reasoning ?? '' };
-  }
-  return { messages };
-}
-
-export function messagesFromRow(row: { messages: MessagesRowMessage[] }): SampleMessage[] {
-  return row.messages.map((m) => {
-    const role = m.role as SampleMessage['role'];
-    if (m.reasoning_content !== undefined) {
-      return m.reasoning_content === '' ? { role, content: m.content } : { role, content: m.content, reasoning: m.reasoning_content };
-    }
-    if (role !== 'assistant') return { role, content: m.content };
-    const { content, reasoning } = splitInlineReasoning(m.content);
-    return reasoning === undefined ? { role, content } : { role, content, reasoning };
-  });
+export function messagesFromRow(row: { messages: ChatRowMessage[] }): SampleMessage[] {
+  return row.messages.map((m) => sampleMessageFromRow(m, actionOfCall));
 }
 
 export const splitFileName = (split: Split) => `${split}.jsonl`;
@@ -46,6 +29,10 @@ export const splitFileName = (split: Split) => `${split}.jsonl`;
 export const messagesJsonlFormat: DatasetFormatSpec = {
   id: 'messages',
   label: 'Chat messages JSONL (TRL, ms-swift)',
+  refuses(options) {
+    if (options.builder === 'preference') return 'Preference pairs need a chosen and a rejected answer: export them as preference (TRL) or sharegpt (LLaMA-Factory ranking).';
+    return null;
+  },
   howToLoad(_name, splits) {
     const hasValidation = splits.includes('validation');
     return [
@@ -80,6 +67,7 @@ export const messagesJsonlFormat: DatasetFormatSpec = {
       return parseJsonLines(readFileSync(path, 'utf8'), splitFileName(split), (row) => MessagesRowSchema.parse(row)).map((row) => ({
         split,
         messages: messagesFromRow(row),
+        ...(row.tools !== undefined ? { tools: JSON.parse(row.tools) as ToolSchema[] } : {}),
       }));
     });
   },

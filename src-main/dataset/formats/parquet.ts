@@ -59,7 +59,11 @@ class SplitFile {
         {
           name: 'messages',
           data: rows.map((s) =>
-            s.messages.map((m) => (reasoning ? { role: m.role, content: m.content, reasoning_content: m.reasoning ?? '' } : { role: m.role, content: m.content })),
+            s.messages.map((m) => {
+              // One struct type for every row: tool results are the next user turn, a tool call its action text.
+              const role = m.role === 'tool' ? 'user' : m.role;
+              return reasoning ? { role, content: m.content, reasoning_content: m.reasoning ?? '' } : { role, content: m.content };
+            }),
           ),
         },
         { name: 'id', data: rows.map((s) => s.id) },
@@ -82,6 +86,9 @@ class SplitFile {
 export const parquetFormat: DatasetFormatSpec = {
   id: 'parquet',
   label: 'Parquet + dataset card (Hugging Face datasets)',
+  refuses(options) {
+    return options.builder === 'preference' ? 'Parquet holds one conversation per row: export preference pairs as preference (TRL) or sharegpt (LLaMA-Factory ranking).' : null;
+  },
   howToLoad() {
     return ['```python', 'from datasets import load_dataset', 'ds = load_dataset("path/to/this/folder")  # or the hub repository it is pushed to', '```'].join('\n');
   },

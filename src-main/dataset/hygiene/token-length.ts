@@ -1,7 +1,13 @@
-// Token lengths of samples: counted with the loaded model's tokenizer when there is one,
-// otherwise estimated, and then always labelled as an estimate in the card and the UI.
+// Token lengths of samples: counted exactly with a model's own tokenizer (the loaded model's,
+// a tokenizer folder the user names, or the embedded model's), through the engine's
+// tokenizer code; estimated only when none can be had, and then labelled as an estimate in
+// the card and the UI.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChatTokenizer } from '../../engine/onnx/chat-tokenizer';
 import { approximateTokenCount } from '../../engine/openai/approximate-tokens';
-import { sampleText, type SampleMessage } from '../sample';
+import { DatasetExportError } from '../export-errors';
+import { sampleText, type DatasetSample } from '../sample';
 
 export interface TokenCounter {
   /** Shown in the card: which tokenizer counted. */
@@ -21,9 +27,33 @@ export function modelTokenCounter(modelId: string, tokenize: (text: string) => P
   return { label: `${modelId} tokenizer`, exact: true, count: async (text) => (await tokenize(text)).length };
 }
 
-/** Content tokens of a sample (chat-template markup is not counted: it depends on the trainer's template). */
-export function sampleTokens(counter: TokenCounter, messages: readonly SampleMessage[]): number | Promise<number> {
-  return counter.count(sampleText(messages));
+const folderCounters = new Map<string, TokenCounter>();
+
+/**
+ * A counter on the tokenizer of a model folder (tokenizer.json and tokenizer_config.json, the
+ * layout the ONNX engine loads); loaded once per folder. `label` names it in the card.
+ */
+export function tokenizerFolderCounter(dir: string, label = `the tokenizer in ${dir}`): TokenCounter {
+  const cached = folderCounters.get(dir);
+  if (cached) return cached;
+  for (const file of ['tokenizer.json', 'tokenizer_config.json']) {
+    if (!existsSync(join(dir, file))) throw new DatasetExportError(`${dir} holds no ${file}. Name a model folder with tokenizer.json and tokenizer_config.json (a Hugging Face model folder has them).`);
+  }
+  let tokenizer: ChatTokenizer;
+  try {
+    tokenizer = ChatTokenizer.load(join(dir, 'tokenizer.json'), join(dir, 'tokenizer_config.json'));
+  } catch (err) {
+    throw new DatasetExportError(`The tokenizer in ${dir} could not be loaded: ${(err as Error).message}`);
+  }
+  const counter: TokenCounter = { label, exact: true, count: (text) => tokenizer.encode(text).length };
+  folderCounters.set(dir, counter);
+  return counter;
+}
+
+/** Content tokens of a sample, both answers of a preference pair included (chat-template markup is not counted: it depends on the trainer's template). */
+export function sampleTokens(counter: TokenCounter, sample: DatasetSample): number | Promise<number> {
+  const text = sampleText(sample.messages);
+  return counter.count(sample.rejected ? text + sampleText(sample.rejected.messages) : text);
 }
 
 export interface LengthSummary {

@@ -1,0 +1,68 @@
+// TRL's conversational preference JSONL for DPO: `{"prompt": [...], "chosen": [...],
+// "rejected": [...]}`, one pair of sibling observations per line (preference-pairs.ts says
+// how pairs are made). DPOTrainer reads it as it is.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FormatEntry } from '../../formats/format';
+import { actionOfCall } from '../agent-tools';
+import type { DatasetSample, Split } from '../sample';
+import { SPLITS } from '../sample';
+import { chatRowMessages, sampleMessageFromRow, type ChatRowMessage } from './chat-rows';
+import { parseJsonLines, type DatasetFormatSpec, type WriteContext } from './dataset-format';
+import { PreferenceRowSchema } from './framework-schemas';
+import { LineFile } from './line-file';
+
+const fileName = (split: Split) => `${split}.jsonl`;
+
+export function preferenceRow(sample: DatasetSample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; chosen: ChatRowMessage[]; rejected: ChatRowMessage[] } {
+  const at = sample.completionFrom ?? sample.messages.length - 1;
+  const messages = chatRowMessages(sample.messages, context);
+  return { prompt: messages.slice(0, at), chosen: messages.slice(at), rejected: chatRowMessages(sample.rejected?.messages ?? [], context) };
+}
+
+export const preferenceFormat: DatasetFormatSpec = {
+  id: 'preference',
+  label: 'Preference JSONL (TRL DPO: prompt, chosen, rejected)',
+  refuses(options) {
+    return options.builder === 'preference' ? null : 'Preference files hold chosen/rejected pairs: choose the preference builder (sibling samples rated or starred against each other).';
+  },
+  howToLoad(_name, splits) {
+    return [
+      '```python',
+      'from datasets import load_dataset',
+      'from trl import DPOConfig, DPOTrainer',
+      `ds = load_dataset("json", data_files={${splits.map((s) => `"${s}": "${fileName(s)}"`).join(', ')}})`,
+      'trainer = DPOTrainer(model=..., args=DPOConfig(...), train_dataset=ds["train"])',
+      '```',
+    ].join('\n');
+  },
+  dataFiles: (split) => [fileName(split)],
+  open(dir, context) {
+    const files = new Map<Split, LineFile>();
+    return {
+      write(sample, split) {
+        let file = files.get(split);
+        if (!file) files.set(split, (file = new LineFile(join(dir, fileName(split)))));
+        return file.write(JSON.stringify(preferenceRow(sample, context)) + '\n');
+      },
+      async finish() {
+        for (const file of files.values()) await file.close();
+        return [...files.keys()].map(fileName);
+      },
+    };
+  },
+  async read(dir) {
+    return SPLITS.flatMap((split) => {
+      const path = join(dir, fileName(split));
+      if (!existsSync(path)) return [];
+      return parseJsonLines(readFileSync(path, 'utf8'), fileName(split), (row) => PreferenceRowSchema.parse(row)).map((row) => ({
+        split,
+        messages: [...row.prompt, ...row.chosen].map((m) => sampleMessageFromRow(m, actionOfCall)),
+        completionFrom: row.prompt.length,
+        rejected: row.rejected.map((m) => sampleMessageFromRow(m, actionOfCall)),
+      }));
+    });
+  },
+};
+
+export const preferenceFormatEntry: FormatEntry = { id: preferenceFormat.id, label: preferenceFormat.label, extensions: ['jsonl'], datasetWriter: preferenceFormat };

@@ -1,0 +1,80 @@
+// TRL's conversational prompt/completion JSONL: `{"prompt": [...], "completion": [...]}`.
+// The prompt is the history and the action (world model) or what the agent has seen
+// (agent); the completion is the one turn the sample teaches. TRL puts the loss on the
+// completion only by default (completion_only_loss), so earlier observations in the prompt
+// are context, never retrained. One step per sample: a path has many taught turns.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FormatEntry } from '../../formats/format';
+import { actionOfCall } from '../agent-tools';
+import type { DatasetSample, Split, ToolSchema } from '../sample';
+import { SPLITS } from '../sample';
+import { chatRowMessages, sampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
+import { parseJsonLines, type DatasetFormatSpec, type WriteContext } from './dataset-format';
+import { PromptCompletionRowSchema } from './framework-schemas';
+import { LineFile } from './line-file';
+
+const fileName = (split: Split) => `${split}.jsonl`;
+
+export function promptCompletionRow(sample: DatasetSample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; completion: ChatRowMessage[]; tools?: string } {
+  const at = sample.completionFrom ?? sample.messages.length - 1;
+  const messages = chatRowMessages(sample.messages, context);
+  const row = { prompt: messages.slice(0, at), completion: messages.slice(at) };
+  return sample.tools ? { ...row, tools: toolsColumn(sample.tools) } : row;
+}
+
+export const promptCompletionFormat: DatasetFormatSpec = {
+  id: 'prompt-completion',
+  label: 'Prompt/completion JSONL (TRL: loss on the completion only)',
+  refuses(options) {
+    if (options.per === 'path') return 'Prompt/completion teaches one turn per sample; a path teaches many. Export one sample per step, or a path as messages.';
+    if (options.builder === 'preference') return 'Preference pairs need a chosen and a rejected answer: export them as preference (TRL) or sharegpt (LLaMA-Factory ranking).';
+    return null;
+  },
+  howToLoad(_name, splits) {
+    const hasValidation = splits.includes('validation');
+    return [
+      '```python',
+      'from datasets import load_dataset',
+      'from trl import SFTConfig, SFTTrainer',
+      `ds = load_dataset("json", data_files={${splits.map((s) => `"${s}": "${fileName(s)}"`).join(', ')}})`,
+      '# completion_only_loss is on by default for prompt/completion data: only the completion is trained.',
+      'trainer = SFTTrainer(model=..., args=SFTConfig(completion_only_loss=True), train_dataset=ds["train"]' + (hasValidation ? ', eval_dataset=ds["validation"]' : '') + ')',
+      '```',
+    ].join('\n');
+  },
+  dataFiles: (split) => [fileName(split)],
+  open(dir, context) {
+    const files = new Map<Split, LineFile>();
+    return {
+      write(sample, split) {
+        let file = files.get(split);
+        if (!file) files.set(split, (file = new LineFile(join(dir, fileName(split)))));
+        return file.write(JSON.stringify(promptCompletionRow(sample, context)) + '\n');
+      },
+      async finish() {
+        for (const file of files.values()) await file.close();
+        return [...files.keys()].map(fileName);
+      },
+    };
+  },
+  async read(dir) {
+    return SPLITS.flatMap((split) => {
+      const path = join(dir, fileName(split));
+      if (!existsSync(path)) return [];
+      return parseJsonLines(readFileSync(path, 'utf8'), fileName(split), (row) => PromptCompletionRowSchema.parse(row)).map((row) => ({
+        split,
+        messages: [...row.prompt, ...row.completion].map((m) => sampleMessageFromRow(m, actionOfCall)),
+        completionFrom: row.prompt.length,
+        ...(row.tools !== undefined ? { tools: JSON.parse(row.tools) as ToolSchema[] } : {}),
+      }));
+    });
+  },
+};
+
+export const promptCompletionFormatEntry: FormatEntry = {
+  id: promptCompletionFormat.id,
+  label: promptCompletionFormat.label,
+  extensions: ['jsonl'],
+  datasetWriter: promptCompletionFormat,
+};
