@@ -20,13 +20,14 @@ import { TrajectoryList } from './TrajectoryList';
 import { TreeView } from './TreeView';
 import { ExportDialog } from './dataset/ExportDialog';
 import { CompareLauncher } from './compare/CompareLauncher';
+import { ExpandDialog } from './agents/ExpandDialog';
 
 export function StudioView() {
   const workspace = useStudio((s) => s.workspace)!;
   const nativeDialogs = useStudio((s) => s.app?.nativeDialogs ?? false);
   const trajectory = useStudio((s) => s.trajectory);
   const fileInput = useRef<HTMLInputElement>(null);
-  const [panel, setPanel] = useState<'none' | 'new' | 'export' | 'model' | 'evaluation' | 'record'>('none');
+  const [panel, setPanel] = useState<'none' | 'new' | 'export' | 'model' | 'evaluation' | 'record' | 'expand'>('none');
   const model = useSimulation((s) => s.model);
 
   const layout = useStudio((s) => s.layout);
@@ -100,6 +101,9 @@ export function StudioView() {
           }}
         />
         <CompareLauncher />
+        <button onClick={() => setPanel(panel === 'expand' ? 'none' : 'expand')} title="Let a policy expand the selected node: K actions, M samples each, D levels">
+          Expand…
+        </button>
         <button onClick={() => setPanel(panel === 'export' ? 'none' : 'export')}>Export…</button>
         <button aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setHelpOpen(true)}>
           ?
@@ -110,6 +114,7 @@ export function StudioView() {
       {panel === 'evaluation' && <EvaluationPanel />}
       {panel === 'record' && <RecordForm onDone={() => setPanel('none')} />}
       {panel === 'export' && <ExportDialog onDone={() => setPanel('none')} />}
+      {panel === 'expand' && <ExpandDialog onDone={() => setPanel('none')} />}
       <div className="panes" style={{ gridTemplateColumns: columns }} inert={underOverlay}>
         <aside className={`pane pane-list${layout.listCollapsed ? ' folded' : ''}`}>
           <FoldButton folded={layout.listCollapsed} label="trajectories and search" shortcut="[" onToggle={() => changeLayout({ listCollapsed: !layout.listCollapsed })} />
