@@ -91,6 +91,93 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX nodes_by_trajectory ON nodes(trajectory_id);
   CREATE INDEX nodes_by_parent ON nodes(parent_id);
   `,
+  // 4: what a curator deletes stays recoverable (deleted rows kept apart, column for column, with
+  // their rowids so a restore puts them back in place and search stays valid); the earlier
+  // versions of a trajectory's description and world specification; and a log of every change,
+  // written by triggers, so a studio sees what another process (the CLI, another window) wrote.
+  `
+  CREATE TABLE deletions (
+    id            TEXT PRIMARY KEY,
+    kind          TEXT NOT NULL CHECK (kind IN ('nodes','trajectories')),
+    label         TEXT NOT NULL,
+    roots         TEXT NOT NULL,
+    trajectory_id TEXT,
+    nodes         INTEGER NOT NULL,
+    trajectories  INTEGER NOT NULL,
+    deleted_at    TEXT NOT NULL
+  );
+  CREATE TABLE deleted_trajectories (
+    deletion_id   TEXT NOT NULL REFERENCES deletions(id) ON DELETE CASCADE,
+    row_id        INTEGER NOT NULL,
+    id            TEXT NOT NULL,
+    title         TEXT NOT NULL,
+    domain        TEXT NOT NULL,
+    system_prompt TEXT NOT NULL,
+    world_spec    TEXT,
+    source_key    TEXT,
+    created_at    TEXT NOT NULL
+  );
+  CREATE INDEX deleted_trajectories_by_deletion ON deleted_trajectories(deletion_id);
+  CREATE TABLE deleted_nodes (
+    deletion_id     TEXT NOT NULL REFERENCES deletions(id) ON DELETE CASCADE,
+    row_id          INTEGER NOT NULL,
+    id              TEXT NOT NULL,
+    trajectory_id   TEXT NOT NULL,
+    parent_id       TEXT,
+    edited_from_id  TEXT,
+    depth           INTEGER NOT NULL,
+    action          TEXT NOT NULL,
+    observation     TEXT NOT NULL,
+    reasoning       TEXT,
+    origin          TEXT NOT NULL,
+    provenance      TEXT NOT NULL,
+    starred         INTEGER NOT NULL,
+    rating          INTEGER,
+    tags            TEXT NOT NULL,
+    note            TEXT NOT NULL,
+    metrics         TEXT,
+    created_at      TEXT NOT NULL,
+    agent_reasoning TEXT
+  );
+  CREATE INDEX deleted_nodes_by_deletion ON deleted_nodes(deletion_id);
+  CREATE INDEX deleted_nodes_by_id ON deleted_nodes(id);
+  CREATE INDEX nodes_by_edited_from ON nodes(edited_from_id) WHERE edited_from_id IS NOT NULL;
+  CREATE TABLE trajectory_versions (
+    trajectory_id TEXT NOT NULL,
+    version       INTEGER NOT NULL,
+    title         TEXT NOT NULL,
+    system_prompt TEXT NOT NULL,
+    world_spec    TEXT,
+    replaced_at   TEXT NOT NULL,
+    PRIMARY KEY (trajectory_id, version)
+  );
+  CREATE TABLE change_log (
+    seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind          TEXT NOT NULL,
+    trajectory_id TEXT NOT NULL,
+    node_id       TEXT,
+    removed       TEXT
+  );
+  CREATE TRIGGER log_node_added AFTER INSERT ON nodes BEGIN
+    INSERT INTO change_log (kind, trajectory_id, node_id) VALUES ('node-added', new.trajectory_id, new.id);
+  END;
+  CREATE TRIGGER log_node_removed AFTER DELETE ON nodes BEGIN
+    INSERT INTO change_log (kind, trajectory_id, node_id, removed) VALUES ('node-removed', old.trajectory_id, old.id,
+      json_object('parentId', old.parent_id, 'editedFromId', old.edited_from_id, 'depth', old.depth, 'origin', old.origin, 'createdAt', old.created_at));
+  END;
+  CREATE TRIGGER log_node_marked AFTER UPDATE OF starred, rating, tags, note ON nodes BEGIN
+    INSERT INTO change_log (kind, trajectory_id, node_id) VALUES ('node-marked', new.trajectory_id, new.id);
+  END;
+  CREATE TRIGGER log_trajectory_added AFTER INSERT ON trajectories BEGIN
+    INSERT INTO change_log (kind, trajectory_id) VALUES ('trajectory-added', new.id);
+  END;
+  CREATE TRIGGER log_trajectory_changed AFTER UPDATE ON trajectories BEGIN
+    INSERT INTO change_log (kind, trajectory_id) VALUES ('trajectory-changed', new.id);
+  END;
+  CREATE TRIGGER log_trajectory_removed AFTER DELETE ON trajectories BEGIN
+    INSERT INTO change_log (kind, trajectory_id) VALUES ('trajectory-removed', old.id);
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,6 +18,9 @@ import {
 import type { OutlineSource } from '../common/trajectory/outline';
 import { MIGRATIONS, SCHEMA_VERSION, WORKSPACE_APPLICATION_ID } from './migrations';
 import { NodeEdits } from './node-edits';
+import { ChangeLog } from './change-log';
+import { Deletions, type Deleted, type DeletionSummary, type Restored } from './deletions';
+import { TrajectoryVersions, type TrajectoryRevision, type TrajectoryVersion } from './trajectory-versions';
 import { NodePaths } from './node-paths';
 import { NodeSearch, type NodeSearchQuery, type NodeSearchResult } from './node-search';
 import { INSERT_NODE_SQL, nodeParams, toNode, toTrajectory, type NodeRow, type TrajectoryRow } from './rows';
@@ -63,6 +66,10 @@ export class WorkspaceStore {
   private readonly edits: NodeEdits;
   /** Reads along one path of a tree (a prompt's history) without loading the tree. */
   readonly paths: NodePaths;
+  /** What other processes wrote, for a studio that shows their changes live. */
+  readonly changes: ChangeLog;
+  private readonly deletions: Deletions;
+  private readonly versions: TrajectoryVersions;
 
   private constructor(
     readonly path: string,
@@ -91,6 +98,9 @@ export class WorkspaceStore {
     this.nodeSearch = new NodeSearch(db);
     this.edits = new NodeEdits(db, this.nodeSearch);
     this.paths = new NodePaths(db);
+    this.changes = new ChangeLog(db);
+    this.deletions = new Deletions(db, this.nodeSearch);
+    this.versions = new TrajectoryVersions(db);
   }
 
   /** Opens an existing workspace, migrating it forward if it is older; read-only where it cannot be written. */
@@ -397,12 +407,63 @@ export class WorkspaceStore {
     );
   }
 
-  /** A trajectory's world specification is settings, not content: it may change. */
+  /** A trajectory's world specification is settings, not content: it may change (the old one is kept as a version). */
   setWorldSpec(trajectoryId: string, worldSpec: WorldSpec | null): void {
-    const changed = this.transaction(
-      () => this.db.prepare(`UPDATE trajectories SET world_spec = ? WHERE id = ?`).run(worldSpec ? JSON.stringify(worldSpec) : null, trajectoryId).changes,
-    );
-    if (changed === 0) throw new WorkspaceError(`Trajectory ${trajectoryId} does not exist in this workspace.`, 'invalid');
+    this.reviseTrajectory(trajectoryId, { worldSpec });
+  }
+
+  /** Changes a trajectory's title, description or world specification; what was there is kept as a version. */
+  reviseTrajectory(id: string, change: TrajectoryRevision): { trajectory: TrajectoryRecord; keptVersion: number | null } {
+    return this.transaction(() => this.versions.revise(id, change));
+  }
+
+  /** A trajectory's earlier titles, descriptions and world specifications, newest first. */
+  trajectoryVersions(id: string): TrajectoryVersion[] {
+    return this.versions.list(id);
+  }
+
+  restoreTrajectoryVersion(id: string, version: number): { trajectory: TrajectoryRecord; keptVersion: number | null } {
+    return this.transaction(() => this.versions.restore(id, version));
+  }
+
+  /** Deletes nodes with the steps below them and the edits made of them; `restoreDeletion` takes it back. */
+  deleteNodes(ids: readonly string[], label: string): Deleted {
+    return this.transaction(() => this.deletions.deleteNodes(ids, label));
+  }
+
+  /** Deletes whole trajectories; `restoreDeletion` takes it back. */
+  deleteTrajectories(ids: readonly string[], label: string): Deleted {
+    return this.transaction(() => this.deletions.deleteTrajectories(ids, label));
+  }
+
+  restoreDeletion(deletionId: string): Restored & { deletion: DeletionSummary } {
+    return this.transaction(() => this.deletions.restore(deletionId));
+  }
+
+  /**
+   * Drops the change log's oldest entries, only if no other process is writing right now (then
+   * it waits for the next time): opening a workspace never waits for the write lock.
+   */
+  pruneChangeLog(): void {
+    if (this.readOnly) return;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.db.transaction(() => this.changes.prune()).immediate();
+    } catch (err) {
+      if (!sqliteCode(err)?.startsWith('SQLITE_BUSY')) throw err;
+    } finally {
+      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    }
+  }
+
+  /** Deletions that can still be taken back, newest first. */
+  listDeletions(limit?: number): DeletionSummary[] {
+    return this.deletions.list(limit);
+  }
+
+  /** A deleted node as it was, while its deletion is kept. */
+  deletedNode(id: string): NodeRecord | undefined {
+    return this.deletions.deletedNode(id);
   }
 
   integrityCheck(): string {
