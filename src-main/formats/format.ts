@@ -18,8 +18,8 @@ export interface ImportSource {
   lines(): Iterable<SourceLine>;
   /** The whole text, for formats that are one JSON document. */
   text(): string;
-  /** The raw bytes, for binary formats (Parquet); absent where only text was given. */
-  bytes?(): Uint8Array;
+  /** The file on disk, for binary formats (Parquet) that read it themselves; absent for text already in memory. */
+  path?(): string;
 }
 
 /** What a user may tell an importer beyond the file (CLI flags, the import dialog). */

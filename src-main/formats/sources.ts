@@ -75,6 +75,7 @@ export function fileHead(path: string, bytes = 64 * 1024): string {
 export function fileSource(path: string, name = basename(path)): ImportSource {
   return {
     name,
+    path: () => path,
     lines: () => fileLines(path),
     text: () => {
       const bytes = statSync(path).size;

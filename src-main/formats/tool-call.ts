@@ -9,3 +9,18 @@ export function toolCallAction(name: string, args: unknown): string {
 export function jsonObservation(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
+
+const SHELL_TOOL = /bash|shell|terminal|execute_command|run_command|exec|^run$|^sh$|^cmd$/i;
+const COMMAND_FIELDS = ['command', 'cmd', 'keystrokes', 'script'] as const;
+
+/**
+ * The command a shell tool call runs, when the call is nothing but that (`execute_command`
+ * with `{command}`): a terminal action is the command as typed, not its JSON wrapper.
+ */
+export function shellCommandOf(name: string, args: unknown): string | null {
+  if (!SHELL_TOOL.test(name) || typeof args !== 'object' || args === null || Array.isArray(args)) return null;
+  const entries = Object.entries(args as Record<string, unknown>);
+  if (entries.length !== 1) return null;
+  const [key, value] = entries[0]!;
+  return (COMMAND_FIELDS as readonly string[]).includes(key) && typeof value === 'string' ? value : null;
+}

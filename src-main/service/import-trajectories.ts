@@ -2,7 +2,7 @@
 // batches, each batch one transaction: a crash loses at most the batch in flight, never
 // leaves half a trajectory, and every batch that committed stays.
 import { newId } from '../common/trajectory/ids';
-import type { ImportSource } from '../formats/format';
+import type { ImporterOptions, ImportSource, TrajectoryImporter } from '../formats/format';
 import { importerFor } from '../formats/registry';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { TrajectoryBundle } from '../common/trajectory/model';
@@ -32,7 +32,8 @@ export interface ImportReport {
   trajectoryIds: string[];
 }
 
-export interface ImportOptions {
+/** Besides what the importer takes (`--chat-as`, `--prompt`…), how the import runs. */
+export interface ImportOptions extends ImporterOptions {
   format?: string;
   head?: string;
   batchSize?: number;
@@ -43,6 +44,10 @@ export interface ImportOptions {
 const MAX_PROBLEMS = 1000;
 
 export function importTrajectories(store: WorkspaceStore, source: ImportSource, options: ImportOptions = {}): ImportReport {
+  const importer = chooseImporter(source, options);
+  if (importer.prepare) {
+    throw new UserError(`${importer.label} files are decoded before they are read: import ${source.name} as a job (worldloom import, or the app).`, 'invalid');
+  }
   const steps = importBatches(store, source, options, []);
   for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
@@ -57,7 +62,10 @@ export async function importAsJob(
   source: ImportSource,
   options: ImportOptions & { signal: AbortSignal; added: string[] },
 ): Promise<ImportReport> {
-  const steps = importBatches(store, source, options, options.added);
+  const importer = chooseImporter(source, options);
+  // Binary formats (Parquet) are decoded first; the import then reads what they decoded.
+  const prepared = importer.prepare ? await importer.prepare(source) : source;
+  const steps = importBatches(store, prepared, prepared === source ? options : { ...options, format: importer.id, head: undefined }, options.added);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) {
       if (options.signal.aborted) throw new UserError(`The import of ${source.name} was cancelled; nothing of it was kept.`, 'cancelled');
@@ -65,6 +73,10 @@ export async function importAsJob(
     }
     await new Promise((next) => setImmediate(next));
   }
+}
+
+function chooseImporter(source: ImportSource, options: ImportOptions): TrajectoryImporter {
+  return importerFor(options.format ?? 'auto', source.name, options.head ?? source.text().slice(0, 64 * 1024));
 }
 
 /** Imports batch by batch, yielding after each committed batch and every 256 items read; every written trajectory id goes to `written`. */
@@ -107,7 +119,7 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
   }
   const now = new Date().toISOString();
   let read = 0;
-  for (const item of importer.parse(source, newId, now)) {
+  for (const item of importer.parse(source, newId, now, options)) {
     if (options.signal?.aborted) break;
     // A file of mostly bad lines writes few batches: it still lets a cancel in now and then.
     if (++read % 256 === 0) yield;

@@ -1,0 +1,171 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DatasetExportInput } from '../common/contract/dataset';
+import { chainBundle } from '../common/trajectory/build';
+import type { TrajectoryBundle } from '../common/trajectory/model';
+import { exportDataset } from '../dataset/export-dataset';
+import { importAsJob, importTrajectories } from '../service/import-trajectories';
+import { WorkspaceStore } from '../store/workspace-store';
+import { bundleSource } from '../testing/dataset-fixtures';
+import { runImporter } from '../testing/importer-fixtures';
+import { guessChatAs, splitWorldModelSystem } from './chat-dataset';
+import { chatMessagesImporter, shareGptImporter } from './chat-dataset-importers';
+import { fileHead, fileSource, textSource } from './sources';
+
+let n = 0;
+const original: TrajectoryBundle = chainBundle(
+  {
+    title: 'disk check',
+    domain: 'terminal',
+    systemPrompt: 'You simulate a Linux terminal. Reply with exactly what bash prints.',
+    worldSpec: { text: 'A small build box.', facts: [{ subject: 'hostname', value: 'box-1' }] },
+    initialState: 'user@box-1:~$',
+    steps: [
+      { action: 'df -h /', observation: 'Filesystem Size Used\n/dev/sda1 20G 12G', origin: 'real' },
+      { action: 'ls', observation: 'notes.txt  src', origin: 'real' },
+      { action: 'cat notes.txt', observation: 'remember the milk', reasoning: 'notes.txt was listed.', origin: 'real' },
+    ],
+  },
+  () => `t-${n++}`,
+  '2026-01-01T00:00:00Z',
+);
+const steps = original.nodes.slice(1);
+
+function exportAs(format: 'messages' | 'sharegpt' | 'parquet', builder: 'world-model' | 'agent', reasoning = true) {
+  const out = join(mkdtempSync(join(tmpdir(), 'wl-chat-')), 'export');
+  return exportDataset(bundleSource([original]), DatasetExportInput.parse({ out, format, samples: { builder, per: 'path', reasoning } })).then(() => out);
+}
+
+function workspace() {
+  return WorkspaceStore.create(join(mkdtempSync(join(tmpdir(), 'wl-chat-ws-')), 'w.worldloom'));
+}
+
+function expectSameWorld(store: WorkspaceStore) {
+  const [t] = store.listTrajectories();
+  expect(t).toMatchObject({ domain: 'terminal', systemPrompt: original.trajectory.systemPrompt, worldSpec: original.trajectory.worldSpec });
+  const [root, ...back] = store.getNodes(t!.id);
+  expect(root!.observation).toBe('user@box-1:~$');
+  expect(back.map((s) => [s.action, s.observation, s.reasoning])).toEqual(steps.map((s) => [s.action, s.observation, s.reasoning]));
+  expect(back.every((s) => !s.agentReasoning)).toBe(true);
+}
+
+describe('chat datasets exported by Worldloom import back as the same trajectories', () => {
+  it('messages JSONL, world-model data: actions, observations, world reasoning, system prompt, world spec and initial state', async () => {
+    const out = await exportAs('messages', 'world-model');
+    const store = workspace();
+    const report = importTrajectories(store, fileSource(join(out, 'train.jsonl')), { head: fileHead(join(out, 'train.jsonl')) });
+    expect(report).toMatchObject({ format: 'messages', imported: 1, problems: [], skipped: [] });
+    expectSameWorld(store);
+  });
+
+  it('ShareGPT (LLaMA-Factory) with inline <think> reasoning', async () => {
+    const out = await exportAs('sharegpt', 'world-model');
+    const store = workspace();
+    const report = importTrajectories(store, fileSource(join(out, 'train.jsonl')), { head: fileHead(join(out, 'train.jsonl')) });
+    expect(report).toMatchObject({ format: 'sharegpt', imported: 1, problems: [] });
+    expectSameWorld(store);
+  });
+
+  it('Parquet with a messages column, decoded before it is read', async () => {
+    const out = await exportAs('parquet', 'world-model');
+    const store = workspace();
+    const file = join(out, 'data', 'train-00000-of-00001.parquet');
+    const report = await importAsJob(store, fileSource(file), { head: fileHead(file), signal: new AbortController().signal, added: [] });
+    expect(report).toMatchObject({ format: 'parquet', imported: 1, problems: [] });
+    expectSameWorld(store);
+    // The synchronous path cannot decode Parquet and says how to import it instead.
+    expect(() => importTrajectories(workspace(), fileSource(file), { head: fileHead(file) })).toThrow(/import .* as a job/);
+  });
+
+  it('agent data (guessed from the system prompt): the agent acts, the environment answers, the last unanswered action is said', async () => {
+    const out = await exportAs('messages', 'agent', false);
+    const store = workspace();
+    const report = importTrajectories(store, fileSource(join(out, 'train.jsonl')), { head: fileHead(join(out, 'train.jsonl')) });
+    expect(report).toMatchObject({ imported: 1, problems: [] });
+    const [t] = store.listTrajectories();
+    expect(t!.domain).toBe('terminal');
+    const [root, ...back] = store.getNodes(t!.id);
+    expect(root!.observation).toBe('user@box-1:~$');
+    expect(root!.provenance.chat).toMatchObject({ as: 'agent' });
+    // An agent sample ends at the agent's last action: the environment never answered it in the file.
+    expect(back.map((s) => [s.action, s.observation])).toEqual(steps.slice(0, -1).map((s) => [s.action, s.observation]));
+    expect(report.skipped.map((s) => s.what)).toEqual(["line 1: the agent's system prompt", expect.stringMatching(/^line 1: turn \d+ \(the agent's last action: /)]);
+    // The agent's prompt is not the environment description.
+    expect(t!.systemPrompt).not.toMatch(/You are an agent/);
+  });
+});
+
+describe('chat datasets from elsewhere', () => {
+  const agentRow = {
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant with tools.' },
+      { role: 'user', content: 'What is the weather in Oslo?' },
+      { role: 'assistant', content: '', reasoning_content: 'Use the weather tool.', tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+      { role: 'tool', name: 'get_weather', content: '{"temp_c": 4}' },
+      { role: 'assistant', content: 'It is 4 °C in Oslo.' },
+    ],
+    tools: JSON.stringify([{ type: 'function', function: { name: 'get_weather', description: 'Current weather for a city.\nMore text.', parameters: {} } }]),
+  };
+
+  it('reads tool calls as actions and tool results as observations; the tool list describes the environment', () => {
+    const { bundles, problems, skipped } = runImporter(chatMessagesImporter, 'calls.jsonl', JSON.stringify(agentRow));
+    expect(problems).toEqual([]);
+    const { trajectory, nodes } = bundles[0]!;
+    expect(trajectory.domain).toBe('mcp');
+    expect(trajectory.systemPrompt).toMatch(/Tools the environment provides:\n- get_weather: Current weather for a city\.$/);
+    expect(nodes[0]!.observation).toBe('What is the weather in Oslo?');
+    expect(nodes.slice(1).map((s) => [s.action, s.observation, s.agentReasoning, s.reasoning])).toEqual([['{"name":"get_weather","arguments":{"city":"Oslo"}}', '{"temp_c": 4}', 'Use the weather tool.', null]]);
+    expect(skipped.map((s) => s.what)).toEqual(["line 1: the agent's system prompt", "line 1: turn 4 (the agent's last action: It is 4 °C in Oslo.)"]);
+  });
+
+  it('--chat-as world-model reads the same turns the other way round', () => {
+    const row = { messages: [{ role: 'system', content: 'Be a terminal.' }, { role: 'user', content: 'ls' }, { role: 'assistant', content: 'a.txt' }] };
+    expect(guessChatAs({ turns: row.messages as never }).as).toBe('agent');
+    let i = 0;
+    const items = [...chatMessagesImporter.parse(textSource('t.jsonl', JSON.stringify(row)), () => `x${i++}`, 'now', { chatAs: 'world-model' })];
+    const bundle = items.find((it) => it.kind === 'trajectory')!;
+    expect(bundle.kind === 'trajectory' && bundle.bundle.nodes.slice(1).map((s) => [s.action, s.observation])).toEqual([['ls', 'a.txt']]);
+  });
+
+  it('guesses world-model data from the system prompt or the turn layout', () => {
+    expect(guessChatAs({ turns: [{ role: 'system', content: 'You simulate a shell.' }, { role: 'user', content: 'ls' }, { role: 'assistant', content: 'x' }] }).as).toBe('world-model');
+    expect(guessChatAs({ turns: [{ role: 'user', content: '### Turn 1\n**Action:**\nls' }, { role: 'assistant', content: 'x' }] }).as).toBe('world-model');
+  });
+
+  it('ShareGPT function_call / observation turns, without dataset_info.json', () => {
+    const row = {
+      conversations: [
+        { from: 'human', value: 'Files?' },
+        { from: 'function_call', value: '{"name": "list_dir", "arguments": {"path": "."}}' },
+        { from: 'observation', value: '["a", "b"]' },
+        { from: 'gpt', value: 'a and b.' },
+      ],
+      system: 'You are an assistant.',
+    };
+    const { bundles } = runImporter(shareGptImporter, 'sg.jsonl', JSON.stringify(row));
+    expect(bundles[0]!.nodes.slice(1).map((s) => [s.action, s.observation])).toEqual([['{"name":"list_dir","arguments":{"path":"."}}', '["a", "b"]']]);
+  });
+
+  it('says which line is not a chat row, in plain words', () => {
+    const { problems } = runImporter(chatMessagesImporter, 'bad.jsonl', '{"messages": [{"role": "narrator", "content": "x"}]}\n{"rows": []}');
+    expect(problems.map((p) => [p.line, p.reason])).toEqual([
+      [1, 'a message has the role "narrator"; expected system, user, assistant or tool'],
+      [2, 'a messages row is an object with a "messages" list of {role, content}'],
+    ]);
+  });
+
+  it('splits a world-model system message back into its parts', () => {
+    const text = 'Be a shell.\n\n## World specification\n\nThe simulated world must agree with these facts:\n\nTiny.\n\n- host: a\n\n## Initial state\n\nBefore the first action the environment looked like this:\n\n$ ';
+    expect(splitWorldModelSystem(text)).toEqual({ systemPrompt: 'Be a shell.', worldSpec: { text: 'Tiny.', facts: [{ subject: 'host', value: 'a' }] }, initialState: '$ ' });
+  });
+
+  it('a workspace file round-trips through a file written by hand too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wl-chat-hand-'));
+    writeFileSync(join(dir, 'x.jsonl'), JSON.stringify(agentRow) + '\n');
+    const store = workspace();
+    const report = importTrajectories(store, fileSource(join(dir, 'x.jsonl')), { head: readFileSync(join(dir, 'x.jsonl'), 'utf8'), chatAs: 'agent' });
+    expect(report).toMatchObject({ format: 'messages', imported: 1 });
+  });
+});

@@ -1,0 +1,320 @@
+// Chat datasets as people bring them for fine-tuning: `messages` JSONL (TRL, ms-swift),
+// ShareGPT JSONL (LLaMA-Factory, with or without its dataset_info.json) and Parquet with a
+// `messages` column (Hugging Face datasets). Each conversation becomes one trajectory.
+//
+// Which side acts depends on what the data teaches. World-model data (what Worldloom's own
+// world-model exports hold) has the action in the user turn and the environment's
+// observation in the assistant turn; agent data has the environment in the user (or tool)
+// turns and the agent's action in the assistant turn. The user says which (`--chat-as`);
+// else it is guessed per conversation from the turn layout and the system prompt. The
+// agent's system prompt is never the environment's description: it is kept in the root's
+// provenance and reported as skipped.
+import { z } from 'zod';
+import { chainBundle, type StepDraft } from '../common/trajectory/build';
+import { DOMAINS, type Domain, type WorldSpec } from '../common/trajectory/model';
+import { actionFromPrompt, guiBlocksFromPrompt, observationFromResponse, OBSERVATION_HEADING, type GuiBlocks } from '../common/trajectory/turn-format';
+import { contentKey } from './content-key';
+import type { ImporterOptions, ImportItem, ImportSource } from './format';
+import { contentText } from './json-document';
+import { jsonLines } from './json-lines';
+import { shellCommandOf, toolCallAction } from './tool-call';
+
+export type ChatAs = NonNullable<ImporterOptions['chatAs']>;
+
+/** One chat turn, whatever layout it came in. */
+export interface ChatTurn {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  reasoning?: string;
+  toolCalls?: { name: string; arguments: unknown }[];
+}
+
+/** One conversation as read from a row, with what the row says besides the turns. */
+export interface ChatRow {
+  turns: ChatTurn[];
+  system?: string;
+  domain?: string;
+  tools?: unknown;
+}
+
+const THINK = /^\s*<think>\n?([\s\S]*?)\n?<\/think>\s*/;
+
+function splitThink(content: string): { content: string; reasoning?: string } {
+  const m = THINK.exec(content);
+  if (!m) return { content };
+  return { content: content.slice(m[0].length), reasoning: m[1]! };
+}
+
+const MessageSchema = z.looseObject({
+  role: z.string(),
+  content: z.unknown().optional(),
+  reasoning_content: z.string().nullable().optional(),
+  tool_calls: z.array(z.looseObject({ function: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }) })).nullable().optional(),
+});
+const MessagesRow = z.looseObject({ messages: z.array(MessageSchema), tools: z.unknown().optional(), domain: z.string().optional() });
+const ShareGptRow = z.looseObject({
+  conversations: z.array(z.looseObject({ from: z.string(), value: z.unknown() })),
+  system: z.string().optional(),
+  tools: z.unknown().optional(),
+});
+
+const ROLE: Record<string, ChatTurn['role']> = {
+  system: 'system',
+  user: 'user',
+  human: 'user',
+  assistant: 'assistant',
+  gpt: 'assistant',
+  model: 'assistant',
+  tool: 'tool',
+  observation: 'tool',
+  function: 'tool',
+  ipython: 'tool',
+  function_call: 'assistant',
+};
+
+function parseArgs(args: unknown): unknown {
+  if (typeof args !== 'string') return args ?? {};
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
+}
+
+/** A `messages` row (TRL, ms-swift, Parquet) as turns; null with why when it is not one. */
+export function messagesRowTurns(value: unknown): ChatRow | string {
+  const row = MessagesRow.safeParse(value);
+  if (!row.success) return 'a messages row is an object with a "messages" list of {role, content}';
+  const turns: ChatTurn[] = [];
+  for (const m of row.data.messages) {
+    const role = ROLE[m.role];
+    if (!role) return `a message has the role "${m.role}"; expected system, user, assistant or tool`;
+    const text = contentText(m.content);
+    const { content, reasoning } = role === 'assistant' && !m.reasoning_content ? splitThink(text) : { content: text, reasoning: m.reasoning_content || undefined };
+    const toolCalls = m.tool_calls?.map((c) => ({ name: c.function.name, arguments: parseArgs(c.function.arguments) }));
+    turns.push({ role, content, ...(reasoning ? { reasoning } : {}), ...(toolCalls?.length ? { toolCalls } : {}) });
+  }
+  return { turns, ...(row.data.domain ? { domain: row.data.domain } : {}), ...(row.data.tools !== undefined ? { tools: row.data.tools } : {}) };
+}
+
+/** A ShareGPT row (LLaMA-Factory) as turns. */
+export function shareGptRowTurns(value: unknown): ChatRow | string {
+  const row = ShareGptRow.safeParse(value);
+  if (!row.success) return 'a ShareGPT row is an object with a "conversations" list of {from, value}';
+  const turns: ChatTurn[] = row.data.system !== undefined ? [{ role: 'system', content: row.data.system }] : [];
+  for (const c of row.data.conversations) {
+    const role = ROLE[c.from];
+    if (!role) return `a turn comes from "${c.from}"; expected human, gpt, observation, function_call or system`;
+    const text = contentText(c.value);
+    if (c.from === 'function_call') {
+      const call = parseArgs(text) as { name?: unknown; arguments?: unknown };
+      turns.push({ role, content: '', toolCalls: [{ name: typeof call.name === 'string' ? call.name : 'function', arguments: parseArgs(call.arguments) }] });
+    } else if (role === 'assistant') turns.push({ role, ...splitThink(text) });
+    else turns.push({ role, content: text });
+  }
+  return { turns, ...(row.data.tools !== undefined ? { tools: row.data.tools } : {}) };
+}
+
+const INITIAL_STATE_HEADING = '\n\n## Initial state\n\nBefore the first action the environment looked like this:\n\n';
+const WORLD_SPEC_HEADING = '\n\n## World specification\n\nThe simulated world must agree with these facts:\n\n';
+
+/** A world-model system message back into its parts (the inverse of worldModelSystemPrompt's appended sections). */
+export function splitWorldModelSystem(text: string): { systemPrompt: string; worldSpec: WorldSpec | null; initialState: string } {
+  let rest = text;
+  let initialState = '';
+  const init = rest.indexOf(INITIAL_STATE_HEADING);
+  if (init >= 0) {
+    initialState = rest.slice(init + INITIAL_STATE_HEADING.length);
+    rest = rest.slice(0, init);
+  }
+  let worldSpec: WorldSpec | null = null;
+  const spec = rest.indexOf(WORLD_SPEC_HEADING);
+  if (spec >= 0) {
+    const body = rest.slice(spec + WORLD_SPEC_HEADING.length);
+    rest = rest.slice(0, spec);
+    const lines = body.split('\n');
+    let cut = lines.length;
+    while (cut > 0 && /^- [^:]*: /.test(lines[cut - 1]!)) cut--;
+    const facts = lines.slice(cut).map((l) => {
+      const m = /^- ([^:]*): ([\s\S]*)$/.exec(l)!;
+      return { subject: m[1]!, value: m[2]! };
+    });
+    worldSpec = { text: lines.slice(0, cut).join('\n').trim(), facts };
+  }
+  return { systemPrompt: rest, worldSpec, initialState };
+}
+
+const AGENT_SYSTEM = /^You are an agent working in an? (\w+) environment\./;
+const EMPTY_ENVIRONMENT = 'The environment is ready.';
+
+/** World-model or agent data, judged from the turns' layout first, then from the system prompt. */
+export function guessChatAs(row: ChatRow): { as: ChatAs; why: string } {
+  const system = row.turns.find((t) => t.role === 'system')?.content ?? '';
+  if (row.turns.some((t) => t.role === 'assistant' && t.content.trimStart().startsWith(OBSERVATION_HEADING)) || row.turns.some((t) => t.role === 'user' && /\*\*Action:\*\*/.test(t.content))) {
+    return { as: 'world-model', why: 'its turns use the world-model layout (**Action:** / **Environment Observation:**)' };
+  }
+  if (row.turns.some((t) => t.role === 'tool' || t.toolCalls)) return { as: 'agent', why: 'its assistant calls tools' };
+  if (/\b(simulat\w*|world model|predict\w* (what|the)[^.]*(environment|observation|output))\b/i.test(system)) {
+    return { as: 'world-model', why: 'its system prompt asks to simulate or predict the environment' };
+  }
+  return { as: 'agent', why: system ? 'its system prompt addresses an agent or assistant' : 'it has no system prompt, and chat data is agent data unless it says otherwise' };
+}
+
+const DOMAIN_WORDS: [Domain, RegExp][] = [
+  ['android', /\bandroid\b/i],
+  ['web', /\b(web page|browser|website|accessibility tree)\b/i],
+  ['os', /\b(desktop|operating system|windows|macos)\b/i],
+  ['search', /\bsearch (engine|results)\b/i],
+  ['swe', /\b(repository|software engineering|swe)\b/i],
+  ['mcp', /\b(mcp|tool server|model context protocol)\b/i],
+  ['terminal', /\b(terminal|shell|bash|linux|command line)\b/i],
+];
+
+function domainOf(row: ChatRow, system: string): Domain {
+  if (row.domain && (DOMAINS as readonly string[]).includes(row.domain)) return row.domain as Domain;
+  const agent = AGENT_SYSTEM.exec(system)?.[1];
+  if (agent && (DOMAINS as readonly string[]).includes(agent)) return agent as Domain;
+  for (const [domain, words] of DOMAIN_WORDS) if (words.test(system)) return domain;
+  return row.tools !== undefined || row.turns.some((t) => t.toolCalls) ? 'mcp' : 'terminal';
+}
+
+function guiOf(prompt: string): GuiBlocks | null {
+  const b = guiBlocksFromPrompt(prompt);
+  if (b.taskInstruction == null && b.currentState == null) return null;
+  return { ...(b.taskInstruction != null ? { taskInstruction: b.taskInstruction } : {}), ...(b.currentState != null ? { currentState: b.currentState } : {}) };
+}
+
+/** Tool schemas (a list, or the JSON string ms-swift and LLaMA-Factory keep) as an environment description. */
+export function toolEnvironment(tools: unknown): string {
+  const list = typeof tools === 'string' ? parseArgs(tools) : tools;
+  if (!Array.isArray(list) || list.length === 0) return '';
+  const lines = list.flatMap((t) => {
+    const fn = (t as { function?: { name?: unknown; description?: unknown } }).function ?? (t as { name?: unknown; description?: unknown });
+    if (typeof fn?.name !== 'string') return [];
+    const description = typeof fn.description === 'string' ? fn.description.split('\n')[0]!.trim() : '';
+    return [`- ${fn.name}${description ? `: ${description}` : ''}`];
+  });
+  return lines.length
+    ? `Tool environment of an agent's task. Each action is a tool call as JSON {"name", "arguments"}; each observation is the tool's result.\n\nTools the environment provides:\n${lines.join('\n')}`
+    : '';
+}
+
+const actionOfTurn = (t: ChatTurn) =>
+  t.toolCalls?.length ? t.toolCalls.map((c) => shellCommandOf(c.name, c.arguments) ?? toolCallAction(c.name, c.arguments)).join('\n') : t.content;
+
+interface RowContext {
+  format: string;
+  file: string;
+  line: number | null;
+  /** How the row is named in messages: "line 4" or "row 4". */
+  where: string;
+  text: string;
+}
+
+/** One conversation as a trajectory, with what was left out. */
+export function* chatRowItems(row: ChatRow, chatAs: ChatAs | undefined, ctx: RowContext, newId: () => string, now: string): Iterable<ImportItem> {
+  const guess = chatAs ? { as: chatAs, why: 'as asked' } : guessChatAs(row);
+  const systemTurn = row.turns.find((t) => t.role === 'system');
+  const system = row.system ?? systemTurn?.content ?? '';
+  const turns = row.turns.filter((t) => t.role !== 'system');
+  const steps: StepDraft[] = [];
+  const skip = (what: string, reason: string): ImportItem => ({ kind: 'skipped', line: ctx.line, what: `${ctx.where}: ${what}`, reason });
+  const skipped: ImportItem[] = [];
+  const provenance = (i: number, extra: Record<string, unknown> = {}) => ({ source: { format: ctx.format, file: ctx.file, ...(ctx.line !== null ? { line: ctx.line } : {}) }, turn: i, ...extra });
+  let systemPrompt = system;
+  let worldSpec: WorldSpec | null = null;
+  let initialState = '';
+  const rootExtra: Record<string, unknown> = { as: guess.as, asWhy: guess.why };
+  if (guess.as === 'world-model') {
+    ({ systemPrompt, worldSpec, initialState } = splitWorldModelSystem(system));
+    let action: { turn: ChatTurn; i: number } | null = null;
+    turns.forEach((t, i) => {
+      if (t.role === 'user') {
+        if (action) skipped.push(skip(`turn ${action.i + 1} (an action with no observation after it)`, 'the next user turn came first, so nothing answered it'));
+        action = { turn: t, i };
+      } else if (t.role === 'assistant' && action) {
+        const gui = guiOf(action.turn.content);
+        steps.push({
+          action: actionFromPrompt(action.turn.content),
+          observation: observationFromResponse(t.content),
+          reasoning: t.reasoning ?? null,
+          origin: 'imported',
+          provenance: provenance(i, gui ? { gui } : {}),
+        });
+        action = null;
+      } else skipped.push(skip(`turn ${i + 1} (a ${t.role} turn with no action before it)`, 'in world-model data an observation answers a user turn\'s action'));
+    });
+    if (action) skipped.push(skip(`turn ${(action as { i: number }).i + 1} (the last action, with no observation)`, 'the conversation ends before the environment answered it'));
+  } else {
+    if (systemTurn || row.system !== undefined) {
+      rootExtra.agentSystemPrompt = system;
+      skipped.push(skip("the agent's system prompt", "it tells the agent how to act, not what the environment is; kept in the root's provenance (chat.agentSystemPrompt)"));
+    }
+    let k = 0;
+    const before: string[] = [];
+    while (k < turns.length && turns[k]!.role !== 'assistant') before.push(turns[k++]!.content);
+    initialState = before.join('\n');
+    if (initialState === EMPTY_ENVIRONMENT) initialState = '';
+    for (; k < turns.length; k++) {
+      const t = turns[k]!;
+      const answers: string[] = [];
+      const at = k;
+      while (k + 1 < turns.length && turns[k + 1]!.role !== 'assistant') answers.push(turns[++k]!.content);
+      const action = actionOfTurn(t);
+      const thought = [t.reasoning, t.toolCalls?.length ? t.content.trim() : ''].filter(Boolean).join('\n\n');
+      if (answers.length === 0) {
+        skipped.push(skip(`turn ${at + 1} (the agent's last action: ${action.split('\n')[0]!.slice(0, 80)})`, 'the conversation ends before the environment answered it'));
+        continue;
+      }
+      steps.push({ action, observation: answers.join('\n'), agentReasoning: thought || null, origin: 'imported', provenance: provenance(at) });
+    }
+  }
+  yield* skipped;
+  if (steps.length === 0) {
+    yield { kind: 'problem', line: ctx.line, reason: `${ctx.where}: no turn pairs an action with an observation (read as ${guess.as} data${chatAs ? '' : `, because ${guess.why}`}); try --chat-as ${guess.as === 'agent' ? 'world-model' : 'agent'}` };
+    return;
+  }
+  const domain = domainOf(row, system);
+  yield {
+    kind: 'trajectory',
+    bundle: chainBundle(
+      {
+        title: `${ctx.file} · ${ctx.where} (${guess.as === 'agent' ? 'agent' : 'world-model'} chat)`,
+        domain,
+        // An agent's prompt is not the environment: its tools are, else the domain's template describes it.
+        systemPrompt: guess.as === 'agent' ? toolEnvironment(row.tools) : systemPrompt,
+        worldSpec,
+        initialState,
+        sourceKey: contentKey(['chat', guess.as, ctx.text]),
+        rootProvenance: { source: { format: ctx.format, file: ctx.file, ...(ctx.line !== null ? { line: ctx.line } : {}) }, chat: rootExtra },
+        steps,
+      },
+      newId,
+      now,
+    ),
+  };
+}
+
+/** Reads a JSONL chat file row by row through `rowTurns`. */
+export function* chatLines(
+  format: string,
+  rowTurns: (value: unknown) => ChatRow | string,
+  source: ImportSource,
+  newId: () => string,
+  now: string,
+  options?: ImporterOptions,
+  unit = 'line',
+): Iterable<ImportItem> {
+  for (const item of jsonLines(source)) {
+    if (item.kind === 'problem') {
+      yield item;
+      continue;
+    }
+    const row = rowTurns(item.value);
+    if (typeof row === 'string') {
+      yield { kind: 'problem', line: item.lineNo, reason: row };
+      continue;
+    }
+    yield* chatRowItems(row, options?.chatAs, { format, file: source.name, line: item.lineNo, where: `${unit} ${item.lineNo}`, text: item.text }, newId, now);
+  }
+}
