@@ -10,6 +10,7 @@ import { StateView } from './inspector/StateView';
 import { ExactPrompt } from './inspector/ExactPrompt';
 import { revealNode } from '../state/store';
 import { ActionText } from './inspector/ActionText';
+import { AgentLine } from './agents/AgentLine';
 
 const StateEditor = lazy(() => import('./monaco/StateEditor'));
 
@@ -104,6 +105,7 @@ export function NodeInspector() {
         )}
       </div>
       {curation}
+      <AgentLine node={node} />
       <div className="inspector-body" inert={behind}>
       {editing === node.id ? (
         <Suspense fallback={<p className="muted">Loading the editor…</p>}>
@@ -140,7 +142,7 @@ export function NodeInspector() {
       )}
       <SimulatePanel key={`sim-${node.id}`} node={node} />
       {node.parentId !== null && <PerturbPanel key={`perturb-${node.id}`} node={node} domain={trajectory.domain} />}
-      {(node.origin === 'simulated' || node.origin === 'perturbed') && <ExactPrompt key={`prompt-${node.id}`} nodeId={node.id} />}
+      {(node.origin === 'simulated' || node.origin === 'perturbed' || node.origin === 'agent') && <ExactPrompt key={`prompt-${node.id}`} nodeId={node.id} />}
       <details>
         <summary>Provenance</summary>
         <pre className="text small">{JSON.stringify({ createdAt: node.createdAt, ...node.provenance }, null, 2)}</pre>
