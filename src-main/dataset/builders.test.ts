@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildWorldModelMessages } from '../common/prompt/world-model-messages';
-import { agentSystemPrompt, buildSamples } from './builders';
+import { normalizeAction } from './action-layout';
+import { actionOfCall } from './agent-tools';
+import { agentSystemPrompt, buildSamples, lostReasoning } from './builders';
+import { preferencePairs, preferred } from './preference-pairs';
 import { sampleEnds, compileSelection } from './selection';
-import { fixtureBundles } from '../testing/dataset-fixtures';
+import { fixtureBundles, treeBundle } from '../testing/dataset-fixtures';
 
 const [t1] = fixtureBundles();
 const all = compileSelection({ filter: '', scope: { kind: 'all' } });
@@ -72,5 +75,88 @@ describe('sample builders', () => {
     expect(step!.tools!.map((t) => t.function.name)).toEqual(['execute_command']);
     expect(step!.completionFrom).toBe(6);
     expect(JSON.stringify(step)).not.toContain('shopping note');
+  });
+});
+
+describe('one layout for actions, reasoning where it belongs', () => {
+  const fenced = treeBundle('f', 'terminal', 'A shell.', '$', [
+    { action: '```bash\nls -la\n```', observation: 'total 0', children: [{ action: 'cat a.txt', observation: 'hello' }] },
+  ]);
+
+  it('writes an imported fenced action exactly as a recorded one', () => {
+    const recorded = treeBundle('r', 'terminal', 'A shell.', '$', [{ action: 'ls -la', observation: 'total 0', children: [{ action: 'cat a.txt', observation: 'hello' }] }]);
+    const last = (b: typeof fenced) => buildSamples(b, [b.nodes.at(-1)!], { builder: 'world-model', per: 'step', reasoning: false })[0]!.messages;
+    expect(last(fenced)).toEqual(last(recorded));
+    expect(last(fenced)[1]!.content).toBe('### Turn 1\n**Action:**\nls -la');
+    const [agent] = buildSamples(fenced, [fenced.nodes[1]!], { builder: 'agent', per: 'step', reasoning: false });
+    expect(agent!.messages.at(-1)!.toolCalls).toEqual([{ name: 'execute_command', arguments: { command: 'ls -la' } }]);
+    expect(normalizeAction('~~~\npwd\n~~~')).toBe('pwd');
+    expect(normalizeAction('echo ```not a fence```')).toBe('echo ```not a fence```');
+  });
+
+  it("keeps the agent's reasoning for agent samples and the world model's for world-model samples, never crossed", () => {
+    const b = treeBundle('x', 'terminal', 'A shell.', '$', [{ action: 'ls', observation: 'a.txt', reasoning: 'A directory listing of one file.' }]);
+    b.nodes[1]!.agentReasoning = 'The error suggests a missing file. List the directory.';
+    const [agent] = buildSamples(b, [b.nodes[1]!], { builder: 'agent', per: 'step', reasoning: true });
+    const [world] = buildSamples(b, [b.nodes[1]!], { builder: 'world-model', per: 'step', reasoning: true });
+    expect(agent!.messages.at(-1)!.reasoning).toBe('The error suggests a missing file. List the directory.');
+    expect(world!.messages.at(-1)!.reasoning).toBe('A directory listing of one file.');
+    expect(JSON.stringify(world)).not.toContain('The error suggests');
+    expect(JSON.stringify(agent)).not.toContain('A directory listing');
+  });
+
+  it('refuses a path whose earlier reasoning chat templates would drop, and allows one whose last step alone reasons', () => {
+    const [t] = fixtureBundles();
+    const deep = t!.nodes.find((n) => n.id === 't1-n4')!;
+    expect(() => buildSamples(t!, [deep], { builder: 'world-model', per: 'path', reasoning: true })).toThrow(
+      /keep 1 reasoning blocks.*only after the last user turn, so 1 of them would be dropped.*one sample per step/,
+    );
+    const shallow = t!.nodes.find((n) => n.id === 't1-n2')!;
+    expect(buildSamples(t!, [shallow], { builder: 'world-model', per: 'path', reasoning: true })[0]!.messages.at(-1)!.reasoning).toMatch(/shopping note/);
+    expect(lostReasoning([deep])).toBeNull();
+  });
+
+  it("calls an MCP trajectory's recorded tools with the recorded arguments", () => {
+    const listed = [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
+    const b = treeBundle('m', 'mcp', `MCP environment.\n\nTools (from tools/list):\n${JSON.stringify(listed, null, 2)}\n`, '', [
+      { action: '{"name":"read_file","arguments":{"path":"/a.txt"}}', observation: '{"content":[{"type":"text","text":"hi"}]}' },
+    ]);
+    const [s] = buildSamples(b, [b.nodes[1]!], { builder: 'agent', per: 'step', reasoning: false });
+    expect(s!.tools).toEqual([{ type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: listed[0]!.inputSchema } }]);
+    expect(s!.messages.at(-1)!.toolCalls).toEqual([{ name: 'read_file', arguments: { path: '/a.txt' } }]);
+    expect(actionOfCall(s!.messages.at(-1)!.toolCalls![0]!)).toBe('{"name":"read_file","arguments":{"path":"/a.txt"}}');
+  });
+
+  it('reads web recorder actions back as browser tool calls', () => {
+    const b = treeBundle('w', 'web', 'A browser.', '', [{ action: 'goto https://example.com', observation: 'page', children: [{ action: 'type e3 "cats"', observation: 'typed' }] }]);
+    const [s] = buildSamples(b, [b.nodes[2]!], { builder: 'agent', per: 'step', reasoning: false });
+    expect(s!.messages.filter((m) => m.toolCalls).map((m) => m.toolCalls![0])).toEqual([
+      { name: 'navigate', arguments: { url: 'https://example.com' } },
+      { name: 'type', arguments: { ref: 'e3', text: 'cats' } },
+    ]);
+    expect(s!.messages.filter((m) => m.toolCalls).map((m) => actionOfCall(m.toolCalls![0]!))).toEqual(['goto https://example.com', 'type e3 "cats"']);
+  });
+});
+
+describe('preference pairs from siblings', () => {
+  it('pairs siblings of the same action that were rated or starred against each other', () => {
+    const [t] = fixtureBundles();
+    // t1-n2 (starred, rated 5) and t1-n3 (neither) are two samples of "cat notes.txt".
+    const pairs = preferencePairs(t!, sampleEnds(t!, all, 'step'));
+    expect(pairs.map(([c, r]) => [c.id, r.id])).toEqual([['t1-n2', 't1-n3']]);
+    const [s] = buildSamples(t!, sampleEnds(t!, all, 'step'), { builder: 'preference', per: 'step', reasoning: false });
+    expect(s!.id).toBe('t1-n2>t1-n3');
+    expect(s!.messages.at(-1)!.content).toBe('**Environment Observation:**\nremember the milk and the eggs and the bread for the weekend trip');
+    expect(s!.rejected!.messages).toEqual([{ role: 'assistant', content: '**Environment Observation:**\nremember the milk and the eggs and the bread for the weekend trip!' }]);
+    expect(s!.completionFrom).toBe(s!.messages.length - 1);
+  });
+
+  it('prefers the higher rating, then the star, and pairs nothing else', () => {
+    const node = (rating: number | null, starred: boolean) => ({ curation: { rating, starred } }) as Parameters<typeof preferred>[0];
+    expect(preferred(node(4, false), node(2, true))).toBe(1);
+    expect(preferred(node(3, false), node(3, true))).toBe(-1);
+    expect(preferred(node(null, true), node(5, false))).toBe(1);
+    expect(preferred(node(3, false), node(3, false))).toBe(0);
+    expect(preferred(node(null, false), node(null, false))).toBe(0);
   });
 });

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetExportInput, type DatasetExportInput as ExportInput } from '../common/contract/dataset';
-import { ExportCancelledError, exportDataset, previewDataset } from './export-dataset';
+import { buildSamples } from './builders';
+import { ExportCancelledError, exportDataset, previewDataset, resolveSampleOptions } from './export-dataset';
+import { approximateTokenCounter, sampleTokens, tokenizerFolderCounter } from './hygiene/token-length';
+import { compileSelection, sampleEnds } from './selection';
 import { bundleSource, fixtureBundles, manyBundles, treeBundle } from '../testing/dataset-fixtures';
 
 const source = bundleSource([...fixtureBundles(), ...manyBundles(30)]);
@@ -87,5 +90,58 @@ describe('dataset export job', () => {
 
   it('says so when the selection is empty', async () => {
     await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { selection: { filter: 'domain = web' } }))).rejects.toThrow(/holds no samples/);
+  });
+});
+
+describe('dataset export: defaults, warnings and token counts', () => {
+  const fixtureTokenizer = join(__dirname, '../engine/onnx/fixtures/qwen35/hf');
+
+  it('exports whole paths to AgentWorldBench when per is left out, as every door leaves it', async () => {
+    const four = bundleSource(manyBundles(4));
+    // The CLI passes every option it was not given as undefined; the schema must not fill per with "step".
+    const parsed = DatasetExportInput.parse({ out: join(freshDir(), 'awb'), format: 'agentworldbench', samples: { builder: undefined, per: undefined, reasoning: undefined } });
+    const summary = await exportDataset(four, parsed);
+    expect(summary.samples.train).toBe(4);
+    const lines = readFileSync(join(summary.out, 'train', 'terminal_test.jsonl'), 'utf8').trim().split('\n');
+    // One line per turn of each two-step path: 4 paths × 2 turns, no prefix written as a path of its own.
+    expect(lines).toHaveLength(8);
+    expect(new Set(lines.map((l) => (JSON.parse(l) as { id: string }).id)).size).toBe(4);
+  });
+
+  it('warns when a split comes out empty, in the summary and the card', async () => {
+    const one = bundleSource(manyBundles(1));
+    const summary = await exportDataset(one, opts(join(freshDir(), 'ds'), { split: 0.8 }));
+    expect(summary.samples).toEqual({ train: 2, validation: 0 });
+    expect(summary.warnings).toEqual([expect.stringMatching(/^The validation split is empty: .* from 1 trajectory, which cannot be split/)]);
+    expect(readFileSync(join(summary.out, 'README.md'), 'utf8')).toContain('> **Warning:** The validation split is empty');
+    const whole = await exportDataset(one, opts(join(freshDir(), 'ds')));
+    expect(whole.warnings).toEqual([]);
+  });
+
+  it('counts tokens exactly with a tokenizer folder, for the card and the length limit', async () => {
+    const counter = tokenizerFolderCounter(fixtureTokenizer);
+    const only = bundleSource(manyBundles(3));
+    const summary = await exportDataset(only, opts(join(freshDir(), 'ds')), { tokenCounter: counter });
+    expect(summary.tokenizer).toEqual({ label: `the tokenizer in ${fixtureTokenizer}`, exact: true });
+    const card = readFileSync(join(summary.out, 'README.md'), 'utf8');
+    expect(card).toContain(`Counted exactly with the tokenizer in ${fixtureTokenizer}`);
+    // The limit cuts at the exact count: the longest sample's own token count passes, one less does not.
+    const [bundle] = manyBundles(3);
+    const samples = buildSamples(bundle!, sampleEnds(bundle!, compileSelection({ filter: '', scope: { kind: 'all' } }), 'step'), resolveSampleOptions('messages', {}));
+    const longest = Math.max(...(samples.map((s) => sampleTokens(counter, s)) as number[]));
+    expect(longest).not.toBe(sampleTokens(approximateTokenCounter, samples[1]!));
+    const one = bundleSource([bundle!]);
+    expect((await exportDataset(one, opts(join(freshDir(), 'ds'), { maxTokens: longest }), { tokenCounter: counter })).removed.overLength).toBe(0);
+    expect((await exportDataset(one, opts(join(freshDir(), 'ds'), { maxTokens: longest - 1 }), { tokenCounter: counter })).removed.overLength).toBeGreaterThan(0);
+    expect(() => tokenizerFolderCounter(freshDir())).toThrow(/holds no tokenizer\.json\. Name a model folder/);
+  });
+
+  it('refuses formats that cannot hold the samples, and says when there are no pairs', async () => {
+    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'prompt-completion', samples: { per: 'path' } }))).rejects.toThrow(/one turn per sample.*Export one sample per step/);
+    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'preference' }))).rejects.toThrow(/choose the preference builder/);
+    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'messages', samples: { builder: 'preference' } }))).rejects.toThrow(/export them as preference/);
+    await expect(exportDataset(bundleSource(manyBundles(3)), opts(join(freshDir(), 'ds'), { format: 'preference', samples: { builder: 'preference' } }))).rejects.toThrow(
+      /no preference pairs: rate two samples of the same action differently, or star one/,
+    );
   });
 });

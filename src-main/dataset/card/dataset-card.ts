@@ -108,7 +108,7 @@ export function datasetCard(input: CardInput): CardFiles {
       .join(', ') || 'none';
   const scope = options.selection.scope.kind === 'all' ? 'the whole workspace' : `a ${options.selection.scope.kind} selection`;
   const scrubbed = input.scrub
-    ? `Scrubbed: ${fmt(input.scrub.counts.apiKey)} API keys, ${fmt(input.scrub.counts.email)} e-mail addresses, ${fmt(input.scrub.counts.ip)} IP addresses in ${fmt(input.scrub.samplesChanged)} samples (details in \`scrub-report.json\`; e-mails and IPs replaced by consistent stand-ins from reserved example ranges).`
+    ? `Scrubbed: ${fmt(input.scrub.counts.apiKey)} API keys, ${fmt(input.scrub.counts.password)} passwords in URLs, ${fmt(input.scrub.counts.email)} e-mail addresses, ${fmt(input.scrub.counts.ip)} IP addresses in ${fmt(input.scrub.samplesChanged)} samples (details in \`scrub-report.json\`; e-mails and IPs replaced by consistent stand-ins from reserved example ranges).`
     : 'Not scrubbed for secrets or personal data.';
   const sections = [
     frontMatter(input, total),

@@ -21,6 +21,9 @@ import {
   DatasetInfoSchema,
   MessagesRowSchema,
   ParquetRowSchema,
+  PreferenceRowSchema,
+  PromptCompletionRowSchema,
+  ShareGptRankingRowSchema,
   ShareGptRowSchema,
 } from './framework-schemas';
 import { datasetFormat } from '../../formats/registry';
@@ -171,5 +174,71 @@ describe('dataset formats', () => {
 
   it('refuses agent samples in AgentWorldBench, which holds world-model trajectories', async () => {
     await expect(exportDataset(source, options('agentworldbench', { samples: { builder: 'agent' } }))).rejects.toThrow(/choose the world-model builder/);
+  });
+});
+
+describe('dataset formats: prompt/completion, tool calls, preference pairs', () => {
+  const rowsOf = (dir: string) => ['train', 'validation'].flatMap((split) => (existsSync(join(dir, `${split}.jsonl`)) ? lines(join(dir, `${split}.jsonl`)) : []));
+
+  it('prompt/completion: the completion is the step alone, the prompt everything before it', async () => {
+    const opts = options('prompt-completion');
+    await exportAndCheckCard(opts);
+    const rows = rowsOf(opts.out).map((row) => PromptCompletionRowSchema.parse(row));
+    const want = expected(opts);
+    const got = await datasetFormat('prompt-completion').read(opts.out);
+    expect(got.map((r) => r.messages)).toEqual([...want.train, ...want.validation]);
+    for (const row of rows) {
+      expect(row.completion).toHaveLength(1);
+      expect(row.completion[0]!.content).toMatch(/^\*\*Environment Observation:\*\*\n/);
+      expect(row.prompt.at(-1)!.content).toMatch(/^### Turn \d+\n\*\*Action:\*\*\n/);
+    }
+    const card = readFileSync(join(opts.out, 'README.md'), 'utf8');
+    expect(card).toContain("only the completion, the step's observation, carries the loss");
+    expect(card).toContain('`SFTConfig(completion_only_loss=True)`');
+  });
+
+  it('agent samples: tool calls and tool results in messages, prompt/completion and ShareGPT, read back', async () => {
+    for (const format of ['messages', 'prompt-completion', 'sharegpt'] as const) {
+      const opts = options(format, { samples: { builder: 'agent', reasoning: false } });
+      await exportDataset(source, opts);
+      const want = expected(opts);
+      const rows = await datasetFormat(format).read(opts.out);
+      expect(rows.map((r) => r.messages)).toEqual([...want.train, ...want.validation]);
+      expect(rows.every((r) => r.tools?.length)).toBe(true);
+      const raw = rowsOf(opts.out);
+      if (format === 'messages') {
+        const row = MessagesRowSchema.parse(raw[0]);
+        expect(row.messages.find((m) => m.role === 'assistant')!.tool_calls).toEqual([{ type: 'function', function: { name: expect.any(String), arguments: expect.any(String) } }]);
+      } else if (format === 'prompt-completion') {
+        for (const r of raw) expect(PromptCompletionRowSchema.parse(r).completion[0]!.tool_calls).toHaveLength(1);
+      } else {
+        const row = ShareGptRowSchema.parse(raw.find((r) => (r as { conversations: unknown[] }).conversations.length > 2));
+        expect(row.conversations.map((t) => t.from)).toEqual(['human', ...row.conversations.slice(1).map((_, i) => (i % 2 === 0 ? 'function_call' : 'observation'))]);
+        const info = JSON.parse(readFileSync(join(opts.out, 'dataset_info.json'), 'utf8')) as Record<string, { columns: Record<string, string> }>;
+        expect(info['wl-test_train']!.columns).toEqual({ messages: 'conversations', system: 'system', tools: 'tools' });
+      }
+    }
+  });
+
+  it('preference pairs: TRL DPO rows and LLaMA-Factory ranking rows, with the pairing rule in the card', async () => {
+    const opts = options('preference', { samples: { builder: 'preference', reasoning: true }, split: 1 });
+    const summary = await exportDataset(source, opts);
+    expect(summary.samples.train).toBe(1);
+    const [row] = lines(join(opts.out, 'train.jsonl')).map((r) => PreferenceRowSchema.parse(r));
+    expect(row!.chosen[0]).toEqual({ role: 'assistant', content: '**Environment Observation:**\nremember the milk and the eggs and the bread for the weekend trip', reasoning_content: 'notes.txt was listed; a shopping note is plausible.' });
+    expect(row!.rejected[0]!.content).toMatch(/weekend trip!$/);
+    expect(row!.prompt.at(-1)!.content).toBe('### Turn 2\n**Action:**\ncat notes.txt');
+    const card = readFileSync(join(opts.out, 'README.md'), 'utf8');
+    expect(card).toContain('## How pairs are made');
+    expect(card).toContain('the higher rating is chosen');
+    const ranked = options('sharegpt', { samples: { builder: 'preference', reasoning: true }, split: 1 });
+    await exportDataset(source, ranked);
+    const info = JSON.parse(readFileSync(join(ranked.out, 'dataset_info.json'), 'utf8')) as Record<string, unknown>;
+    expect(info['wl-test_train']).toMatchObject({ formatting: 'sharegpt', ranking: true, columns: { messages: 'conversations', chosen: 'chosen', rejected: 'rejected', system: 'system' } });
+    const [rankRow] = lines(join(ranked.out, 'train.jsonl')).map((r) => ShareGptRankingRowSchema.parse(r));
+    expect(rankRow!.chosen.value).toMatch(/^<think>\nnotes.txt was listed/);
+    expect(rankRow!.rejected.value).toMatch(/weekend trip!$/);
+    const back = await datasetFormat('sharegpt').read(ranked.out);
+    expect(back[0]!.rejected![0]!.content).toMatch(/weekend trip!$/);
   });
 });

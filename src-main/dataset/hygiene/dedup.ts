@@ -15,6 +15,8 @@ export function teachingText(sample: DatasetSample): string {
   const from = sample.kind === 'step' ? Math.max(1, sample.messages.length - 2) : 1;
   let text = '';
   for (let i = from; i < sample.messages.length; i++) text += sample.messages[i]!.content + '\n';
+  // A preference pair teaches the difference: the same chosen answer against another rejected one is another pair.
+  for (const m of sample.rejected?.messages ?? []) text += m.content + '\n';
   return text;
 }
 
@@ -29,6 +31,7 @@ export class Deduplicator {
   judge(sample: DatasetSample): DuplicateVerdict {
     const hash = createHash('sha1');
     for (const m of sample.messages) hash.update(`${m.role}\u0000${m.content}\u0000${m.reasoning ?? ''}\u0001`);
+    for (const m of sample.rejected?.messages ?? []) hash.update(`rejected\u0000${m.content}\u0000${m.reasoning ?? ''}\u0001`);
     const key = hash.digest('base64');
     if (this.exact.has(key)) return 'duplicate';
     this.exact.add(key);

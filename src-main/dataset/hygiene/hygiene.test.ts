@@ -78,7 +78,7 @@ describe('scrub', () => {
     expect(text).toBe(
       `mail person0@example.com or bob@example.com; host 192.0.2.1 and 127.0.0.1, again 192.0.2.1; api_key = "${API_KEY_MARKER}"; Authorization: Bearer ${API_KEY_MARKER}; ${API_KEY_MARKER}; v1.2.3`,
     );
-    expect(s.report.counts).toEqual({ apiKey: 3, email: 1, ip: 2 });
+    expect(s.report.counts).toEqual({ apiKey: 3, password: 0, email: 1, ip: 2 });
     expect(s.report.changes[0]).toEqual({ sampleId: 's1', message: 2, kind: 'apiKey', found: 'ghp_… (42 characters)', replacedWith: API_KEY_MARKER });
     expect(s.report.changes.find((c) => c.kind === 'email')).toMatchObject({ found: 'j***@c***.io', replacedWith: 'person0@example.com' });
     expect(s.report.changes.find((c) => c.kind === 'ip')).toMatchObject({ found: '10.1.x.x', replacedWith: '192.0.2.1' });
@@ -86,7 +86,7 @@ describe('scrub', () => {
     // Scrubbing what was scrubbed changes nothing more.
     const again = new Scrubber();
     expect(again.text(text, 's1', 2)).toBe(text);
-    expect(again.report.counts).toEqual({ apiKey: 0, email: 0, ip: 0 });
+    expect(again.report.counts).toEqual({ apiKey: 0, password: 0, email: 0, ip: 0 });
   });
 
   it('scrubs samples, counting changed samples, and leaves clean samples untouched', () => {
@@ -105,5 +105,30 @@ describe('token lengths', () => {
     expect(approximateTokenCounter.exact).toBe(false);
     expect(approximateTokenCounter.label).toMatch(/approximate/);
     expect(approximateTokenCounter.count('abcdefgh')).toBe(2);
+  });
+});
+
+describe('scrubbing URLs with credentials', () => {
+  it('replaces the password of postgres://user:pw@host and never calls the host an e-mail address', () => {
+    const s = new Scrubber();
+    const text = 'DATABASE_URL=postgres://app:s3cretpw@db.internal.io:5432/main and redis://cache.prod.io and mysql://reader@replica.corp.io/db';
+    expect(s.text(text, 's1', 1)).toBe('DATABASE_URL=postgres://app:[REDACTED_PASSWORD]@db.internal.io:5432/main and redis://cache.prod.io and mysql://reader@replica.corp.io/db');
+    expect(s.report.counts).toEqual({ apiKey: 0, password: 1, email: 0, ip: 0 });
+    expect(s.report.changes[0]).toEqual({ sampleId: 's1', message: 1, kind: 'password', found: '*** (8 characters)', replacedWith: '[REDACTED_PASSWORD]' });
+    // A real address beside a URL is still found.
+    expect(s.text('mail ops@corp-mail.io about postgres://u:pw1@h.io', 's2', 0)).toBe('mail person0@example.com about postgres://u:[REDACTED_PASSWORD]@h.io');
+  });
+
+  it('scrubs tool-call arguments and rejected answers, not only message text', () => {
+    const s = new Scrubber();
+    const sample: DatasetSample = {
+      ...samplesOf('step')[0]!,
+      messages: [{ role: 'assistant', content: 'psql postgres://a:hunter22@db.io', toolCalls: [{ name: 'execute_command', arguments: { command: 'psql postgres://a:hunter22@db.io' } }] }],
+      rejected: { id: 'r', messages: [{ role: 'assistant', content: 'contact jane@corp-mail.io' }] },
+    };
+    const out = s.scrub(sample);
+    expect(out.messages[0]!.toolCalls![0]!.arguments.command).toBe('psql postgres://a:[REDACTED_PASSWORD]@db.io');
+    expect(out.rejected!.messages[0]!.content).toBe('contact person0@example.com');
+    expect(s.report.samplesChanged).toBe(1);
   });
 });

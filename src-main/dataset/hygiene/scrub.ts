@@ -5,7 +5,7 @@
 // consistent for training. The report says what was changed without repeating it.
 import type { DatasetSample, SampleMessage } from '../sample';
 
-export type ScrubKind = 'apiKey' | 'email' | 'ip';
+export type ScrubKind = 'apiKey' | 'password' | 'email' | 'ip';
 
 export interface ScrubChange {
   sampleId: string;
@@ -26,6 +26,7 @@ export interface ScrubReport {
 
 const MAX_LISTED = 1000;
 export const API_KEY_MARKER = '[REDACTED_API_KEY]';
+export const PASSWORD_MARKER = '[REDACTED_PASSWORD]';
 
 // Provider formats first (documented prefixes), then generic "key = value" assignments.
 const API_KEY_PATTERNS: RegExp[] = [
@@ -41,7 +42,11 @@ const API_KEY_PATTERNS: RegExp[] = [
 // The value only: the name and the punctuation around it are kept so the text still reads.
 const ASSIGNED_SECRET = /(\b(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|password|passwd)["']?\s*[:=]\s*["']?)([^\s"',;}{)(]{8,})/gi;
 const BEARER = /(\bBearer\s+)([A-Za-z0-9._~+/-]{20,}=*)/g;
-const EMAIL = /\b[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b/g;
+// The password in a URL's user info (postgres://user:pw@host): a secret, and what follows
+// the @ is a host, not an e-mail domain. Scheme and user name are kept so the text still reads.
+const URL_PASSWORD = /(\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s:@/?#]*:)([^\s@/?#]+)(?=@)/g;
+// Not inside a URL's user info (`scheme://user@host` names a host, not a mailbox).
+const EMAIL = /(?<!:\/\/[^\s/@]*)\b[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b/g;
 const IPV4 = /(?<![\d.])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?![\d.]*\d)/g;
 const IPV6 = /(?<![\w:])(?:(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}|(?:[0-9a-f]{1,4}:){1,7}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,6})?)(?![\w:])/gi;
 
@@ -56,23 +61,42 @@ const DOC_NETS = ['192.0.2', '198.51.100', '203.0.113'];
 export class Scrubber {
   private readonly emails = new Map<string, string>();
   private readonly ips = new Map<string, string>();
-  readonly report: ScrubReport = { counts: { apiKey: 0, email: 0, ip: 0 }, samplesChanged: 0, changes: [], changesOmitted: 0 };
+  readonly report: ScrubReport = { counts: { apiKey: 0, password: 0, email: 0, ip: 0 }, samplesChanged: 0, changes: [], changesOmitted: 0 };
 
   /** Returns the sample with its messages scrubbed (the same object when nothing changed). */
   scrub(sample: DatasetSample): DatasetSample {
+    const messages = this.messages(sample.messages, sample.id, 0);
+    const rejected = sample.rejected ? this.messages(sample.rejected.messages, sample.id, sample.messages.length) : null;
+    if (messages === sample.messages && (!rejected || rejected === sample.rejected!.messages)) return sample;
+    this.report.samplesChanged++;
+    return { ...sample, messages, ...(rejected && sample.rejected ? { rejected: { ...sample.rejected, messages: rejected } } : {}) };
+  }
+
+  /** The messages scrubbed (the same array when nothing changed); `first` numbers them in the report. */
+  private messages(list: SampleMessage[], sampleId: string, first: number): SampleMessage[] {
     let changed = false;
-    const messages = sample.messages.map((m, i) => {
-      const content = this.text(m.content, sample.id, i);
-      const reasoning = m.reasoning === undefined ? undefined : this.text(m.reasoning, sample.id, i);
-      if (content === m.content && reasoning === m.reasoning) return m;
+    const out = list.map((m, i) => {
+      const at = first + i;
+      const content = this.text(m.content, sampleId, at);
+      const reasoning = m.reasoning === undefined ? undefined : this.text(m.reasoning, sampleId, at);
+      // A tool call's arguments hold the action too (a command line, a URL): scrub every string in them.
+      const toolCalls = m.toolCalls?.map((c) => ({ name: c.name, arguments: this.value(c.arguments, sampleId, at) as Record<string, unknown> }));
+      const callsChanged = toolCalls !== undefined && JSON.stringify(toolCalls) !== JSON.stringify(m.toolCalls);
+      if (content === m.content && reasoning === m.reasoning && !callsChanged) return m;
       changed = true;
       const next: SampleMessage = { ...m, content };
       if (reasoning !== undefined) next.reasoning = reasoning;
+      if (callsChanged) next.toolCalls = toolCalls;
       return next;
     });
-    if (!changed) return sample;
-    this.report.samplesChanged++;
-    return { ...sample, messages };
+    return changed ? out : list;
+  }
+
+  private value(v: unknown, sampleId: string, message: number): unknown {
+    if (typeof v === 'string') return this.text(v, sampleId, message);
+    if (Array.isArray(v)) return v.map((x) => this.value(x, sampleId, message));
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.value(x, sampleId, message)]));
+    return v;
   }
 
   /** Scrubs one text, recording each change against the sample and message it was found in. */
@@ -84,6 +108,7 @@ export class Scrubber {
       return replacedWith;
     };
     let text = input;
+    text = text.replace(URL_PASSWORD, (_m, head: string, password: string) => head + (password === PASSWORD_MARKER ? password : record('password', password, PASSWORD_MARKER)));
     for (const pattern of API_KEY_PATTERNS) text = text.replace(pattern, (m) => record('apiKey', m, API_KEY_MARKER));
     text = text.replace(ASSIGNED_SECRET, (_m, name: string, value: string) =>
       value === API_KEY_MARKER || value.startsWith('[REDACTED') ? name + value : name + record('apiKey', value, API_KEY_MARKER),
@@ -116,6 +141,7 @@ function mask(kind: ScrubKind, value: string): string {
     const [user, domain] = value.split('@') as [string, string];
     return `${user.slice(0, 1)}***@${domain.slice(0, 1)}***${domain.slice(domain.lastIndexOf('.'))}`;
   }
+  if (kind === 'password') return `*** (${value.length} characters)`;
   if (kind === 'ip') return value.includes(':') ? `${value.split(':')[0]}:…` : value.replace(/\.\d+\.\d+$/, '.x.x');
   return `${value.slice(0, 4)}… (${value.length} characters)`;
 }
