@@ -366,3 +366,31 @@ describe('asciinema importer: prompts learned from the session', () => {
     expect(learnPrompt([])).toBeNull();
   });
 });
+
+describe('asciinema importer: keys that make no turn are reported', () => {
+  const cast = (events: [number, string, string][]) => [JSON.stringify({ version: 2, width: 40, height: 5 }), ...events.map((e) => JSON.stringify(e))].join('\n');
+
+  it('reports a line typed but never submitted', () => {
+    const { bundles, skipped } = run('cut.cast', cast([
+      [0.1, 'o', 'u@h:~$ '],
+      [0.5, 'i', 'ls\r'],
+      [0.5, 'o', 'ls\r\na.txt\r\nu@h:~$ '],
+      [1.0, 'i', 'rm a'],
+      [1.0, 'o', 'rm a'],
+    ]));
+    expect(bundles[0]!.nodes.slice(1).map((n) => [n.action, n.observation])).toEqual([['ls', 'a.txt\nu@h:~$ rm a']]);
+    expect(skipped).toEqual([expect.objectContaining({ line: 5, what: 'keys typed but never submitted: "rm a"' })]);
+  });
+
+  it('splits by prompts when the recorded keys never submitted a line, and says so', () => {
+    const { bundles, skipped } = run('pager.cast', cast([
+      [0.1, 'o', 'u@h:~$ '],
+      [1.0, 'o', 'git log\r\ncommit 1\r\n'],
+      [1.5, 'i', '\x1b[B'],
+      [1.6, 'o', 'commit 2\r\nu@h:~$ '],
+      [3.0, 'o', 'pwd\r\n/home/u\r\nu@h:~$ '],
+    ]));
+    expect(bundles[0]!.nodes.slice(1).map((n) => n.action)).toEqual(['git log', 'pwd']);
+    expect(skipped.map((s) => s.what)).toEqual(['1 input event that submitted no line']);
+  });
+});

@@ -149,9 +149,30 @@ export const asciinemaImporter: TrajectoryImporter = {
     const skipped: Skip[] = [...leftOut(events)];
     const [cols, rows] = clampTerminalSize(...(header.version === 2 ? ([header.width, header.height] as const) : ([header.term.cols, header.term.rows] as const)));
     const typed = events.some((e) => e.code === 'i');
-    let split: Split;
-    if (typed) split = splitByKeystrokes(events, cols, rows, given);
-    else {
+    let split: Split | undefined;
+    if (typed) {
+      split = splitByKeystrokes(events, cols, rows, given);
+      if (split.unsubmitted) {
+        skipped.push({
+          kind: 'skipped',
+          line: split.unsubmitted.line,
+          what: `keys typed but never submitted: ${JSON.stringify(split.unsubmitted.text)}`,
+          reason: 'the recording ended before Enter, so they were never run',
+        });
+      }
+      if (split.turns.length === 0) {
+        // Keys that never made a line (arrows in a pager, say): the output is split as if none were recorded.
+        const keys = events.filter((e) => e.code === 'i');
+        skipped.push({
+          kind: 'skipped',
+          line: keys[0]!.line,
+          what: `${keys.length} input event${keys.length === 1 ? '' : 's'} that submitted no line`,
+          reason: 'no Enter, ^C or ^D at a prompt and no full-screen program took them, so they mark no turn; the output is split by prompts or pauses instead',
+        });
+        split = undefined;
+      }
+    }
+    if (!split) {
       split = splitByPrompts(events, cols, rows, given);
       if (split.turns.length === 0 || split.fullScreen) split = splitByPauses(events, cols, rows, header.command);
     }
@@ -248,6 +269,8 @@ interface Split {
   prompt?: PromptMatcher | null;
   /** A full-screen program ran (its screens are not in the line text). */
   fullScreen?: boolean;
+  /** Keys typed at the end that no Enter submitted. */
+  unsubmitted?: { text: string; line: number };
 }
 
 function eventProblem(raw: unknown): { field: string; reason: string } | undefined {
@@ -326,6 +349,8 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
   let matcher: PromptMatcher | null = given;
   let lastKey = -Infinity;
   let fullScreen = false;
+  /** The file line where the line being typed began. */
+  let lineStart: number | null = null;
 
   const finish = (observation: string, time: number) => {
     if (open) {
@@ -369,6 +394,7 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
       }
       lastKey = ev.time;
       if (!editor.typing) {
+        lineStart = ev.line;
         promptCol = screen.cursorCol;
         const before = screen.currentLine(true);
         if (before.trim()) candidates.push(before);
@@ -391,7 +417,8 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
   } finally {
     screen.dispose();
   }
-  return { initialState, turns, splitBy: 'keystrokes', prompt: matcher, fullScreen };
+  const unsubmitted = editor.typing && lineStart !== null ? { text: editor.unsubmitted, line: lineStart } : undefined;
+  return { initialState, turns, splitBy: 'keystrokes', prompt: matcher, fullScreen, ...(unsubmitted ? { unsubmitted } : {}) };
 }
 
 /**

@@ -25,6 +25,11 @@ export class LineEditor {
     return this.line.length > 0;
   }
 
+  /** What has been typed and not submitted yet. */
+  get unsubmitted(): string {
+    return this.line.join('');
+  }
+
   /** Feeds the data of one input event; returns the lines it submitted, in order. */
   feed(data: string): SubmittedLine[] {
     const out: SubmittedLine[] = [];
