@@ -48,7 +48,31 @@ describe('worldloom export (datasets)', () => {
     expect(r.stderr).toMatch(/--filter: agentworldbench to .*one_test\.jsonl writes every trajectory to one file; .*Give --out a folder/);
     const unknown = spawnSync(process.execPath, [bin, 'export', '-w', ws, '-f', 'csv', '-o', join(dir, 'z')], { encoding: 'utf8' });
     expect(unknown.status).toBe(1);
-    expect(unknown.stderr).toMatch(/messages, sharegpt, parquet, agentworldbench, jsonl/);
+    expect(unknown.stderr).toMatch(/messages, prompt-completion, preference, sharegpt, parquet, agentworldbench, jsonl/);
+  });
+
+  it('exports AgentWorldBench dataset folders as whole paths: what goes out as 20 trajectories comes back as 20', () => {
+    const out = join(dir, 'awb-folder');
+    const summary = JSON.parse(run('export', '-w', ws, '-f', 'agentworldbench', '-o', out));
+    expect(summary.samples).toEqual({ train: 20, validation: 0 });
+    const again = join(dir, 'again.worldloom');
+    const imported = JSON.parse(run('import', join(out, 'train', 'terminal_test.jsonl'), '--workspace', again));
+    expect(imported.imported).toBe(20);
+  });
+
+  it('exports prompt/completion with exact token counts from a tokenizer folder, and warns of an empty split', () => {
+    const out = join(dir, 'pc');
+    const tokenizer = fileURLToPath(new URL('../../engine/onnx/fixtures/qwen35/hf', import.meta.url));
+    const one = join(dir, 'one.worldloom');
+    const single = join(dir, 'single_test.jsonl');
+    writeFileSync(single, generatedAwb(1, 3).join('\n') + '\n');
+    run('import', single, '--workspace', one);
+    const r = spawnSync(process.execPath, [bin, 'export', '-w', one, '-f', 'prompt-completion', '-o', out, '--split', '0.8', '--tokenizer', tokenizer], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.tokenizer).toEqual({ label: `the tokenizer in ${tokenizer}`, exact: true });
+    expect(r.stderr).toMatch(/warning: The validation split is empty: .*1 trajectory/);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('Counted exactly with');
   });
 
   it('keeps the whole-workspace AgentWorldBench file export byte for byte', () => {
