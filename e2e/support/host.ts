@@ -18,6 +18,8 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
 export interface ServedStudio {
   url: string;
   dir: string;
+  /** Everything serve printed so far (the API's address with --openai, for one). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -29,9 +31,9 @@ export async function serveStudio(args: string[] = []): Promise<ServedStudio> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let out = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
     proc.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /serving at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
@@ -42,6 +44,7 @@ export async function serveStudio(args: string[] = []): Promise<ServedStudio> {
   return {
     url,
     dir,
+    output: () => out,
     stop: () =>
       new Promise((resolve) => {
         if (proc.exitCode !== null) return resolve();
