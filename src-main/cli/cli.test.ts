@@ -37,6 +37,19 @@ describe('worldloom CLI', () => {
     expect(readFileSync(awb, 'utf8')).toBe(lines.join('\n') + '\n');
   });
 
+  it('imports a chat dataset the way --chat-as says, and says on stderr what it left out', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wl-cli-chat-'));
+    const file = join(dir, 'train.jsonl');
+    const row = { messages: [{ role: 'system', content: 'Be helpful.' }, { role: 'user', content: 'ls' }, { role: 'assistant', content: 'a.txt' }] };
+    writeFileSync(file, JSON.stringify(row) + '\n');
+    const asAgent = spawnSync(process.execPath, [bin, 'import', file, '--workspace', join(dir, 'a.worldloom')], { encoding: 'utf8' });
+    // As agent data (the guess) the one assistant turn is an action nothing answered: no trajectory, and the CLI says why.
+    expect(JSON.parse(asAgent.stdout)).toMatchObject({ format: 'messages', imported: 0, skipped: 2 });
+    expect(asAgent.stderr).toMatch(/train\.jsonl:1: skipped line 1: turn 2 \(the agent's last action: a\.txt\)/);
+    const asWorld = JSON.parse(run('import', file, '--workspace', join(dir, 'w.worldloom'), '--chat-as', 'world-model'));
+    expect(asWorld).toMatchObject({ format: 'messages', imported: 1, problems: 0 });
+  });
+
   it('fails with a clear message for a file that is not a workspace', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wl-cli-'));
     const notes = join(dir, 'notes.txt');

@@ -7,7 +7,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileHead, fileSource } from '../formats/sources';
-import type { ImportSource } from '../formats/format';
+import type { ImporterOptions, ImportSource } from '../formats/format';
 import type { ImportReport } from './import-trajectories';
 import { UserError } from '../common/user-error';
 
@@ -17,6 +17,7 @@ const MAX_OPEN_UPLOADS = 8;
 interface Upload {
   name: string;
   format: string;
+  chatAs?: ImporterOptions['chatAs'];
   size: number;
   received: number;
   dir: string;
@@ -27,7 +28,7 @@ interface Upload {
 export class ImportUploads {
   private readonly open = new Map<string, Upload>();
 
-  begin(input: { name: string; format: string; size: number }): { uploadId: string } {
+  begin(input: { name: string; format: string; size: number } & ImporterOptions): { uploadId: string } {
     if (this.open.size >= MAX_OPEN_UPLOADS) {
       throw new UserError(`${MAX_OPEN_UPLOADS} imports are already being uploaded; wait for them to finish, then drop the rest.`, 'busy');
     }
@@ -54,7 +55,10 @@ export class ImportUploads {
   }
 
   /** Imports the uploaded file through `importFile`; the upload is gone afterwards, whatever happens. */
-  async finish(input: { uploadId: string }, importFile: (source: ImportSource, options: { format: string; head: string }) => Promise<ImportReport>): Promise<ImportReport> {
+  async finish(
+    input: { uploadId: string },
+    importFile: (source: ImportSource, options: { format: string; head: string } & ImporterOptions) => Promise<ImportReport>,
+  ): Promise<ImportReport> {
     const upload = this.get(input.uploadId);
     try {
       if (upload.received !== upload.size) {
@@ -62,7 +66,7 @@ export class ImportUploads {
       }
       closeSync(upload.fd);
       upload.fd = -1;
-      return await importFile(fileSource(upload.path, upload.name), { format: upload.format, head: fileHead(upload.path) });
+      return await importFile(fileSource(upload.path, upload.name), { format: upload.format, head: fileHead(upload.path), ...(upload.chatAs ? { chatAs: upload.chatAs } : {}) });
     } finally {
       this.abort(input);
     }

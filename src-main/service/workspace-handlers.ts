@@ -18,7 +18,7 @@ import type { workspaceApi } from '../common/contract/workspace';
 
 export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceApi> {
   const uploads = new ImportUploads();
-  type ImportFile = (source: ImportSource, options: { format: string; head?: string; prompt?: string }) => Promise<ImportReport>;
+  type ImportFile = (source: ImportSource, options: { format: string; head?: string; prompt?: string; chatAs?: 'world-model' | 'agent' }) => Promise<ImportReport>;
   /**
    * Imports as one job. Cancelled, it keeps nothing: files this job had already imported are
    * taken back too. Otherwise every committed batch stays (a failing file keeps what came in
@@ -105,19 +105,21 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
     announceNodesAdded(studio, 'added', [node]);
     return node;
   },
-  'import.text': ({ name, text, format, jobId }) =>
-    importJob(jobId, `Importing ${name}`, async (importFile) => [await importFile(textSource(name, text), { format })]).then(([report]) => report!),
+  'import.text': ({ name, text, format, jobId, chatAs }) =>
+    importJob(jobId, `Importing ${name}`, async (importFile) => [await importFile(textSource(name, text), { format, ...(chatAs ? { chatAs } : {}) })]).then(
+      ([report]) => report!,
+    ),
   'import.begin': (input) => uploads.begin(input),
   'import.chunk': (input) => uploads.chunk(input),
   'import.finish': ({ uploadId, jobId }) =>
     importJob(jobId, 'Importing the dropped file', async (importFile) => [await uploads.finish({ uploadId }, importFile)]).then(([report]) => report!),
   'import.abort': (input) => uploads.abort(input),
-  'import.files': ({ paths, format, jobId, prompt }) =>
+  'import.files': ({ paths, format, jobId, prompt, chatAs }) =>
     importJob(jobId, paths.length > 1 ? `Importing ${paths.length} files` : `Importing ${paths[0]}`, async (importFile, job) => {
       const reports: ImportReport[] = [];
       for (const [i, p] of paths.entries()) {
         job.progress(i, paths.length, `Importing ${p}`);
-        reports.push(await importFile(fileSource(p), { format, head: fileHead(p), ...(prompt ? { prompt } : {}) }));
+        reports.push(await importFile(fileSource(p), { format, head: fileHead(p), ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}) }));
       }
       return reports;
     }),

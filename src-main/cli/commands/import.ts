@@ -1,7 +1,7 @@
 // `worldloom import`: files into a workspace, problems reported by line.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { IMPORT_FORMAT_IDS } from '../../formats/registry';
-import { describeProblems } from '../../service/import-trajectories';
+import { describeProblems, describeSkipped } from '../../service/import-trajectories';
 import { withCore } from '../core';
 
 export function registerImport(program: Command): void {
@@ -12,16 +12,24 @@ export function registerImport(program: Command): void {
     .requiredOption('-w, --workspace <file>', 'workspace file (created if missing)')
     .option('-f, --format <format>', `auto | ${IMPORT_FORMAT_IDS.join(' | ')} (default auto: detected from the file)`)
     .option('--prompt <regex>', 'asciinema casts: the shell prompt as a regular expression matched at the start of a line, when it cannot be learned from the session')
-    .action((files: string[], opts: { workspace: string; format?: string; prompt?: string }) =>
+    .addOption(
+      new Option('--chat-as <side>', 'chat datasets (messages, sharegpt, parquet): world-model = user turns are actions, assistant turns observations; agent = the reverse (default: guessed from the data)').choices([
+        'world-model',
+        'agent',
+      ]),
+    )
+    .action((files: string[], opts: { workspace: string; format?: string; prompt?: string; chatAs?: 'world-model' | 'agent' }) =>
       withCore({ workspace: { path: opts.workspace, create: true } }, async (core) => {
         const jobId = 'cli-import';
         core.cancelOnInterrupt(jobId);
         let failed = false;
         for (const file of files) {
-          const [report] = await core.call('import.files', { paths: [file], format: opts.format, jobId, ...(opts.prompt ? { prompt: opts.prompt } : {}) });
+          const [report] = await core.call('import.files', { paths: [file], format: opts.format, jobId, ...(opts.prompt ? { prompt: opts.prompt } : {}), ...(opts.chatAs ? { chatAs: opts.chatAs } : {}) });
           for (const line of describeProblems(report!)) process.stderr.write(`${line}\n`);
-          const { format, imported, alreadyPresent, problems } = report!;
-          process.stdout.write(JSON.stringify({ file, format, imported, alreadyPresent, problems: problems.length }) + '\n');
+          // What was left out on purpose is said too, so nothing is dropped without a word.
+          for (const line of describeSkipped(report!)) process.stderr.write(`${line}\n`);
+          const { format, imported, alreadyPresent, problems, skipped } = report!;
+          process.stdout.write(JSON.stringify({ file, format, imported, alreadyPresent, problems: problems.length, skipped: skipped.length }) + '\n');
           if (imported === 0 && alreadyPresent === 0 && problems.length > 0) failed = true;
         }
         if (failed) process.exitCode = 1;

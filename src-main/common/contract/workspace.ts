@@ -32,6 +32,8 @@ const UPLOAD_CHUNK_BASE64_CHARS = Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4;
 
 /** A format id of the core's format registry (listed by `app.info`), or `auto`: detected from the file's name and first bytes. */
 const ImportFormat = z.string().min(1).max(64).default('auto');
+/** How a chat dataset's turns map onto a trajectory (`world-model`: user turns are actions; `agent`: assistant turns are); guessed from the data when left out. */
+const ChatAs = z.enum(['world-model', 'agent']).optional();
 const Path = z.string().min(1).max(4096);
 const Id = z.string().min(1).max(200);
 
@@ -88,7 +90,7 @@ export const workspaceApi = {
   ),
   /** Import text the UI already holds (a dropped or picked file's content). */
   'import.text': method(
-    z.object({ name: z.string().min(1).max(1000), text: z.string().max(512 * 1024 * 1024), format: ImportFormat, jobId: JobId.optional() }),
+    z.object({ name: z.string().min(1).max(1000), text: z.string().max(512 * 1024 * 1024), format: ImportFormat, jobId: JobId.optional(), chatAs: ChatAs }),
     ImportReport,
   ),
   /**
@@ -96,7 +98,7 @@ export const workspaceApi = {
    * size, send base64 slices in order, then finish to import it as `worldloom import` would.
    */
   'import.begin': method(
-    z.object({ name: z.string().min(1).max(1000), format: ImportFormat, size: z.number().int().min(0).max(64 * 1024 ** 3) }),
+    z.object({ name: z.string().min(1).max(1000), format: ImportFormat, size: z.number().int().min(0).max(64 * 1024 ** 3), chatAs: ChatAs }),
     z.object({ uploadId: z.string() }),
   ),
   'import.chunk': method(
@@ -113,6 +115,7 @@ export const workspaceApi = {
       jobId: JobId.optional(),
       /** A terminal recording's shell prompt as a regular expression (`--prompt`), when it cannot be learned. */
       prompt: z.string().min(1).max(500).optional(),
+      chatAs: ChatAs,
     }),
     z.array(ImportReport),
   ),
