@@ -361,7 +361,7 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
   /** The echo of the last submitted line, until the text after it is read. */
   let echoAhead: string | null = null;
   const normalText = (): string[] => {
-    const lines = sinceCut([...pending.splice(0), ...screen.take()], echoAhead);
+    const lines = sinceCut([...pending.splice(0), ...screen.take(true)], echoAhead);
     echoAhead = null;
     return lines;
   };
@@ -444,7 +444,7 @@ function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number
     }
     // The end of the recording is a pause too.
     if (!screen.inFullScreenProgram && screen.cursorCol > 0) candidates.push(screen.currentLine(true));
-    lines.push(...screen.take());
+    lines.push(...screen.take(true));
   } finally {
     screen.dispose();
   }
@@ -508,7 +508,7 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
   let last = events.find((e) => e.code === 'o')?.time ?? 0;
   let written = false;
   const cut = (time: number) => {
-    const observation = screen.inFullScreenProgram ? screen.fullScreenText() : joinLines(sinceCut([...pending.splice(0), ...screen.take()], null));
+    const observation = screen.inFullScreenProgram ? screen.fullScreenText() : joinLines(sinceCut([...pending.splice(0), ...screen.take(true)], null));
     if (open) {
       turns.push({
         action: open.action,

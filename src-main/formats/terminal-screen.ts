@@ -99,10 +99,11 @@ export class TerminalScreen {
 
   /**
    * Lines since the last take, through the cursor's line (or the last written line, if
-   * lower). The next take starts where the cursor is now, on the same line: output that
-   * lands on the line where Enter was pressed belongs to what comes next.
+   * lower). The next take starts on the line after the cursor's, or with `fromCursor` where
+   * the cursor is now, on the same line (output that lands on the line where Enter was
+   * pressed then belongs to what comes next).
    */
-  take(): string[] {
+  take(fromCursor = false): string[] {
     // While a full-screen program runs, the shell's screen is hidden and must stay intact
     // for when the program exits; read the program's screen with fullScreenText().
     if (this.inFullScreenProgram) return [];
@@ -117,10 +118,10 @@ export class TerminalScreen {
     const lines = this.rows(this.start, end, this.startCol);
     const col = b.cursorX;
     // The cursor's line stays on screen (it is where the next keystrokes appear); what
-    // was handed out is dropped, and the next take starts at the cursor.
+    // was handed out is dropped.
     this.term.clear();
-    this.start = 0;
-    this.startCol = col;
+    this.start = fromCursor ? 0 : 1;
+    this.startCol = fromCursor ? col : 0;
     return lines;
   }
 
