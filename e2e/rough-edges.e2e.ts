@@ -197,7 +197,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
     const keys = await help.locator('kbd').allTextContents();
-    for (const key of ['n', 'Ctrl+Enter', 'Esc', '?', 's', 'e', '/', 'Ctrl+Z']) expect(keys).toContain(key);
+    for (const key of ['n', 'Ctrl+Enter', 'Esc', '?', 's', 'e', '/', 'Ctrl+Z', 'Ctrl+S']) expect(keys).toContain(key);
     expect(keys.some((k) => k.includes('j k'))).toBe(true);
     expect(await help.locator('th', { hasText: 'Sim vs real' }).count()).toBe(1);
     expect(await page.locator('.toolbar').evaluate((el) => (el as HTMLElement).inert)).toBe(true);

@@ -42,7 +42,11 @@ export function focusTree(): void {
   document.querySelector<HTMLElement>('[role="tree"]')?.focus({ preventScroll: true });
 }
 
-/** Registers an overlay while `open` is true (and the component is mounted); `close` is what Esc does. */
+/**
+ * Registers an overlay while `open` is true (and the component is mounted); `close` is what Esc
+ * does. The overlay itself must be rendered outside the toolbar, the sheets and the panes (with
+ * createPortal to document.body, or after them in the studio), which go inert while it is open.
+ */
 export function useOverlay(name: string, open: boolean, close: () => void): void {
   const closeRef = useRef(close);
   useEffect(() => {

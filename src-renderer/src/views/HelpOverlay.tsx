@@ -26,7 +26,7 @@ export function HelpOverlay() {
                 <th colSpan={2}>{SHORTCUT_PLACES[place]}</th>
               </tr>
               {SHORTCUTS.filter((s) => (s.place ?? 'studio') === place).map((s) => (
-                <tr key={s.keys}>
+                <tr key={`${s.keys} ${s.what}`}>
                   <td>
                     <kbd>{s.keys}</kbd>
                   </td>

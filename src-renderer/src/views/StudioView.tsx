@@ -109,12 +109,14 @@ export function StudioView() {
           ?
         </button>
       </header>
-      {panel === 'new' && <NewTrajectoryForm onDone={() => setPanel('none')} />}
-      {panel === 'model' && <ModelPanel onDone={() => setPanel('none')} />}
-      {panel === 'evaluation' && <EvaluationPanel />}
-      {panel === 'record' && <RecordForm onDone={() => setPanel('none')} />}
-      {panel === 'export' && <ExportDialog onDone={() => setPanel('none')} />}
-      {panel === 'expand' && <ExpandDialog onDone={() => setPanel('none')} />}
+      <div className="sheets" inert={underOverlay}>
+        {panel === 'new' && <NewTrajectoryForm onDone={() => setPanel('none')} />}
+        {panel === 'model' && <ModelPanel onDone={() => setPanel('none')} />}
+        {panel === 'evaluation' && <EvaluationPanel />}
+        {panel === 'record' && <RecordForm onDone={() => setPanel('none')} />}
+        {panel === 'export' && <ExportDialog onDone={() => setPanel('none')} />}
+        {panel === 'expand' && <ExpandDialog onDone={() => setPanel('none')} />}
+      </div>
       <div className="panes" style={{ gridTemplateColumns: columns }} inert={underOverlay}>
         <aside className={`pane pane-list${layout.listCollapsed ? ' folded' : ''}`}>
           <FoldButton folded={layout.listCollapsed} label="trajectories and search" shortcut="[" onToggle={() => changeLayout({ listCollapsed: !layout.listCollapsed })} />

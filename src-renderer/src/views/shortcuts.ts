@@ -69,6 +69,9 @@ export const SHORTCUTS: Shortcut[] = [
   },
   { keys: 'x', what: 'expand or collapse the reasoning of streamed and unfinished samples', matches: plain('x'), run: toggleReasoningExpanded },
   { keys: '/', what: 'search the workspace', matches: plain('/'), run: () => focusField('search') },
+  // Handled where they are typed: the search box and the state editor.
+  { keys: 'Enter', what: 'in the search box: open the first result' },
+  { keys: 'Ctrl+S', what: 'in the state editor: save the edited state beside the original' },
   {
     keys: '[  ]',
     what: 'fold away the trajectory list / the inspector',

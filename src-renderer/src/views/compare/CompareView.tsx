@@ -3,6 +3,7 @@ import type { StepComparison, TrajectoryComparison } from '../../../../src-main/
 import { closeCompare, exportReport, nextDivergence, showStep, useCompare } from '../../state/compare';
 import { useOverlay } from '../../state/overlays';
 import { DivergenceTimeline } from './DivergenceTimeline';
+import { divergenceSummary } from './divergence-summary';
 import { SimRealDiff } from './SimRealDiff';
 import { TerminalPanes } from './TerminalPanes';
 import { actionLine } from '../text';
@@ -22,20 +23,6 @@ const SCORE_NAMES: Record<string, string> = {
 };
 
 const format = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(3));
-
-/**
- * What the head says of the steps: how many diverged among those compared, and plainly that a
- * trajectory has not been replayed rather than "0 diverged" when nothing was compared yet.
- */
-export function divergenceSummary(steps: readonly StepComparison[]): string {
-  const compared = steps.filter((s) => s.diverged !== null);
-  const total = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
-  if (steps.length === 0) return 'no steps';
-  if (compared.length === 0) return `${total}, none compared yet: not replayed (use Replay) or not run for real`;
-  const diverged = compared.filter((s) => s.diverged).length;
-  const rest = steps.length - compared.length;
-  return `${diverged} of ${compared.length} compared step${compared.length === 1 ? '' : 's'} diverged${rest ? ` · ${rest} not compared yet` : ''}`;
-}
 
 function Metrics({ metrics }: { metrics: Record<string, number> }) {
   return (

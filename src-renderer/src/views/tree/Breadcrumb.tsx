@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { selectNode } from '../../state/store';
 import { ancestry, type TreeIndex } from '../../state/tree-rows';
-import { firstLine } from '../text';
+import { actionLine } from '../text';
 
 /** Deep paths show their start and their last steps; the middle folds into one button. */
 const SHOWN_AT_END = 8;
@@ -22,7 +22,7 @@ export const Breadcrumb = memo(function Breadcrumb({ tree, selectedId }: { tree:
             </button>
           )}
           <button className="link" aria-current={n.id === selectedId ? 'step' : undefined} onClick={() => selectNode(n.id)}>
-            {n.parentId === null ? 'start' : `${n.depth}. ${firstLine(n.label, 24)}`}
+            {n.parentId === null ? 'start' : `${n.depth}. ${actionLine(n.label, 24)}`}
           </button>
         </span>
       ))}
