@@ -27,8 +27,8 @@ export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> 
     'siblings.prefer': ({ nodeId }) => {
       const store = studio.requireStore();
       const chosen = nodeOrFail(nodeId);
-      if (chosen.parentId === null || chosen.origin === 'real') {
-        throw new UserError('Only a sample (a simulated, perturbed or edited step) can be preferred among its siblings; the real step is the ground truth.', 'invalid');
+      if (chosen.parentId === null || chosen.origin === 'real' || chosen.origin === 'imported') {
+        throw new UserError('Only a sample (a simulated, perturbed or edited step) can be preferred among its siblings; the recorded step is the ground truth.', 'invalid');
       }
       const group = rawSiblingGroups(store.getNodes(chosen.trajectoryId), chosen.parentId).find((g) => g.action === chosen.action)!;
       const changed = store.transaction(() =>

@@ -40,6 +40,16 @@ describe('sibling samples of one action', () => {
     expect(rawSiblingGroups(nodes).length).toBe(3);
   });
 
+  it('takes an imported step as the ground truth when no real one is there, and a real one over it', () => {
+    const imported = node(lone.id, 'cat b.txt', 'b', 'imported');
+    const sample = node(lone.id, 'cat b.txt', 'b?', 'simulated');
+    const [group] = rawSiblingGroups([...nodes, imported, sample], lone.id);
+    expect(group!.real?.id).toBe(imported.id);
+    expect(group!.samples.map((n) => n.id)).toEqual([sample.id]);
+    const realLater = node(lone.id, 'cat b.txt', 'b', 'real');
+    expect(rawSiblingGroups([...nodes, imported, sample, realLater], lone.id)[0]!.real?.id).toBe(realLater.id);
+  });
+
   it('compares a group: numbers, seeds and perturbation kinds tell samples apart; agreement, consensus and distance to real', () => {
     const group = compareGroup(rawSiblingGroups(nodes, root.id).find((g) => g.action === 'ls -la')!, 'terminal');
     expect(group.samples.map((s) => [s.sample, s.of, s.seed, s.perturbation])).toEqual([

@@ -1,5 +1,6 @@
 // Samples of one action from one state, found among a trajectory's nodes: the children of a
-// parent with the same action, real ones apart (the ground truth they are compared with).
+// parent with the same action, the recorded one apart (real, else imported: the ground truth
+// they are compared with).
 // Each sample gets what tells it from its siblings (number, seed, perturbation kind) and the
 // group its agreement (agreement.ts). Pure.
 import type { AgreementRow, SampleVariant, SiblingGroup } from '../contract/siblings';
@@ -33,7 +34,9 @@ export function rawSiblingGroups(nodes: readonly NodeRecord[], parentId?: string
     const key = `${n.parentId}\u0000${n.action}`;
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { parent, action: n.action, real: null, samples: [] }));
-    if (n.origin === 'real') group.real ??= n;
+    // The recorded step is the ground truth: a real one, else one imported from a recording.
+    if (n.origin === 'real') group.real = group.real?.origin === 'real' ? group.real : n;
+    else if (n.origin === 'imported') group.real ??= n;
     else group.samples.push(n);
   }
   return [...groups.values()].filter((g) => g.samples.length > 0);

@@ -12,6 +12,7 @@ import { createGenerationSettingsSlice, type GenerationSettingsState } from './s
 import { createNodeRecordsSlice, type NodeRecordsState } from './slices/node-records';
 import { createOverlaysSlice, type OverlaysState } from './slices/overlays';
 import { createPerturbationSlice, type PerturbationState } from './slices/perturbation';
+import { createSiblingsSlice, type SiblingsState } from './slices/siblings';
 import { createSimulationSlice, type SimulationState } from './slices/simulation';
 import { createWorkspaceSlice, type WorkspaceSlice } from './slices/workspace';
 
@@ -24,6 +25,7 @@ export interface AreaStates {
   nodeRecords: NodeRecordsState;
   overlays: OverlaysState;
   perturbation: PerturbationState;
+  siblings: SiblingsState;
   simulation: SimulationState;
 }
 
@@ -39,6 +41,7 @@ export const useStudio = create<StudioStore>()((...a) => ({
   ...createNodeRecordsSlice(...a),
   ...createOverlaysSlice(...a),
   ...createPerturbationSlice(...a),
+  ...createSiblingsSlice(...a),
   ...createSimulationSlice(...a),
 }));
 

@@ -3,6 +3,8 @@ import { flushSync } from 'react-dom';
 import { selectNode, setCollapsed, toggleCollapsed, useStudio } from '../state/store';
 import { allParents, comparedWithReal, rowAt, rowIndexOf, treeOrder, visibleRows } from '../state/tree-rows';
 import { changeLayout } from '../state/view-actions';
+import { useSiblings } from '../state/siblings';
+import { AgreementBar } from './siblings/AgreementBar';
 import { Breadcrumb } from './tree/Breadcrumb';
 import { TreeOverview } from './tree/TreeOverview';
 import { ROW_HEIGHT, TreeRowView } from './tree/TreeRowView';
@@ -31,6 +33,9 @@ export function TreeView() {
   const collapsed = useStudio((s) => s.collapsed);
   const selectedId = useStudio((s) => s.selectedNodeId);
   const showOverview = useStudio((s) => s.layout.overview);
+  // What tells sibling samples apart, and how much each state's samples agree (badges).
+  const variants = useSiblings((s) => s.variants);
+  const agreementOf = useSiblings((s) => s.byParent);
   const { shape, byId } = tree;
   // byId changes in place for marks; only a new shape (nodes added or removed) re-walks the tree.
   const order = useMemo(() => treeOrder(shape, byId), [shape, byId]);
@@ -176,6 +181,7 @@ export function TreeView() {
         <button className="small-button" aria-pressed={showOverview} onClick={() => changeLayout({ overview: !showOverview })}>
           Overview
         </button>
+        <AgreementBar />
       </div>
       <div className="tree-body">
         <div className="tree-scroll" ref={scroller} tabIndex={0} role="tree" aria-label="Trajectory tree" onKeyDown={onKeyDown} onScroll={onScroll}>
@@ -194,6 +200,8 @@ export function TreeView() {
                   top={r * ROW_HEIGHT}
                   selected={row.id === selectedId}
                   compared={comparedWithReal(tree, node)}
+                  variant={variants.get(node.id)}
+                  agreement={agreementOf.get(node.id)}
                   onSelect={selectNode}
                   onToggle={onToggle}
                 />

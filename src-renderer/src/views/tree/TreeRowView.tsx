@@ -1,5 +1,8 @@
 import { memo } from 'react';
+import type { AgreementRow, SampleVariant } from '../../../../src-main/common/contract/siblings';
+import { openSiblings } from '../../state/siblings';
 import type { TreeNode } from '../../state/tree-rows';
+import { agreementBadge, variantLabel } from '../siblings/labels';
 import { actionLine, firstLine } from '../text';
 
 /**
@@ -18,12 +21,16 @@ interface Props {
   top: number;
   selected: boolean;
   compared: 'differs' | 'same' | null;
+  /** For a sample with siblings of the same action: its number, seed and perturbation. */
+  variant?: SampleVariant;
+  /** For a state whose samples of one action can be compared: how much they agree. */
+  agreement?: AgreementRow;
   onSelect(id: string): void;
   onToggle(id: string): void;
 }
 
 /** One line of the tree: fold control, origin badge, comparison with the real sibling, the action, marks. */
-export const TreeRowView = memo(function TreeRowView({ depth, childCount, expanded, node: n, top, selected, compared, onSelect, onToggle }: Props) {
+export const TreeRowView = memo(function TreeRowView({ depth, childCount, expanded, node: n, top, selected, compared, variant, agreement, onSelect, onToggle }: Props) {
   const isRoot = n.parentId === null;
   return (
     <div
@@ -65,6 +72,12 @@ export const TreeRowView = memo(function TreeRowView({ depth, childCount, expand
       <span className="tree-text" title={!isRoot && n.label.startsWith('{') ? n.label : undefined}>
         {(isRoot ? firstLine(n.label) : actionLine(n.label)) || (isRoot ? '(initial state)' : '(no action)')}
       </span>
+      {variant && (
+        <span className="variant-mark" data-testid="variant-mark">
+          {variantLabel(variant)}
+        </span>
+      )}
+      {agreement && <AgreementBadge row={agreement} />}
       {!expanded && childCount > 0 && <span className="muted small">+{childCount}</span>}
       {n.rating !== null && <span className="rating-mark" title="rating">{n.rating}/5</span>}
       {n.tags.length > 0 && <span className="tag-mark">{n.tags.join(', ')}</span>}
@@ -76,3 +89,22 @@ export const TreeRowView = memo(function TreeRowView({ depth, childCount, expand
     </div>
   );
 });
+
+/** On a parent row: how much its samples of one action agree; a click compares them. */
+function AgreementBadge({ row }: { row: AgreementRow }) {
+  const badge = agreementBadge(row);
+  return (
+    <button
+      className={`agreement-badge band-${badge.band}`}
+      title={badge.title}
+      aria-label={`Samples agree ${badge.text.slice(1)}`}
+      data-testid="agreement-badge"
+      onClick={(e) => {
+        e.stopPropagation();
+        void openSiblings(row.parentId);
+      }}
+    >
+      {badge.text}
+    </button>
+  );
+}

@@ -1,0 +1,97 @@
+// The sibling slice: how much the samples of each action agree in the open trajectory (for
+// badges on parent rows, labels on sample rows, and the "where is the model unsure" list),
+// and the side-by-side comparison of one state's samples with the curator's preferred pick.
+import { call } from '../api/client';
+import { notify, revealNode, useStudio } from './store';
+import { areaHook } from './studio';
+
+export const useSiblings = areaHook('siblings');
+const get = () => useSiblings.getState();
+const set = useSiblings.setState;
+
+let refreshSeq = 0;
+
+/** Reads the agreement of every state of a trajectory with two or more samples of an action. */
+export async function refreshAgreement(trajectoryId: string | null): Promise<void> {
+  const seq = ++refreshSeq;
+  if (!trajectoryId) {
+    set({ trajectoryId: null, rows: [], byParent: new Map(), variants: new Map() });
+    return;
+  }
+  try {
+    const { rows, variants } = await call('siblings.agreement', { trajectoryId });
+    // An older answer arriving late must not replace a newer one.
+    if (seq !== refreshSeq) return;
+    set({ trajectoryId, rows, byParent: new Map(rows.map((r) => [r.parentId, r])), variants: new Map(variants.map((v) => [v.nodeId, v])) });
+  } catch {
+    // The trajectory may have gone (closed, removed) while this was asked; the next change asks again.
+    if (seq === refreshSeq) set({ trajectoryId, rows: [], byParent: new Map(), variants: new Map() });
+  }
+}
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Keeps the agreement in step with the open tree: nodes added or removed, or another
+ * trajectory opened, ask again once things are quiet for a moment.
+ * Returns the function that stops following.
+ */
+export function followTreeForAgreement(): () => void {
+  const schedule = (trajectoryId: string | null) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refreshAgreement(trajectoryId), 250);
+  };
+  schedule(useStudio.getState().trajectory?.id ?? null);
+  const stop = useStudio.subscribe((now, before) => {
+    // Marks leave the shape as it was: only nodes added or removed change what agrees.
+    if (now.tree?.shape !== before.tree?.shape || now.trajectory?.id !== before.trajectory?.id) schedule(now.trajectory?.id ?? null);
+  });
+  return () => {
+    clearTimeout(timer);
+    stop();
+  };
+}
+
+/** Opens the side-by-side comparison of the samples under `parentId`. */
+export async function openSiblings(parentId: string): Promise<void> {
+  try {
+    const { groups } = await call('siblings.compare', { parentId });
+    if (groups.length === 0) {
+      notify('info', 'Nothing to compare here', ['This step has no samples of one action beside each other or beside a real step. Simulate it with more than one sample first.']);
+      return;
+    }
+    set({ parentId, groups, listOpen: false });
+  } catch (err) {
+    notify('error', 'Could not compare the samples', [(err as Error).message]);
+  }
+}
+
+export function closeSiblings(): void {
+  set({ parentId: null, groups: [] });
+}
+
+/** Marks a sample preferred among the samples of its action (tag "preferred"); the view shows it at once. */
+export async function preferSample(nodeId: string): Promise<void> {
+  try {
+    await call('siblings.prefer', { nodeId });
+    const { parentId } = get();
+    if (parentId) {
+      const { groups } = await call('siblings.compare', { parentId });
+      if (get().parentId === parentId) set({ groups });
+    }
+  } catch (err) {
+    notify('error', 'Could not mark the preferred sample', [(err as Error).message]);
+  }
+}
+
+export function setAgreementList(patch: { listOpen?: boolean; maxAgreement?: number }): void {
+  set(patch);
+  // Opening the list reads the picks made since (marks do not refresh the agreement).
+  if (patch.listOpen) void refreshAgreement(get().trajectoryId);
+}
+
+/** Goes to a state from the list: selects it and opens its samples side by side. */
+export async function visitUnsureState(parentId: string): Promise<void> {
+  revealNode(parentId);
+  await openSiblings(parentId);
+}

@@ -1,0 +1,25 @@
+// The sibling slice's state: agreement among samples of one action for the open trajectory,
+// and the comparison view of one state's samples. Its actions are in ../siblings.ts.
+import type { StateCreator } from 'zustand';
+import type { AgreementRow, SampleVariant, SiblingGroup } from '../../../../src-main/common/contract/siblings';
+import type { StudioStore } from '../studio';
+
+export interface SiblingsState {
+  /** The trajectory the agreement was computed for. */
+  trajectoryId: string | null;
+  /** States with two or more samples of an action, least agreement first. */
+  rows: AgreementRow[];
+  byParent: ReadonlyMap<string, AgreementRow>;
+  /** What tells each sample apart in its row (number, seed, perturbation). */
+  variants: ReadonlyMap<string, SampleVariant>;
+  /** The list of states by agreement shows rows at or below this agreement (1 shows all). */
+  maxAgreement: number;
+  listOpen: boolean;
+  /** The state whose samples are compared side by side; null when the view is closed. */
+  parentId: string | null;
+  groups: SiblingGroup[];
+}
+
+export const createSiblingsSlice: StateCreator<StudioStore, [], [], { siblings: SiblingsState }> = () => ({
+  siblings: { trajectoryId: null, rows: [], byParent: new Map(), variants: new Map(), maxAgreement: 1, listOpen: false, parentId: null, groups: [] },
+});

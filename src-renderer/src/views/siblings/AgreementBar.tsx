@@ -1,0 +1,85 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { followTreeForAgreement, openSiblings, setAgreementList, useSiblings, visitUnsureState } from '../../state/siblings';
+import { useStudio } from '../../state/store';
+import { agreementBadge, percent } from './labels';
+import './siblings.css';
+
+// Monaco loads only when samples are first compared.
+const SiblingsView = lazy(() => import('./SiblingsView'));
+
+/**
+ * In the tree's header: where the model is unsure. A button opens the states whose samples of
+ * one action agree least (filtered by a threshold, least agreement first); another compares the
+ * samples of the selected step side by side. Keeps the agreement in step with the tree.
+ */
+export function AgreementBar() {
+  const rows = useSiblings((s) => s.rows);
+  const listOpen = useSiblings((s) => s.listOpen);
+  const maxAgreement = useSiblings((s) => s.maxAgreement);
+  const comparing = useSiblings((s) => s.parentId !== null);
+  const selectedParent = useStudio((s) => (s.selectedNodeId ? (s.tree?.byId.get(s.selectedNodeId)?.parentId ?? null) : null));
+  const selectedId = useStudio((s) => s.selectedNodeId);
+  useEffect(() => followTreeForAgreement(), []);
+  const shown = rows.filter((r) => r.agreement <= maxAgreement + 1e-9);
+  // The selected node's own samples, or (for a state with samples below it) those.
+  const selectedHasSamples = useSiblings((s) => selectedId !== null && s.byParent.has(selectedId));
+  const compareTarget = selectedHasSamples ? selectedId : selectedParent;
+  return (
+    <>
+      <button
+        className="small-button"
+        aria-pressed={listOpen}
+        aria-label="Samples by agreement"
+        title="States whose samples of one action agree least: where the model is unsure"
+        onClick={() => setAgreementList({ listOpen: !listOpen })}
+        disabled={rows.length === 0}
+      >
+        Unsure {rows.length > 0 ? `(${rows.filter((r) => r.agreement < 0.9).length})` : ''}
+      </button>
+      <button className="small-button" disabled={!compareTarget} title="Compare the samples of the selected step side by side" onClick={() => compareTarget && void openSiblings(compareTarget)}>
+        Compare samples
+      </button>
+      {listOpen && (
+        <div className="agreement-list" role="dialog" aria-label="States by agreement">
+          <label className="inline">
+            Agreement at most {percent(maxAgreement)}
+            <input
+              type="range"
+              min={0}
+              max={1}
+              step={0.05}
+              value={maxAgreement}
+              aria-label="Show states whose samples agree at most"
+              onChange={(e) => setAgreementList({ maxAgreement: Number(e.target.value) })}
+            />
+          </label>
+          <div className="muted small">
+            {shown.length} of {rows.length} states with several samples of one action, least agreement first
+          </div>
+          <ol aria-label="States by agreement, least first">
+            {shown.map((r) => {
+              const badge = agreementBadge(r);
+              return (
+                <li key={r.parentId}>
+                  <button onClick={() => void visitUnsureState(r.parentId)} title={badge.title}>
+                    <span className={`agreement-badge band-${badge.band}`}>{badge.text}</span>
+                    <span className="label">{r.label}</span>
+                    <span className="muted small">
+                      {r.samples} samples · step {r.depth + 1}
+                      {r.preferredNodeId ? ' · picked' : ''}
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+        </div>
+      )}
+      {comparing && (
+        <Suspense fallback={<div className="siblings-view">Loading the comparison…</div>}>
+          <SiblingsView />
+        </Suspense>
+      )}
+    </>
+  );
+}

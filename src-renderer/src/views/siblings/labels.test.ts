@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { agreementBadge, variantLabel } from './labels';
+
+describe('telling sibling samples apart', () => {
+  it('labels each sample with its number, perturbation and seed', () => {
+    expect(variantLabel({ nodeId: 'a', sample: 2, of: 4, seed: 101, perturbation: null })).toBe('#2/4 · seed 101');
+    expect(variantLabel({ nodeId: 'b', sample: 3, of: 4, seed: null, perturbation: 'permission-denied' })).toBe('#3/4 · permission-denied');
+    const rows = [1, 2, 3, 4].map((sample) => variantLabel({ nodeId: String(sample), sample, of: 4, seed: 7 + sample, perturbation: null }));
+    expect(new Set(rows).size).toBe(4);
+  });
+
+  it('says how much the samples agree, in a band a curator can scan', () => {
+    expect(agreementBadge({ agreement: 1, samples: 3, distinct: 1, label: 'ls' })).toMatchObject({ text: '≈100%', band: 'agree' });
+    const unsure = agreementBadge({ agreement: 0.42, samples: 4, distinct: 4, label: 'ls -la' });
+    expect(unsure).toMatchObject({ text: '≈42%', band: 'disagree' });
+    expect(unsure.title).toContain('4 samples of "ls -la" agree 42% (4 different observations)');
+  });
+});

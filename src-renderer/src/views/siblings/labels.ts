@@ -1,0 +1,25 @@
+// What a tree row or a column header says to tell one sample of an action from its siblings,
+// and how an agreement reads. Pure, so it is tested without a browser.
+import type { AgreementRow, SampleVariant } from '../../../../src-main/common/contract/siblings';
+import { agreementBand, type AgreementBand } from '../../../../src-main/common/metrics/agreement';
+
+/** "#2/4 · seed 101", "#3/4 · permission-denied" — never four identical rows. */
+export function variantLabel(v: SampleVariant): string {
+  const parts = [`#${v.sample}/${v.of}`];
+  if (v.perturbation) parts.push(v.perturbation);
+  if (v.seed !== null) parts.push(`seed ${v.seed}`);
+  return parts.join(' · ');
+}
+
+export const percent = (x: number) => `${Math.round(x * 100)}%`;
+
+/** The badge on a parent row: how much its samples of one action agree. */
+export function agreementBadge(row: Pick<AgreementRow, 'agreement' | 'samples' | 'distinct' | 'label'>): { text: string; band: AgreementBand; title: string } {
+  const band = agreementBand(row.agreement);
+  const spread = row.distinct === 1 ? 'all the same' : `${row.distinct} different observations`;
+  return {
+    text: `≈${percent(row.agreement)}`,
+    band,
+    title: `${row.samples} samples of "${row.label}" agree ${percent(row.agreement)} (${spread}); click to compare them`,
+  };
+}
