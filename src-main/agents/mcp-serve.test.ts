@@ -2,6 +2,7 @@
 // Streamable HTTP, and in a simulated MCP server over stdio through the `worldloom mcp-serve`
 // command; every call lands in the workspace as a node of the session's own branch, with the
 // scheduled perturbations marked, and the studio is told as each one lands.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -195,5 +196,37 @@ describe('worldloom mcp-serve', () => {
       // A perturbed call comes back to the agent as the failed tool result it stands for.
       if (expected[i]) expect(results[i]!.isError).toBe(true);
     });
+  }, 180_000);
+  it('serves a recorded MCP server over Streamable HTTP from the command line, behind its token', async () => {
+    const proc = spawn(process.execPath, [join(PROJECT_ROOT, 'src-main/cli/worldloom.mjs'), 'mcp-serve', '--workspace', workspace, '--trajectory', mcpId, '--http', '0', '--token', 'cli-token'], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const endpoint = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        proc.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const line = out.split('\n').find((l) => l.startsWith('{'));
+          if (line) resolve((JSON.parse(line) as { endpoint: string }).endpoint);
+        });
+        proc.once('exit', (code) => reject(new Error(`mcp-serve exited (${code})`)));
+      });
+      const client = new Client({ name: 'http-agent', version: '0.3.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { authorization: 'Bearer cli-token' } } }));
+      const first = (await client.callTool({ name: 'read_graph', arguments: {} })) as ToolResult;
+      const second = (await client.callTool({ name: 'search_nodes', arguments: { query: 'tea' } })) as ToolResult;
+      await client.close();
+      const store = WorkspaceStore.open(workspace);
+      const nodes = [store.getNode(nodeOf(first))!, store.getNode(nodeOf(second))!];
+      store.close();
+      expect(nodes[1]!.parentId).toBe(nodes[0]!.id);
+      expect(nodes.map((n) => n.provenance.agent?.name)).toEqual(['http-agent', 'http-agent']);
+      expect(nodes[0]!.action).toBe('{"name":"read_graph","arguments":{}}');
+    } finally {
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      proc.kill('SIGTERM');
+      await exited;
+    }
   }, 180_000);
 });
