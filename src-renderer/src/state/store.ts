@@ -9,6 +9,7 @@ import { lastMessageArrivedAt } from '../api/door';
 import { forgetNodes, refreshNodes, rememberNode } from './node-records';
 import { indexOutline, revealed, treeNodeOf, withAddedNode } from './tree-rows';
 import { EMPTY_HISTORY } from './undo-history';
+import { importReportNotice } from './import-report';
 import { initialWorkspace, type Notice } from './slices/workspace';
 import { useStudio } from './studio';
 
@@ -183,14 +184,8 @@ export async function createTrajectory(input: { title: string; domain: Domain; s
 
 function reportImport(reports: ImportReport[]): void {
   for (const r of reports) {
-    const summary = `${r.file}: ${r.imported} imported${r.alreadyPresent ? `, ${r.alreadyPresent} already in the workspace` : ''} (${r.format})`;
-    if (r.problems.length === 0) notify('info', summary);
-    else
-      notify(
-        r.imported > 0 ? 'info' : 'error',
-        `${summary}; ${r.problems.length} line(s) skipped`,
-        r.problems.slice(0, 20).map((p) => `line ${p.line ?? '-'}: ${p.reason}`),
-      );
+    const { kind, title, lines } = importReportNotice(r);
+    notify(kind, title, lines);
   }
 }
 
