@@ -13,6 +13,7 @@ import { fileHead, fileSource } from '../formats/sources';
 import { dispatch } from '../service/dispatch';
 import { importTrajectories } from '../service/import-trajectories';
 import { Studio } from '../service/studio';
+import { previewDataset } from '../dataset/export-dataset';
 import { plannedSimulations } from './expand';
 import { startOpenAiApi } from './openai-api';
 import { parseActionScript } from './policy';
@@ -70,6 +71,12 @@ describe('policy expansion', () => {
     }
     const finished = progress.filter((p) => p.kind === 'expand' && p.finished);
     expect(finished.length).toBeGreaterThan(0);
+    // The agent-SFT export takes the policy's branches: one sample per path, the actions as the agent's turns.
+    const deepest = result.nodes.at(-1)!;
+    const preview = previewDataset(store, { filter: 'origin = agent', scope: { kind: 'path', nodeId: deepest.id } }, { builder: 'agent', per: 'path' }, 1);
+    expect(preview.samples).toBe(1);
+    const assistantTurns = preview.first[0]!.messages.filter((m) => m.role === 'assistant').map((m) => m.content).join('\n');
+    for (const n of store.paths.pathTo(deepest.id).slice(1)) expect(assistantTurns).toContain(n.action);
   }, 180_000);
 
   it('simulates M samples of each action and follows per-level scripts', async () => {
