@@ -19,6 +19,7 @@ import { jobsHandlers } from './jobs-handlers';
 import { agentsHandlers } from './agents-handlers';
 import { Jobs } from './jobs';
 import { Downloads } from './downloads';
+import { watchOtherWriters } from './change-events';
 
 export { UserError } from '../common/user-error';
 import { UserError } from '../common/user-error';
@@ -42,6 +43,8 @@ type Listener = <E extends ApiEvent>(event: E, payload: ApiEventPayload<E>) => v
 
 export class Studio {
   private store: WorkspaceStore | null = null;
+  /** Stops announcing what other processes write to the open workspace. */
+  private stopWatching: (() => void) | null = null;
   private readonly listeners = new Set<Listener>();
   readonly models: ModelSession;
   /** Every long operation of every door runs here: progress, cancel, one busy error. */
@@ -78,8 +81,10 @@ export class Studio {
     const full = resolve(path);
     const next =
       mode === 'create' ? WorkspaceStore.create(full) : mode === 'open' ? WorkspaceStore.open(full) : WorkspaceStore.openOrCreate(full);
-    this.store?.close();
+    this.close();
     this.store = next;
+    // A script's studio lives for one command; a window shows other processes' changes live.
+    if (this.extras.door !== 'cli') this.stopWatching = watchOtherWriters(this, next);
     // The recent list is the app's; a script's workspaces would crowd it.
     if (this.extras.door !== 'cli') rememberRecent(full);
     this.emit('workspace.changed', { reason: 'opened' });
@@ -102,6 +107,8 @@ export class Studio {
   }
 
   close(): void {
+    this.stopWatching?.();
+    this.stopWatching = null;
     this.store?.close();
     this.store = null;
   }

@@ -23,3 +23,28 @@ export function writeSamplingOverrides(store: WorkspaceStore, overrides: Samplin
   store.setSetting(SAMPLING_KEY, JSON.stringify(checked));
   return checked;
 }
+
+const SIMULATE_PANEL_KEY = 'simulate.panel';
+
+export interface SimulatePanelSettings {
+  samples: number;
+  seed: number;
+}
+
+/** What the simulate panel last ran with here; 1 sample from seed 0 until a run says otherwise. */
+export function readSimulatePanel(store: WorkspaceStore): SimulatePanelSettings {
+  const fallback = { samples: 1, seed: 0 };
+  const raw = store.getSetting(SIMULATE_PANEL_KEY);
+  if (raw === undefined) return fallback;
+  try {
+    const parsed = JSON.parse(raw) as Partial<SimulatePanelSettings>;
+    const whole = (v: unknown, min: number, max: number) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? (v as number) : null);
+    return { samples: whole(parsed.samples, 1, 64) ?? fallback.samples, seed: whole(parsed.seed, 0, 2 ** 31 - 1) ?? fallback.seed };
+  } catch {
+    return fallback;
+  }
+}
+
+export function writeSimulatePanel(store: WorkspaceStore, panel: SimulatePanelSettings): void {
+  store.setSetting(SIMULATE_PANEL_KEY, JSON.stringify({ samples: panel.samples, seed: panel.seed }));
+}

@@ -340,6 +340,11 @@ export class WorkspaceStore {
     return row && toNode(row);
   }
 
+  /** A node's children (its steps, samples and edits below it), oldest first. */
+  childrenOf(parentId: string): NodeRecord[] {
+    return (this.db.prepare(`SELECT * FROM nodes WHERE parent_id = ? ORDER BY rowid`).all(parentId) as NodeRow[]).map(toNode);
+  }
+
   /** All nodes of a trajectory, parents before children. */
   getNodes(trajectoryId: string): NodeRecord[] {
     return (this.stmt.nodesOf.all(trajectoryId) as NodeRow[]).map(toNode);

@@ -7,7 +7,7 @@ import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingF
 export function registerSimulate(program: Command): void {
   const command = program
     .command('simulate')
-    .description('simulate an action at a node; prints the new node ids as JSON (exits 1 when a sample ran out of tokens)')
+    .description('simulate an action at a node; prints the predicted observations with their node ids as JSON (a seed already simulated here is reused) (exits 1 when a sample ran out of tokens)')
     .requiredOption('-w, --workspace <file>', 'workspace file')
     .requiredOption('-n, --node <id>', 'node to act from')
     .requiredOption('-a, --action <text>', 'the action to simulate')
@@ -20,7 +20,18 @@ export function registerSimulate(program: Command): void {
         core.cancelOnInterrupt(jobId);
         const result = await core.call('simulate.run', { jobId, nodeId: opts.node, action: opts.action, samples: opts.samples, sampling: samplingOverrides(opts) });
         const incomplete = result.incomplete.map(({ sample, seed, reason, message, completionTokens }) => ({ sample, seed, reason, message, completionTokens }));
-        process.stdout.write(JSON.stringify({ nodes: result.nodes.map((n) => n.id), incomplete, cancelled: result.cancelled }) + '\n');
+        // The predictions themselves, with the ids a next command (or the studio's node panel) needs.
+        const samples = result.nodes.map((n) => ({
+          id: n.id,
+          trajectoryId: n.trajectoryId,
+          parentId: n.parentId,
+          seed: n.provenance.seed,
+          action: n.action,
+          observation: n.observation,
+        }));
+        process.stdout.write(
+          JSON.stringify({ nodes: result.nodes.map((n) => n.id), samples, reused: result.reused ?? 0, incomplete, cancelled: result.cancelled }, null, 2) + '\n',
+        );
         if (result.incomplete.length > 0) {
           const { maxTokensLimit } = await core.call('sampling.get', {});
           process.stderr.write(`worldloom: ${incompleteReport(result.incomplete, maxTokensLimit)}\n`);

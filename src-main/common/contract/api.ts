@@ -32,7 +32,7 @@ export const events = {
   'workspace.changed': z.object({ reason: z.string() }),
   /** Nodes written to one trajectory, whole, so a view adds them without reading the tree again. */
   'nodes.added': z.object({ reason: z.string(), trajectoryId: z.string(), nodes: z.array(NodeRecord) }),
-  /** Nodes that left a trajectory (an undone edit), as they were. */
+  /** Nodes that left a trajectory (a deletion, an undone edit), as they were. */
   'nodes.removed': z.object({ reason: z.string(), trajectoryId: z.string(), nodes: z.array(NodeRecord) }),
   /** A node's curation (stars, rating, tags, note) changed: the node as it is now. */
   'nodes.marked': z.object({ trajectoryId: z.string(), node: NodeRecord }),
@@ -43,6 +43,8 @@ export const events = {
     count: z.number().int(),
     trajectoryIds: z.array(z.string()),
   }),
+  /** Trajectories deleted (by this or another process); a restore announces them as added again. */
+  'trajectories.removed': z.object({ reason: z.string(), trajectoryIds: z.array(z.string()) }),
   /** One trajectory's own fields changed (its title or world specification): the record as it is now. */
   'trajectory.changed': z.object({ reason: z.string(), trajectory: TrajectoryRecord }),
   /** A world model finished loading or was unloaded, by any door. */

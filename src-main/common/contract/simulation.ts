@@ -151,6 +151,8 @@ export const SimulateResult = z.object({
   device: z.string(),
   /** The settings in force for this run (the seed is the first sample's; sample i used seed + i). */
   sampling: Sampling,
+  /** Samples already in the workspace with the same seed, action, prompt, model and settings: returned, not simulated again. */
+  reused: z.number().int().optional(),
 });
 export type SimulateResult = z.infer<typeof SimulateResult>;
 
@@ -162,6 +164,8 @@ export const simulationApi = {
   'model.installGpuRuntime': method(z.object({ jobId: JobId }), z.object({ log: z.string() })),
   /** The generation settings in force: model recommendation ← workspace overrides. */
   'sampling.get': method(z.object({}), GenerationSettings),
+  /** What the simulate panel last ran with in this workspace (how many samples, which seed), so it opens as it was left. */
+  'simulate.remembered': method(z.object({}), z.object({ samples: z.number().int().min(1), seed: z.number().int().min(0) })),
   /** Replaces the workspace's remembered overrides ({} forgets them all); needs an open workspace. */
   'sampling.setWorkspace': method(z.object({ overrides: SamplingOverrides }), GenerationSettings),
   /**
