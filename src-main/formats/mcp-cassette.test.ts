@@ -41,8 +41,8 @@ describe.skipIf(!existsSync(realFile))('MCP cassettes: the shared real mcp-recor
     // What was left out is said: the handshake notification and the HTTP stream exchanges.
     const notices = interactions.filter((i) => i.type === 'notification').length;
     const lifecycle = interactions.filter((i) => i.type === 'lifecycle').length;
-    expect(skipped.map((s) => s.what).join('\n')).toContain(`${notices} notification notifications/initialized`);
-    expect(skipped.filter((s) => s.what.startsWith('1 transport exchange'))).toHaveLength(lifecycle);
+    expect(skipped.map((s) => s.what).join('\n')).toContain(`${notices} × notification notifications/initialized`);
+    expect(skipped.filter((s) => s.what.startsWith('1 × transport exchange'))).toHaveLength(lifecycle);
   });
 });
 
@@ -64,9 +64,9 @@ describe('MCP cassettes: agent-vcr .vcr', () => {
     expect(steps[1]!.provenance.mcp).toMatchObject({ protocolError: true, responseAt: 'session.interactions.3.response' });
     // The server's roots/list request uses id 2 too: pairing by place and direction keeps them apart.
     expect(skipped.map((s) => s.what)).toEqual([
-      '1 notification notifications/progress (first at session.interactions.1.notifications.0)',
-      '1 server request roots/list (first at session.interactions.2.request)',
-      '1 request resources/read (first at session.interactions.4.request)',
+      '1 × notification notifications/progress (first at session.interactions.1.notifications.0)',
+      '1 × server request roots/list (first at session.interactions.2.request)',
+      '1 × request resources/read (first at session.interactions.4.request)',
     ]);
   });
 

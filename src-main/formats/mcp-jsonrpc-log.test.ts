@@ -114,7 +114,7 @@ describe('MCP JSON-RPC log importer', () => {
       expect(root!.observation).toBe('');
       expect(bundles[0]!.trajectory.systemPrompt).toContain('"name": "add"');
       expect(steps.map((s) => [s.action, JSON.parse(s.observation).content[0].text])).toEqual([['{"name":"add","arguments":{"a":2,"b":3}}', '5']]);
-      expect(skipped.map((s) => s.what)).toEqual(['1 server request sampling/createMessage']);
+      expect(skipped.map((s) => s.what)).toEqual(['1 × server request sampling/createMessage']);
     });
 
     it('skips, and says so, a recorder header, server banner lines and notifications', () => {
@@ -128,10 +128,27 @@ describe('MCP JSON-RPC log importer', () => {
       const { bundles, skipped } = run(text);
       expect(bundles[0]!.nodes).toHaveLength(2);
       expect(skipped.map((s) => [s.line, s.what])).toEqual([
-        [1, '1 record with no JSON-RPC message'],
-        [2, '1 notification notifications/initialized'],
-        [3, '1 line of server output that is not JSON-RPC'],
+        [1, '1 × record with no JSON-RPC message'],
+        [2, '1 × notification notifications/initialized'],
+        [3, '1 × line of server output that is not JSON-RPC'],
       ]);
     });
+  });
+
+  it('reads logs that write the sender in words ("Message from client: {…}") among plain text lines', () => {
+    const text = [
+      '2025-05-01T10:00:00.000Z [notes] [info] Initializing server...',
+      `2025-05-01T10:00:00.100Z [notes] [info] Message from client: ${rpc({ id: 0, method: 'initialize', params: {} })}`,
+      `2025-05-01T10:00:00.200Z [notes] [info] Message from server: ${rpc({ id: 0, result: { serverInfo: { name: 'notes' } } })}`,
+      `2025-05-01T10:00:01.000Z [notes] [info] Message from client: ${rpc({ id: 1, method: 'tools/call', params: { name: 'read', arguments: { n: 'a' } } })}`,
+      `2025-05-01T10:00:01.100Z [notes] [info] Message from server: ${rpc({ id: 1, result: { content: [{ type: 'text', text: 'A' }] } })}`,
+      '2025-05-01T10:00:02.000Z [notes] [info] Server transport closed',
+    ].join('\n');
+    expect(importerFor('auto', 'mcp-server-notes.log', text).id).toBe('mcp-jsonrpc-log');
+    const { bundles, problems, skipped } = run(text, 'mcp-server-notes.log');
+    expect(problems).toEqual([]);
+    expect(bundles[0]!.trajectory.title).toBe('notes · mcp-server-notes.log');
+    expect(bundles[0]!.nodes.slice(1).map((n) => n.action)).toEqual(['{"name":"read","arguments":{"n":"a"}}']);
+    expect(skipped).toEqual([expect.objectContaining({ line: 1, what: '2 × text line with no JSON-RPC message' })]);
   });
 });

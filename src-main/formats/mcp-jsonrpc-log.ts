@@ -86,40 +86,54 @@ function unwrap(raw: unknown, prefixDirection?: Direction): Unwrapped {
   return { skip: 'record with no JSON-RPC message', reason: 'a header or note the recorder wrote (no message field, no method, result or error)' };
 }
 
-/** A line of text before the JSON ("12:00:01 client→backend: {…}"): the direction it names and the JSON's start, or null. */
-function prefixed(text: string): { direction?: Direction; json: string } | null {
-  const at = text.search(/[{[]/);
-  if (at <= 0) return null;
-  const prefix = text.slice(0, at);
+/** A line of text before the JSON ("12:00:01 client→backend: {…}"): the direction it names and the JSON, or null. */
+function prefixed(text: string): { direction?: Direction; value: unknown } | null {
+  // The JSON starts at one of the first brackets ("[notes] [info] Message from client: {…}").
+  const starts: number[] = [];
+  for (let i = 0; i < text.length && starts.length < 8; i++) if (text[i] === '{' || text[i] === '[') starts.push(i);
+  for (const at of starts) {
+    if (at === 0) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(at)) as unknown;
+    } catch {
+      continue;
+    }
+    return { direction: prefixDirection(text.slice(0, at)), value };
+  }
+  return null;
+}
+
+function prefixDirection(prefix: string): Direction | undefined {
   let direction: Direction | undefined;
   for (const word of prefix.split(/[\s:|,;()[\]]+/)) {
     direction = word ? directionOf(word) : undefined;
-    if (direction) break;
+    if (direction) return direction;
   }
-  if (!direction) {
-    const arrow = /([A-Za-z]+)\s*(→|->|=>)\s*([A-Za-z]+)/.exec(prefix);
-    if (arrow) direction = directionOf(`${arrow[1]}→${arrow[3]}`);
-  }
+  // "Message from client: {…}" (Claude Desktop's MCP logs), "sent to server {…}".
+  const named = /\b(from|to)\s+([A-Za-z]+)/i.exec(prefix);
+  if (named) direction = directionOf(named[2]!, named[1]!.toLowerCase());
+  if (direction) return direction;
+  const arrow = /([A-Za-z]+)\s*(→|->|=>)\s*([A-Za-z]+)/.exec(prefix);
+  if (arrow) direction = directionOf(`${arrow[1]}→${arrow[3]}`);
   if (!direction && /[←<]-?|⇐/.test(prefix)) direction = 'in';
-  return { direction, json: text.slice(at) };
+  return direction;
 }
 
-type LineRead = { kind: 'json'; value: unknown; direction?: Direction } | { kind: 'problem'; reason: string };
+type LineRead = { kind: 'json'; value: unknown; direction?: Direction } | { kind: 'problem'; reason: string } | { kind: 'text' };
 
 function readLine(text: string): LineRead {
+
   const tooDeep = nestingProblem(text);
   if (tooDeep) return { kind: 'problem', reason: tooDeep };
   try {
     return { kind: 'json', value: JSON.parse(text) as unknown };
   } catch (err) {
     const pre = prefixed(text);
-    if (pre) {
-      try {
-        return { kind: 'json', value: JSON.parse(pre.json) as unknown, direction: pre.direction };
-      } catch {
-        // Fall through: report the whole line's parse error.
-      }
-    }
+    if (pre) return { kind: 'json', value: pre.value, direction: pre.direction };
+    // Words and no message ("Initializing server…"): the recorder's own text. A line that
+    // starts as JSON or names a JSON-RPC field is a message that did not parse.
+    if (!/^\s*[{[]/.test(text) && !text.includes('"jsonrpc"')) return { kind: 'text' };
     return { kind: 'problem', reason: `not valid JSON (${(err as Error).message})` };
   }
 }
@@ -156,6 +170,11 @@ export const mcpJsonRpcLogImporter: TrajectoryImporter = {
       const read = readLine(line.text);
       if (read.kind === 'problem') {
         yield { kind: 'problem', line: line.lineNo, reason: read.reason };
+        continue;
+      }
+      if (read.kind === 'text') {
+        sessions.leaveOut('text line with no JSON-RPC message', line.lineNo, 'a line the recorder or server wrote in words (start-up, connection notes), not a message');
+        sessions.note(line.text);
         continue;
       }
       const unwrapped = unwrap(read.value, read.direction);

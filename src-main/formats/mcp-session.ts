@@ -69,8 +69,6 @@ export function messageProblem(m: unknown): string | undefined {
   return undefined;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /**
  * One recording's sessions, fed message by message. `push` and `end` yield the import
  * items as they become known (problems at once, a trajectory when its session ends).
@@ -213,7 +211,7 @@ export class McpSessions {
   private *finish(): Iterable<ImportItem> {
     const s = this.session;
     for (const [what, left] of s.left) {
-      yield { kind: 'skipped', line: left.line, what: `${plural(left.count, what)}${left.where ? ` (first at ${left.where})` : ''}`, reason: left.reason };
+      yield { kind: 'skipped', line: left.line, what: `${left.count} × ${what}${left.where ? ` (first at ${left.where})` : ''}`, reason: left.reason };
     }
     s.left.clear();
     const steps = s.turns.flatMap((t) => (t.step ? [t.step] : []));
