@@ -92,6 +92,18 @@ describe('serve --openai', () => {
     expect(wrongMethod.status).toBe(405);
     const nowhere = await fetch(`${api.baseUrl}/completions`, { method: 'POST', headers: { authorization: 'Bearer test-key' }, body: '{}' });
     expect(nowhere.status).toBe(404);
+    // A client that hangs up mid-stream stops its generation; the next one is served.
+    const hangUp = new AbortController();
+    const streaming = await fetch(`${api.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ ...chat, stream: true, max_tokens: 2000, temperature: 1.5 }),
+      signal: hangUp.signal,
+    });
+    const reader = streaming.body!.getReader();
+    await reader.read();
+    hangUp.abort();
+    await reader.read().catch(() => undefined);
     expect((await post(chat)).status).toBe(200);
   }, 120_000);
 

@@ -83,6 +83,9 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
   const key = options.key ?? `wl-${randomBytes(24).toString('base64url')}`;
   let port = 0;
   const http = createServer((req, res) => {
+    // A client gone mid-answer makes writes fail; that ends its request, never the server.
+    res.on('error', () => {});
+    req.on('error', () => {});
     route(req, res).catch((err: unknown) => {
       const error = err instanceof ApiError ? err : new ApiError(500, `The request failed: ${err instanceof Error ? err.message : String(err)}`, 'server_error');
       if (!res.headersSent) sendJson(res, error.status, { error: { message: error.message, type: error.type, code: error.code, param: null } });
