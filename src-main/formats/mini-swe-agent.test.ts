@@ -43,6 +43,29 @@ describe('mini-swe-agent importer', () => {
     ]);
   });
 
+  it('reads v2 files: mswea_bash_command blocks, and bash tool calls answered by tool messages', () => {
+    const doc = {
+      trajectory_format: 'mini-swe-agent-1.1',
+      info: { mini_version: '2.0.0', exit_status: 'Submitted' },
+      messages: [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'Please solve this issue: count the files' },
+        { role: 'assistant', content: 'List them.\n\n```mswea_bash_command\nls | wc -l\n```' },
+        { role: 'user', content: '<returncode>0</returncode>\n<output>\n3\n</output>' },
+        { role: 'assistant', content: 'Check the size too.', reasoning_content: 'Sizes matter.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command": "du -sh ."}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: '<returncode>0</returncode>\n<output>\n12K\t.\n</output>' },
+        { role: 'assistant', content: 'One more.\n\n```mswea_bash_command\nls -a\n```' },
+      ],
+    };
+    const { bundles, problems, skipped } = run(JSON.stringify(doc));
+    expect(problems).toEqual([]);
+    expect(bundles[0]!.nodes.slice(1).map((s) => [s.action, s.observation, s.agentReasoning])).toEqual([
+      ['ls | wc -l', '3\n', 'List them.'],
+      ['du -sh .', '12K\t.\n', 'Sizes matter.\n\nCheck the size too.'],
+    ]);
+    expect(skipped[0]).toMatchObject({ what: 'messages.6 (the last command, ls -a)', reason: 'the file ends before the environment answered it' });
+  });
+
   it('is told apart from a chat dataset and from SWE-agent by its content', () => {
     expect(importerFor('auto', 'run.json', JSON.stringify(bareList, null, 2)).id).toBe('mini-swe-agent');
   });

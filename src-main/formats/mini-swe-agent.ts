@@ -9,10 +9,17 @@ import { chainBundle, type StepDraft } from '../common/trajectory/build';
 import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from './format';
 import { contentKey } from './content-key';
 import { contentText, parseJsonDocument, zodProblem } from './json-document';
+import { shellCommandOf, toolCallAction } from './tool-call';
 
 const FORMAT = 'mini-swe-agent';
 
-const Message = z.looseObject({ role: z.string(), content: z.unknown() });
+const Message = z.looseObject({
+  role: z.string(),
+  content: z.unknown(),
+  reasoning_content: z.string().nullable().optional(),
+  // v2 with a tool-calling model: the command is a `bash` tool call, its output a `tool` message.
+  tool_calls: z.array(z.looseObject({ function: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }) })).nullable().optional(),
+});
 type Message = z.infer<typeof Message>;
 const Doc = z.union([
   z.array(z.unknown()),
@@ -37,7 +44,7 @@ export const MINI_SWE_SYSTEM_PROMPT =
 
 /** The commands mini-swe-agent's harness treats as "I am done": not an environment turn. */
 const SUBMIT = /^\s*echo\s+(COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT|MINI_SWE_AGENT_FINAL_OUTPUT)\b/;
-const FENCE = /```(?:bash|sh|shell)?[ \t]*\n([\s\S]*?)\n?```/g;
+const FENCE = /```(?:bash|sh|shell|mswea_bash_command)?[ \t]*\n([\s\S]*?)\n?```/g;
 
 /** The agent's command (its one fenced block) and its thought (the rest), or null when it gave not exactly one. */
 export function commandOf(text: string): { action: string; thought: string } | null {
@@ -46,6 +53,25 @@ export function commandOf(text: string): { action: string; thought: string } | n
   const block = blocks[0]!;
   const thought = (text.slice(0, block.index) + text.slice(block.index + block[0].length)).trim().replace(/^THOUGHT:\s*/, '');
   return { action: block[1]!.replace(/\s+$/, ''), thought };
+}
+
+/** A v2 tool call as the command it runs, the message's text as the thought. */
+function callOf(m: Message): { action: string; thought: string } | null {
+  const calls = m.tool_calls ?? [];
+  if (calls.length === 0) return null;
+  const actions = calls.map((c) => {
+    const args = typeof c.function.arguments === 'string' ? safeJson(c.function.arguments) : c.function.arguments;
+    return shellCommandOf(c.function.name, args) ?? toolCallAction(c.function.name, args);
+  });
+  return { action: actions.join('\n'), thought: contentText(m.content).trim() };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /** What a command returned: the `<output>` text and the exit code; other text as it is. */
@@ -128,8 +154,10 @@ export const miniSweAgentImporter: TrajectoryImporter = {
         yield { kind: 'skipped', line: null, what: `${where(index)} (a ${m.role} message after no command)`, reason: 'it answers no command of the agent, so it is no turn' };
         continue;
       }
-      const reply = k + 1 < messages.length && messages[k + 1]!.m.role !== 'assistant' ? messages[++k]! : null;
-      const command = commandOf(contentText(m.content));
+      const replies: { m: Message; index: number }[] = [];
+      while (k + 1 < messages.length && messages[k + 1]!.m.role !== 'assistant') replies.push(messages[++k]!);
+      const reply = replies[0] ?? null;
+      const command = callOf(m) ?? commandOf(contentText(m.content));
       if (!command) {
         yield {
           kind: 'skipped',
@@ -148,11 +176,18 @@ export const miniSweAgentImporter: TrajectoryImporter = {
         };
         continue;
       }
-      const { observation, exitCode } = reply ? outputOf(contentText(reply.m.content)) : { observation: '' };
+      if (replies.length === 0) {
+        yield { kind: 'skipped', line: null, what: `${where(index)} (the last command, ${command.action.split('\n')[0]!.slice(0, 80)})`, reason: 'the file ends before the environment answered it' };
+        continue;
+      }
+      const outputs = replies.map((r) => outputOf(contentText(r.m.content)));
+      const observation = outputs.map((o) => o.observation).join('\n');
+      const exitCode = outputs.find((o) => o.exitCode !== undefined)?.exitCode;
+      const thought = [m.reasoning_content?.trim(), command.thought].filter(Boolean).join('\n\n');
       steps.push({
         action: command.action,
         observation,
-        agentReasoning: command.thought || null,
+        agentReasoning: thought || null,
         origin: 'real',
         provenance: { source: { format: FORMAT, file: source.name }, messageIndex: index, ...(exitCode !== undefined ? { exitCode } : {}) },
       });

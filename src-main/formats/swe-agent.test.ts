@@ -52,6 +52,15 @@ describe('SWE-agent importer', () => {
     expect(nodes[0]!.observation).toBe('');
   });
 
+  it('says a step with no action (a format error the harness answered) was left out', () => {
+    const doc = JSON.parse(fixture(FILE));
+    doc.trajectory[1].action = '';
+    doc.trajectory[1].observation = 'Your output was not formatted correctly.\nTry again.';
+    const { bundles, skipped } = run(JSON.stringify(doc));
+    expect(bundles[0]!.nodes).toHaveLength(5);
+    expect(skipped).toContainEqual({ kind: 'skipped', line: null, what: 'trajectory.1 (a step with no action)', reason: 'nothing ran in the environment; the harness answered: Your output was not formatted correctly.' });
+  });
+
   it('reports broken JSON with the line it breaks on', () => {
     const { bundles, problems } = run('{\n  "trajectory": [\n    {"action": "ls",}\n  ]\n}');
     expect(bundles).toEqual([]);

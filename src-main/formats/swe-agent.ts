@@ -103,6 +103,11 @@ function* trajectorySteps(list: readonly unknown[], file: string, steps: StepDra
       continue;
     }
     const { action, observation, thought, execution_time, state } = step.data;
+    if (action.trim() === '') {
+      // A reply the agent's parser could not read (a format error): the harness answered it, not the repository.
+      yield { kind: 'skipped', line: null, what: `trajectory.${i} (a step with no action)`, reason: `nothing ran in the environment; the harness answered: ${(observation ?? '').split('\n')[0]!.slice(0, 120)}` };
+      continue;
+    }
     steps.push({
       action: action.replace(/\s+$/, ''),
       observation: observation ?? '',
