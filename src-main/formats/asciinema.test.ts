@@ -394,3 +394,38 @@ describe('asciinema importer: keys that make no turn are reported', () => {
     expect(skipped.map((s) => s.what)).toEqual(['1 input event that submitted no line']);
   });
 });
+
+describe('asciinema importer: v1 recordings', () => {
+  const v1 = {
+    version: 1,
+    width: 60,
+    height: 10,
+    duration: 3.2,
+    command: null,
+    title: 'old recording',
+    env: { TERM: 'xterm-256color', SHELL: '/bin/zsh' },
+    stdout: [
+      [0.2, 'kim@mac ~ % '],
+      [1.1, 'whoami\r\n'],
+      [0.1, 'kim\r\nkim@mac ~ % '],
+      [1.5, 'date +%Y\r\n2016\r\nkim@mac ~ % '],
+    ],
+  };
+
+  it.each([
+    ['one line', JSON.stringify(v1)],
+    ['pretty-printed', JSON.stringify(v1, null, 2)],
+  ])('reads a v1 document written on %s', (_how, text) => {
+    expect(importerFor('auto', 'old.json', text).id).toBe('asciinema');
+    const { bundles, problems } = run('old.json', text);
+    expect(problems).toEqual([]);
+    const [root, ...steps] = bundles[0]!.nodes;
+    expect(bundles[0]!.trajectory.title).toBe('old recording');
+    expect(root!.observation).toBe('kim@mac ~ %');
+    expect(steps.map((s) => [s.action, s.observation])).toEqual([
+      ['whoami', 'kim\nkim@mac ~ %'],
+      ['date +%Y', '2016\nkim@mac ~ %'],
+    ]);
+    expect(root!.provenance.recording).toMatchObject({ castVersion: 1, splitBy: 'prompts' });
+  });
+});

@@ -79,8 +79,10 @@ export const asciinemaImporter: TrajectoryImporter = {
       const h = JSON.parse(first ?? '') as Record<string, unknown>;
       if (h.version === 2 && typeof h.width === 'number' && typeof h.height === 'number') return 0.98;
       if (h.version === 3 && typeof h.term === 'object' && h.term !== null) return 0.98;
+      if (h.version === 1 && Array.isArray(h.stdout)) return 0.98;
     } catch {
-      // Not a JSON header line: fall back to the file name.
+      // Not a JSON header line: a v1 document spread over lines, or judge by the file name.
+      if (/^\s*\{/.test(head) && /"version"\s*:\s*1\s*[,}]/.test(head) && /"stdout"\s*:\s*\[/.test(head)) return 0.95;
     }
     return /\.cast$/i.test(name) ? 0.5 : 0;
   },
@@ -98,6 +100,7 @@ export const asciinemaImporter: TrajectoryImporter = {
     let header: Header | undefined;
     let headerLineNo = 0;
     const events: CastEvent[] = [];
+    let v1Events: CastEvent[] | undefined;
     let clock = 0;
     for (const line of source.lines()) {
       const text = line.lineNo === 1 ? line.text.replace(/^\uFEFF/, '') : line.text;
@@ -111,9 +114,26 @@ export const asciinemaImporter: TrajectoryImporter = {
       try {
         raw = parseBoundedJson(text);
       } catch (err) {
+        if (!header && text.trimStart().startsWith('{')) {
+          // A v1 recording is one JSON document, usually spread over many lines.
+          const v1 = readV1(source.text());
+          if (v1) {
+            ({ header, events: v1Events } = v1);
+            headerLineNo = line.lineNo;
+            break;
+          }
+        }
         yield { kind: 'problem', line: line.lineNo, reason: `not valid JSON (${(err as Error).message})` };
         if (!header) return;
         continue;
+      }
+      if (!header && isV1(raw)) {
+        const v1 = readV1(source.text());
+        if (v1) {
+          ({ header, events: v1Events } = v1);
+          headerLineNo = line.lineNo;
+          break;
+        }
       }
       if (!header) {
         const parsed = Header.safeParse(raw);
@@ -146,6 +166,8 @@ export const asciinemaImporter: TrajectoryImporter = {
       yield { kind: 'problem', line: null, reason: 'empty file: no asciinema header line' };
       return;
     }
+    const castVersion = v1Events ? 1 : header.version;
+    if (v1Events) events.splice(0, events.length, ...v1Events);
     const skipped: Skip[] = [...leftOut(events)];
     const [cols, rows] = clampTerminalSize(...(header.version === 2 ? ([header.width, header.height] as const) : ([header.term.cols, header.term.rows] as const)));
     const typed = events.some((e) => e.code === 'i');
@@ -201,11 +223,11 @@ export const asciinemaImporter: TrajectoryImporter = {
             `${term ?? 'terminal'}. Each action is a line typed at the prompt (or keys pressed in a full-screen ` +
             'program, or a wait when nothing was typed); each observation is the screen text that followed, ending with the next prompt.',
           initialState,
-          sourceKey: contentKey([FORMAT, ...texts]),
+          sourceKey: contentKey(v1Events ? [FORMAT, source.text()] : [FORMAT, ...texts]),
           rootProvenance: {
             source: { format: FORMAT, file: source.name, line: headerLineNo },
             recording: {
-              castVersion: header.version,
+              castVersion,
               cols,
               rows,
               splitBy: split.splitBy,
@@ -228,6 +250,46 @@ export const asciinemaImporter: TrajectoryImporter = {
     };
   },
 };
+
+const isV1 = (raw: unknown) => typeof raw === 'object' && raw !== null && (raw as { version?: unknown }).version === 1;
+
+const V1 = z.looseObject({
+  version: z.literal(1),
+  width: Dim,
+  height: Dim,
+  command: z.string().nullable().optional(),
+  title: z.string().nullable().optional(),
+  env: Env.nullable(),
+  stdout: z.array(z.tuple([z.number().nonnegative(), z.string()])),
+});
+
+/**
+ * asciinema v1 (the format before 2017): one JSON document whose `stdout` lists
+ * [delay, data] frames, the delay counted from the previous frame. Read as v2 output
+ * events; null when the text is not a v1 document (the caller reports it then).
+ */
+function readV1(text: string): { header: Header; events: CastEvent[] } | null {
+  let raw: unknown;
+  try {
+    raw = parseBoundedJson(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return null;
+  }
+  const parsed = V1.safeParse(raw);
+  if (!parsed.success) return null;
+  const v1 = parsed.data;
+  let clock = 0;
+  const events = v1.stdout.map(([delay, data]) => ({ time: (clock += delay), code: 'o', data, line: 1 }));
+  const header: Header = {
+    version: 2,
+    width: v1.width,
+    height: v1.height,
+    ...(v1.command ? { command: v1.command } : {}),
+    ...(v1.title ? { title: v1.title } : {}),
+    ...(v1.env ? { env: v1.env } : {}),
+  };
+  return { header, events };
+}
 
 /** What the cast holds that no turn carries, said once per kind: terminal replies, markers. */
 function* leftOut(events: CastEvent[]): Iterable<Skip> {
