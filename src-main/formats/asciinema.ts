@@ -462,7 +462,8 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
         if (before.trim()) candidates.push(before);
       }
       for (const typed of editor.feed(ev.data)) {
-        if (!given) matcher = learnPrompt(candidates);
+        // Learning looks at every candidate: on long sessions, relearn now and then.
+        if (!given && (candidates.length <= 64 || candidates.length % 64 === 0)) matcher = learnPrompt(candidates);
         const lines = normalText();
         const last = lines.pop() ?? '';
         const { prompt, echo } = splitPromptLine(last, typed, promptCol, matcher);
