@@ -33,3 +33,18 @@ describe('environment tools', () => {
     expect(environmentTools(trajectory('mcp', 'You simulate an MCP server.')).tools.map((t) => t.name)).toEqual(['act']);
   });
 });
+
+describe('tool lists in benchmark prompts', () => {
+  it("reads the tools AgentWorldBench's MCP prompt lists, in the shapes prompts use", () => {
+    const prompt =
+      '# Input Definitions\n\nYou can simulate the following tools:\n\n' +
+      '{"name": "get_weather", "description": "Weather for a city {city}", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}\n' +
+      '{"type": "function", "function": {"name": "send_mail", "description": "Send", "parameters": {"type": "object", "properties": {"to": {"type": "string"}}}}}\n\n' +
+      '# Guidelines\n1. Format adherence {not json}';
+    const tools = recordedMcpTools(prompt)!;
+    expect(tools.map((t) => t.name)).toEqual(['get_weather', 'send_mail']);
+    expect(tools[0]!.inputSchema).toEqual({ type: 'object', properties: { city: { type: 'string' } } });
+    expect(tools[0]!.description).toBe('Weather for a city {city}');
+    expect(recordedMcpTools('You can simulate the following tools:\n\n[{"name": "a", "inputSchema": {"type": "object"}}]')!.map((t) => t.name)).toEqual(['a']);
+  });
+});

@@ -32,21 +32,66 @@ const object = (properties: Record<string, unknown>, required: string[]) => ({ t
 export function recordedMcpTools(systemPrompt: string): EnvironmentTool[] | null {
   const at = systemPrompt.indexOf(TOOLS_MARKER);
   if (at >= 0) {
-    const listed = firstJsonArray(systemPrompt.slice(at + TOOLS_MARKER.length));
-    if (listed) return listed.filter(isObject).filter((t) => typeof t.name === 'string').map(fromListedTool);
+    const listed = leadingJsonValues(systemPrompt.slice(at + TOOLS_MARKER.length))[0];
+    if (Array.isArray(listed)) return listed.flatMap(toolOfDefinition);
+  }
+  // AgentWorldBench's MCP prompt lists the tools after "You can simulate the following tools:".
+  const awb = /following tools:/i.exec(systemPrompt);
+  if (awb) {
+    const tools = leadingJsonValues(systemPrompt.slice(awb.index + awb[0].length)).flatMap((v) => (Array.isArray(v) ? v : [v])).flatMap(toolOfDefinition);
+    if (tools.length > 0) return tools;
   }
   // Qwen-family chat templates list tools as one JSON object per line inside <tools>…</tools>.
   const block = /<tools>([\s\S]*?)<\/tools>/.exec(systemPrompt);
   if (block) {
     const tools: EnvironmentTool[] = [];
-    for (const line of block[1]!.split('\n')) {
-      const parsed = tryJson(line.trim());
-      const fn = isObject(parsed) && isObject(parsed.function) ? parsed.function : parsed;
-      if (isObject(fn) && typeof fn.name === 'string') tools.push(fromListedTool({ ...fn, inputSchema: fn.inputSchema ?? fn.parameters }));
-    }
+    for (const line of block[1]!.split('\n')) tools.push(...toolOfDefinition(tryJson(line.trim())));
     if (tools.length > 0) return tools;
   }
   return null;
+}
+
+/** A tool definition in any of the shapes prompts use: MCP ({name, inputSchema}), OpenAI ({type: "function", function: {name, parameters}}), Anthropic ({name, input_schema}). */
+function toolOfDefinition(value: unknown): EnvironmentTool[] {
+  const fn = isObject(value) && isObject(value.function) ? value.function : value;
+  if (!isObject(fn) || typeof fn.name !== 'string') return [];
+  const { input_schema: inputSchemaSnake, ...rest } = fn;
+  return [fromListedTool({ ...rest, inputSchema: fn.inputSchema ?? fn.parameters ?? inputSchemaSnake })];
+}
+
+/** The JSON values (objects or arrays) the text starts with, one after another, separated by blank space or commas. */
+function leadingJsonValues(text: string): unknown[] {
+  const values: unknown[] = [];
+  let at = 0;
+  for (;;) {
+    while (at < text.length && /[\s,]/.test(text[at]!)) at++;
+    if (text[at] !== '{' && text[at] !== '[') return values;
+    const end = matchingBracket(text, at);
+    if (end < 0) return values;
+    const value = tryJson(text.slice(at, end + 1));
+    if (value === undefined) return values;
+    values.push(value);
+    at = end + 1;
+  }
+}
+
+/** Where the bracket opened at `start` closes, strings respected; -1 when it never does. */
+function matchingBracket(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
 }
 
 function fromListedTool(t: Record<string, unknown>): EnvironmentTool {
@@ -55,18 +100,6 @@ function fromListedTool(t: Record<string, unknown>): EnvironmentTool {
   const { name, description, inputSchema, parameters: _parameters, outputSchema: _outputSchema, ...extra } = t;
   const schema = isObject(inputSchema) ? inputSchema : { type: 'object', properties: {} };
   return { name: String(name), description: typeof description === 'string' ? description : '', inputSchema: { type: 'object', ...schema }, extra };
-}
-
-/** The JSON array that starts the text (after blank space), or null. */
-function firstJsonArray(text: string): unknown[] | null {
-  const start = text.indexOf('[');
-  if (start < 0 || text.slice(0, start).trim() !== '') return null;
-  // The list is pretty-printed JSON; try each closing bracket until the text parses.
-  for (let end = text.indexOf(']', start); end >= 0; end = text.indexOf(']', end + 1)) {
-    const parsed = tryJson(text.slice(start, end + 1));
-    if (Array.isArray(parsed)) return parsed;
-  }
-  return null;
 }
 
 function tryJson(text: string): unknown {
