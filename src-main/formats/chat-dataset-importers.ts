@@ -2,8 +2,10 @@
 // ShareGPT JSONL and Parquet with a `messages` column. Registered beside the dataset
 // writers of the same formats, so every dataset Worldloom exports can be imported back.
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
-import { chatLines, messagesRowTurns, shareGptRowTurns } from './chat-dataset';
-import { ImportFormatError, type ImportSource, type TrajectoryImporter } from './format';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { chatLines, DEFAULT_SHAREGPT_COLUMNS, messagesRowTurns, shareGptColumnsFromInfo, shareGptRowTurns, type ShareGptColumns } from './chat-dataset';
+import { ImportFormatError, type ImportItem, type ImportSource, type TrajectoryImporter } from './format';
 import { textSource } from './sources';
 
 const firstLine = (head: string) => head.split('\n', 1)[0] ?? '';
@@ -25,8 +27,37 @@ export const shareGptImporter: TrajectoryImporter = {
     const line = firstLine(head).trimStart();
     return line.startsWith('{') && /"conversations"\s*:\s*\[/.test(line) && /"from"\s*:/.test(line) ? 0.85 : 0;
   },
-  parse: (source, newId, now, options) => chatLines('sharegpt', shareGptRowTurns, source, newId, now, options),
+  *parse(source, newId, now, options) {
+    const { columns, problem } = datasetInfoColumns(source);
+    if (problem) yield problem;
+    yield* chatLines('sharegpt', (row) => shareGptRowTurns(row, columns), source, newId, now, options);
+  },
 };
+
+export const DATASET_INFO = 'dataset_info.json';
+
+/**
+ * The columns a dataset_info.json beside the file names for it (LLaMA-Factory registers each
+ * file there, possibly under other column and role names); the defaults when there is none.
+ */
+function datasetInfoColumns(source: ImportSource): { columns: ShareGptColumns; problem?: ImportItem } {
+  const path = source.path?.();
+  const infoPath = path ? join(dirname(path), DATASET_INFO) : null;
+  if (!path || !infoPath || !existsSync(infoPath)) return { columns: DEFAULT_SHAREGPT_COLUMNS };
+  let info: unknown;
+  try {
+    info = JSON.parse(readFileSync(infoPath, 'utf8')) as unknown;
+  } catch (err) {
+    return {
+      columns: DEFAULT_SHAREGPT_COLUMNS,
+      problem: { kind: 'problem', line: null, field: DATASET_INFO, reason: `the ${DATASET_INFO} beside it is not valid JSON (${(err as Error).message}); read with ShareGPT's default columns` },
+    };
+  }
+  const entries = typeof info === 'object' && info !== null ? Object.values(info as Record<string, unknown>) : [];
+  const name = basename(path);
+  const entry = entries.find((e) => typeof e === 'object' && e !== null && (e as { file_name?: unknown }).file_name === name);
+  return { columns: entry ? shareGptColumnsFromInfo(entry) : DEFAULT_SHAREGPT_COLUMNS };
+}
 
 /** BigInt columns (int64) as numbers: JSON has no BigInt. */
 const jsonSafe = (_key: string, value: unknown) => (typeof value === 'bigint' ? Number(value) : value);

@@ -148,6 +148,22 @@ describe('chat datasets from elsewhere', () => {
     expect(bundles[0]!.nodes.slice(1).map((s) => [s.action, s.observation])).toEqual([['{"name":"list_dir","arguments":{"path":"."}}', '["a", "b"]']]);
   });
 
+  it('ShareGPT with a dataset_info.json beside it: its columns and role tags are used', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wl-sharegpt-info-'));
+    const row = { dialog: [{ speaker: 'env', text: 'ls' }, { speaker: 'sim', text: 'a.txt  b.txt' }], prompt: 'You simulate a Linux terminal.' };
+    writeFileSync(join(dir, 'sim.jsonl'), JSON.stringify(row) + '\n');
+    writeFileSync(
+      join(dir, 'dataset_info.json'),
+      JSON.stringify({ sim: { file_name: 'sim.jsonl', formatting: 'sharegpt', columns: { messages: 'dialog', system: 'prompt' }, tags: { role_tag: 'speaker', content_tag: 'text', user_tag: 'env', assistant_tag: 'sim' } } }),
+    );
+    const store = workspace();
+    const report = importTrajectories(store, fileSource(join(dir, 'sim.jsonl')), { format: 'sharegpt', head: fileHead(join(dir, 'sim.jsonl')) });
+    expect(report).toMatchObject({ format: 'sharegpt', imported: 1, problems: [] });
+    const [t] = store.listTrajectories();
+    expect(t).toMatchObject({ domain: 'terminal', systemPrompt: 'You simulate a Linux terminal.' });
+    expect(store.getNodes(t!.id).slice(1).map((s) => [s.action, s.observation])).toEqual([['ls', 'a.txt  b.txt']]);
+  });
+
   it('says which line is not a chat row, in plain words', () => {
     const { problems } = runImporter(chatMessagesImporter, 'bad.jsonl', '{"messages": [{"role": "narrator", "content": "x"}]}\n{"rows": []}');
     expect(problems.map((p) => [p.line, p.reason])).toEqual([

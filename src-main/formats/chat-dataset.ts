@@ -52,13 +52,49 @@ const MessageSchema = z.looseObject({
   tool_calls: z.array(z.looseObject({ function: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }) })).nullable().optional(),
 });
 const MessagesRow = z.looseObject({ messages: z.array(MessageSchema), tools: z.unknown().optional(), domain: z.string().optional() });
-const ShareGptRow = z.looseObject({
-  conversations: z.array(z.looseObject({ from: z.string(), value: z.unknown() })),
-  system: z.string().optional(),
-  tools: z.unknown().optional(),
-});
+/** Where a ShareGPT row keeps its parts, as LLaMA-Factory's dataset_info.json may rename them. */
+export interface ShareGptColumns {
+  messages: string;
+  system: string;
+  tools: string;
+  roleTag: string;
+  contentTag: string;
+  /** Role names in this dataset → our roles. */
+  roles: Record<string, ChatTurn['role'] | 'function_call'>;
+}
 
-const ROLE: Record<string, ChatTurn['role']> = {
+export const DEFAULT_SHAREGPT_COLUMNS: ShareGptColumns = {
+  messages: 'conversations',
+  system: 'system',
+  tools: 'tools',
+  roleTag: 'from',
+  contentTag: 'value',
+  roles: { human: 'user', gpt: 'assistant', observation: 'tool', function_call: 'function_call', system: 'system' },
+};
+
+/** The columns and tags a dataset_info.json entry names (LLaMA-Factory's defaults for what it leaves out). */
+export function shareGptColumnsFromInfo(entry: unknown): ShareGptColumns {
+  const e = (entry ?? {}) as { columns?: Record<string, unknown>; tags?: Record<string, unknown> };
+  const str = (v: unknown, fallback: string) => (typeof v === 'string' && v !== '' ? v : fallback);
+  const c = e.columns ?? {};
+  const t = e.tags ?? {};
+  return {
+    messages: str(c.messages, 'conversations'),
+    system: str(c.system, 'system'),
+    tools: str(c.tools, 'tools'),
+    roleTag: str(t.role_tag, 'from'),
+    contentTag: str(t.content_tag, 'value'),
+    roles: {
+      [str(t.user_tag, 'human')]: 'user',
+      [str(t.assistant_tag, 'gpt')]: 'assistant',
+      [str(t.observation_tag, 'observation')]: 'tool',
+      [str(t.function_tag, 'function_call')]: 'function_call',
+      [str(t.system_tag, 'system')]: 'system',
+    },
+  };
+}
+
+const ROLE: Record<string, ChatTurn['role'] | 'function_call'> = {
   system: 'system',
   user: 'user',
   human: 'user',
@@ -87,7 +123,8 @@ export function messagesRowTurns(value: unknown): ChatRow | string {
   if (!row.success) return 'a messages row is an object with a "messages" list of {role, content}';
   const turns: ChatTurn[] = [];
   for (const m of row.data.messages) {
-    const role = ROLE[m.role];
+    const known = ROLE[m.role];
+    const role = known === 'function_call' ? 'assistant' : known;
     if (!role) return `a message has the role "${m.role}"; expected system, user, assistant or tool`;
     const text = contentText(m.content);
     const { content, reasoning } = role === 'assistant' && !m.reasoning_content ? splitThink(text) : { content: text, reasoning: m.reasoning_content || undefined };
@@ -97,22 +134,27 @@ export function messagesRowTurns(value: unknown): ChatRow | string {
   return { turns, ...(row.data.domain ? { domain: row.data.domain } : {}), ...(row.data.tools !== undefined ? { tools: row.data.tools } : {}) };
 }
 
-/** A ShareGPT row (LLaMA-Factory) as turns. */
-export function shareGptRowTurns(value: unknown): ChatRow | string {
-  const row = ShareGptRow.safeParse(value);
-  if (!row.success) return 'a ShareGPT row is an object with a "conversations" list of {from, value}';
-  const turns: ChatTurn[] = row.data.system !== undefined ? [{ role: 'system', content: row.data.system }] : [];
-  for (const c of row.data.conversations) {
-    const role = ROLE[c.from];
-    if (!role) return `a turn comes from "${c.from}"; expected human, gpt, observation, function_call or system`;
-    const text = contentText(c.value);
-    if (c.from === 'function_call') {
+/** A ShareGPT row (LLaMA-Factory) as turns, read through the dataset's columns and tags. */
+export function shareGptRowTurns(value: unknown, columns: ShareGptColumns = DEFAULT_SHAREGPT_COLUMNS): ChatRow | string {
+  const row = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
+  const list = row[columns.messages];
+  if (!Array.isArray(list)) return `a ShareGPT row is an object with a "${columns.messages}" list of {${columns.roleTag}, ${columns.contentTag}}`;
+  const system = row[columns.system];
+  const turns: ChatTurn[] = typeof system === 'string' ? [{ role: 'system', content: system }] : [];
+  for (const raw of list) {
+    const c = (raw ?? {}) as Record<string, unknown>;
+    const from = c[columns.roleTag];
+    const role = typeof from === 'string' ? (columns.roles[from] ?? ROLE[from]) : undefined;
+    if (!role) return `a turn comes from ${JSON.stringify(from)}; expected one of ${Object.keys(columns.roles).join(', ')}`;
+    const text = contentText(c[columns.contentTag]);
+    if (role === 'function_call') {
       const call = parseArgs(text) as { name?: unknown; arguments?: unknown };
-      turns.push({ role, content: '', toolCalls: [{ name: typeof call.name === 'string' ? call.name : 'function', arguments: parseArgs(call.arguments) }] });
+      turns.push({ role: 'assistant', content: '', toolCalls: [{ name: typeof call.name === 'string' ? call.name : 'function', arguments: parseArgs(call.arguments) }] });
     } else if (role === 'assistant') turns.push({ role, ...splitThink(text) });
     else turns.push({ role, content: text });
   }
-  return { turns, ...(row.data.tools !== undefined ? { tools: row.data.tools } : {}) };
+  const tools = row[columns.tools];
+  return { turns, ...(tools !== undefined ? { tools } : {}) };
 }
 
 const INITIAL_STATE_HEADING = '\n\n## Initial state\n\nBefore the first action the environment looked like this:\n\n';
