@@ -354,6 +354,27 @@ describe('asciinema importer: prompts learned from the session', () => {
     ]);
   });
 
+  it('a shell session without keystrokes that runs a full-screen program: commands are actions, the program one screen per pause', () => {
+    const text = cast({ version: 2, width: 30, height: 4 }, [
+      [0.1, 'o', 'u@h:~$ '],
+      [1.5, 'o', 'htop\r\n\x1b[?1049h\x1b[H\x1b[2Jload 0.10\r\ncpu 3%'],
+      [3.5, 'o', '\x1b[H\x1b[2Jload 0.50\r\ncpu 40%'],
+      [5.0, 'o', '\x1b[?1049lu@h:~$ '],
+      [6.5, 'o', 'echo ok\r\nok\r\nu@h:~$ '],
+    ]);
+    const { bundles, problems } = run('tui.cast', text);
+    expect(problems).toEqual([]);
+    const [root, ...steps] = bundles[0]!.nodes;
+    expect(root!.observation).toBe('u@h:~$');
+    expect(steps.map((s) => [s.action, s.observation])).toEqual([
+      ['htop', 'load 0.10\ncpu 3%'],
+      ['(wait 2 s)', 'load 0.50\ncpu 40%'],
+      ['(wait 1.5 s)', 'u@h:~$'],
+      ['echo ok', 'ok\nu@h:~$'],
+    ]);
+    expect(root!.provenance.recording).toMatchObject({ splitBy: 'pauses', prompt: { source: 'learned' } });
+  });
+
   it('learns prompts from what repeats, preferring text that ends in a prompt mark', () => {
     expect(learnPrompt(['dev@box:~/a$', 'dev@box:~/a$ l', 'dev@box:~/b$', 'dev@box:~/b$ ls'])!.match('dev@box:~/c/d$ make all')).toEqual({
       prompt: 'dev@box:~/c/d$',

@@ -196,7 +196,7 @@ export const asciinemaImporter: TrajectoryImporter = {
     }
     if (!split) {
       split = splitByPrompts(events, cols, rows, given);
-      if (split.turns.length === 0 || split.fullScreen) split = splitByPauses(events, cols, rows, header.command);
+      if (split.turns.length === 0 || split.fullScreen) split = splitByPauses(events, cols, rows, header.command, split.prompt ?? grammarPrompt);
     }
     const { initialState, turns } = split;
     yield* skipped;
@@ -557,10 +557,11 @@ function grammarFamily(line: string): { family: string; key: string } | null {
 
 /**
  * Neither keystrokes nor prompts (or a full-screen program with no keystrokes): each pause
- * in the output ends a turn whose action is the wait. In a full-screen program the
- * observation is its screen; elsewhere, the text printed since the last pause.
+ * in the output ends a turn. In a full-screen program the observation is its screen;
+ * elsewhere, the text printed since the last pause. The action is the wait, or, when the
+ * turn before ended at the session's prompt, the command echoed after it.
  */
-function splitByPauses(events: readonly CastEvent[], cols: number, rows: number, command: string | undefined): Split {
+function splitByPauses(events: readonly CastEvent[], cols: number, rows: number, command: string | undefined, matcher: PromptMatcher | null): Split {
   const screen = new TerminalScreen(cols, rows);
   const pending: string[] = [];
   const turns: Turn[] = [];
@@ -570,11 +571,29 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
   if (open) initialState = '';
   let last = events.find((e) => e.code === 'o')?.time ?? 0;
   let written = false;
+  /** The last cut left the shell waiting at its prompt: what comes next starts with a command. */
+  let atPrompt = false;
+  /** A command taken from the shell's screen while a program hid it: not output when the shell shows again. */
+  let echoAhead: string | null = null;
   const cut = (time: number) => {
-    const observation = screen.inFullScreenProgram ? screen.fullScreenText() : joinLines(sinceCut([...pending.splice(0), ...screen.take(true)], null));
+    let observation: string;
+    let action = open?.action;
+    if (screen.inFullScreenProgram) {
+      observation = screen.fullScreenText();
+      const typed = atPrompt ? screen.peekNormal().find((l) => l.trim() !== '') : undefined;
+      if (typed) action = echoAhead = typed.trim();
+      atPrompt = false;
+    } else {
+      const lines = sinceCut([...pending.splice(0), ...screen.take(true)], echoAhead);
+      echoAhead = null;
+      if (atPrompt && lines.length > 0 && lines[0]!.trim() !== '') action = lines.shift()!.trim();
+      observation = joinLines(lines);
+      const end = matcher?.match(observation.split('\n').at(-1) ?? '');
+      atPrompt = end !== null && end !== undefined && end.command === '';
+    }
     if (open) {
       turns.push({
-        action: open.action,
+        action: action ?? open.action,
         observation,
         origin: 'real',
         provenance: { source: { format: FORMAT, line: open.line } },
@@ -601,7 +620,7 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
   } finally {
     screen.dispose();
   }
-  return { initialState: initialState ?? '', turns, splitBy: 'pauses', fullScreen: false };
+  return { initialState: initialState ?? '', turns, splitBy: 'pauses', prompt: matcher, fullScreen: false };
 }
 
 export const asciinemaFormat: FormatEntry = { id: 'asciinema', label: 'asciinema cast', extensions: ['cast'], importer: asciinemaImporter };

@@ -125,6 +125,11 @@ export class TerminalScreen {
     return lines;
   }
 
+  /** The shell's lines since the last take, read without taking them (works while a full-screen program hides them). */
+  peekNormal(): string[] {
+    return this.rows(this.start, this.cursorRow + 1, this.startCol);
+  }
+
   /** The cursor's column on the normal screen. */
   get cursorCol(): number {
     return this.term.buffer.normal.cursorX;
