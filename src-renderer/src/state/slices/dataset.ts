@@ -19,7 +19,7 @@ export interface ExportForm {
   minRating: number | null;
   expression: string;
   scope: ScopeChoice;
-  builder: 'world-model' | 'agent';
+  builder: 'world-model' | 'agent' | 'preference';
   per: 'step' | 'path';
   reasoning: boolean;
   reasoningStyle: 'field' | 'inline';

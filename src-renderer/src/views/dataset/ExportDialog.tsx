@@ -62,7 +62,16 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
               const to = formats.find((f) => f.id === format);
               const out = outFor(form.out, from, writesOneFile(form.format), to, writesOneFile(format));
               // AgentWorldBench files hold whole paths.
-              change({ format, out, ...(format === 'agentworldbench' ? { per: 'path', builder: 'world-model' } : {}) });
+              // AgentWorldBench files hold whole paths; preference files hold pairs of one step; prompt/completion one step.
+              const fixed: Partial<ExportForm> =
+                format === 'agentworldbench'
+                  ? { per: 'path', builder: 'world-model' }
+                  : format === 'preference'
+                    ? { per: 'step', builder: 'preference' }
+                    : format === 'prompt-completion'
+                      ? { per: 'step', ...(form.builder === 'preference' ? { builder: 'world-model' as const } : {}) }
+                      : {};
+              change({ format, out, ...fixed });
             }}
           >
             {formats.map((f) => (
@@ -84,23 +93,31 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
           <div className="dataset-grid">
             <label>
               Samples teach
-              <select value={form.builder} disabled={form.format === 'agentworldbench'} onChange={(e) => change({ builder: e.target.value as ExportForm['builder'] })}>
+              <select
+                value={form.builder}
+                disabled={form.format === 'agentworldbench' || form.format === 'preference'}
+                onChange={(e) => {
+                  const builder = e.target.value as ExportForm['builder'];
+                  change({ builder, ...(builder === 'preference' ? { per: 'step' as const } : {}) });
+                }}
+              >
                 <option value="world-model">the world model (action → observation)</option>
-                <option value="agent">an agent (observation → action)</option>
+                <option value="agent">an agent (observation → tool call)</option>
+                <option value="preference">preferences (rated or starred siblings, for DPO)</option>
               </select>
             </label>
             <label>
               One sample per
-              <select value={form.per} disabled={form.format === 'agentworldbench'} onChange={(e) => change({ per: e.target.value as ExportForm['per'] })}>
+              <select value={form.per} disabled={form.format === 'agentworldbench' || form.format === 'prompt-completion' || form.builder === 'preference'} onChange={(e) => change({ per: e.target.value as ExportForm['per'] })}>
                 <option value="step">step</option>
                 <option value="path">path</option>
               </select>
             </label>
             <label className="dataset-check">
-              <input type="checkbox" checked={form.reasoning} disabled={form.builder === 'agent'} onChange={(e) => change({ reasoning: e.target.checked })} />
-              Keep reasoning
+              <input type="checkbox" checked={form.reasoning} disabled={form.format === 'agentworldbench'} onChange={(e) => change({ reasoning: e.target.checked })} />
+              {form.builder === 'agent' ? "Keep the agent's reasoning" : 'Keep reasoning'}
             </label>
-            {form.format === 'messages' && form.reasoning && (
+            {(form.format === 'messages' || form.format === 'prompt-completion' || form.format === 'preference') && form.reasoning && (
               <label>
                 Reasoning as
                 <select value={form.reasoningStyle} onChange={(e) => change({ reasoningStyle: e.target.value as ExportForm['reasoningStyle'] })}>

@@ -28,9 +28,14 @@ export function ExportProgress({ job, result }: { job: ExportJob | null; result:
             `; scrubbed ${Object.entries(result.scrubbed)
               .map(([k, n]) => `${n} ${k}`)
               .join(', ')}`}
-          . Token lengths: {result.tokenizer.exact ? result.tokenizer.label : 'estimated (no model tokenizer loaded)'}.
+          . Token lengths: {result.tokenizer.exact ? `counted exactly with ${result.tokenizer.label}` : 'estimated (no model tokenizer found)'}.
         </p>
       )}
+      {result?.warnings.map((warning) => (
+        <p key={warning} role="alert" className="dataset-error">
+          {warning}
+        </p>
+      ))}
     </div>
   );
 }
