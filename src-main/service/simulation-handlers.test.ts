@@ -43,24 +43,24 @@ describe('simulate.run', () => {
     expect(await call('simulate.remembered', {})).toEqual({ samples: 1, seed: 0 });
     const first = await call('simulate.run', { jobId: 'a', nodeId: rootId, action: 'ls', samples: 1, sampling: { seed: 5, maxTokens: 64 } });
     expect(first.nodes).toHaveLength(1);
-    expect(first.reused).toBe(0);
+    expect(first.reused).toEqual([]);
     expect(server.stats.chatRequests).toBe(1);
 
     const wider = await call('simulate.run', { jobId: 'b', nodeId: rootId, action: 'ls', samples: 3, sampling: { seed: 5, maxTokens: 64 } });
     expect(wider.nodes.map((n) => n.provenance.seed)).toEqual([5, 6, 7]);
     expect(wider.nodes[0]!.id).toBe(first.nodes[0]!.id);
-    expect(wider.reused).toBe(1);
+    expect(wider.reused).toEqual([first.nodes[0]!.id]);
     expect(server.stats.chatRequests).toBe(3);
 
     const again = await call('simulate.run', { jobId: 'c', nodeId: rootId, action: 'ls', samples: 3, sampling: { seed: 5, maxTokens: 64 } });
     expect(again.nodes.map((n) => n.id)).toEqual(wider.nodes.map((n) => n.id));
-    expect(again.reused).toBe(3);
+    expect(again.reused).toEqual(wider.nodes.map((n) => n.id));
     expect(server.stats.chatRequests).toBe(3);
     expect(studio.workspace!.childrenOf(rootId)).toHaveLength(3);
 
     // Other settings make another sample, even with the same seed.
     const hotter = await call('simulate.run', { jobId: 'd', nodeId: rootId, action: 'ls', samples: 1, sampling: { seed: 5, maxTokens: 64, temperature: 1.2 } });
-    expect(hotter.reused).toBe(0);
+    expect(hotter.reused).toEqual([]);
     expect(studio.workspace!.childrenOf(rootId)).toHaveLength(4);
 
     expect(await call('simulate.remembered', {})).toEqual({ samples: 1, seed: 5 });

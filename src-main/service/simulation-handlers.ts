@@ -87,7 +87,7 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
             tokensPerSecond: last?.tokensPerSecond ?? 0,
             device: last?.device ?? engine.describe().device,
             sampling: resolved,
-            reused: reused.length,
+            reused: reused.map((n) => n.id),
           };
         },
         jobId,

@@ -30,7 +30,7 @@ export function registerSimulate(program: Command): void {
           observation: n.observation,
         }));
         process.stdout.write(
-          JSON.stringify({ nodes: result.nodes.map((n) => n.id), samples, reused: result.reused ?? 0, incomplete, cancelled: result.cancelled }, null, 2) + '\n',
+          JSON.stringify({ nodes: result.nodes.map((n) => n.id), samples, reused: result.reused ?? [], incomplete, cancelled: result.cancelled }, null, 2) + '\n',
         );
         if (result.incomplete.length > 0) {
           const { maxTokensLimit } = await core.call('sampling.get', {});

@@ -151,8 +151,8 @@ export const SimulateResult = z.object({
   device: z.string(),
   /** The settings in force for this run (the seed is the first sample's; sample i used seed + i). */
   sampling: Sampling,
-  /** Samples already in the workspace with the same seed, action, prompt, model and settings: returned, not simulated again. */
-  reused: z.number().int().optional(),
+  /** Ids of the returned samples that were already in the workspace with the same seed, action, prompt, model and settings: returned, not simulated again. */
+  reused: z.array(z.string()).optional(),
 });
 export type SimulateResult = z.infer<typeof SimulateResult>;
 

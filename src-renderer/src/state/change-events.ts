@@ -8,7 +8,7 @@
 import { followEvaluationJob } from './evaluation';
 import { onEvent } from '../api/client';
 import { countedNodes } from './change-counts';
-import { forgetNode, rememberNode } from './node-records';
+import { forgetNode, forgetNodes, rememberNode } from './node-records';
 import { rerunSearch } from './search-actions';
 import { comparisonMayHaveChanged, followRealityJob } from './compare';
 import { followExportJob } from './dataset';
@@ -44,7 +44,8 @@ export function followChanges(): void {
     const tree = get().tree;
     if (get().trajectory?.id !== trajectoryId || !tree || !nodes.some((n) => tree.byId.has(n.id))) return;
     let next = tree;
-    for (const node of nodes) next = withoutLeaf(next, node.id);
+    // Children before parents, so each one leaves as a leaf (a deleted subtree comes parents first).
+    for (const node of [...nodes].reverse()) next = withoutLeaf(next, node.id);
     const selected = get().selectedNodeId;
     set({ tree: next, selectedNodeId: selected && next.byId.has(selected) ? selected : (nodes[0]!.editedFromId ?? nodes[0]!.parentId) });
   });
@@ -55,6 +56,12 @@ export function followChanges(): void {
     void rerunSearch();
   });
   onEvent('trajectories.added', () => void refreshTrajectories());
+  onEvent('trajectories.removed', ({ trajectoryIds }) => {
+    void refreshTrajectories();
+    if (!trajectoryIds.includes(get().trajectory?.id ?? '')) return;
+    forgetNodes();
+    set({ trajectory: null, tree: null, selectedNodeId: null, editingNodeId: null });
+  });
   onEvent('trajectory.changed', ({ trajectory }) => {
     set({
       trajectories: get().trajectories.map((t) => (t.id === trajectory.id ? { ...t, ...trajectory } : t)),

@@ -3,6 +3,7 @@
 import type { Domain, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
 import { notify, showNewNodes } from './store';
+import { recordAddedNodes } from './cleanup-actions';
 import { areaHook } from './studio';
 
 export type { UserFileDraft, UserFileReport } from './slices/perturbation';
@@ -37,6 +38,7 @@ export async function perturb(
         'Raise Max tokens in the simulate panel (remembered for this workspace) and run it again.',
       ]);
     }
+    recordAddedNodes(`perturbation (${result.nodes.length} sibling${result.nodes.length === 1 ? '' : 's'})`, result.nodes);
     await showNewNodes(result.nodes);
   } catch (err) {
     notify('error', 'Perturbation failed', [(err as Error).message]);

@@ -8,6 +8,7 @@ import { call } from '../api/client';
 import { refreshSettings, useGenerationSettings } from './generation-settings';
 import { appendTokens, continuedStream, EMPTY_STREAM } from './sample-streams';
 import { insertNode, notify, useStudio } from './store';
+import { recordAddedNodes } from './cleanup-actions';
 import { areaHook } from './studio';
 import type { PendingSample, SimulateDraft } from './slices/simulation';
 
@@ -62,8 +63,21 @@ export function listenForSimulation(): void {
   useStudio.subscribe((now, before) => {
     if (now.workspace?.path === before.workspace?.path) return;
     set({ pending: [] });
-    if (now.workspace) void refreshSettings();
+    if (now.workspace) {
+      void refreshSettings();
+      void rememberedDraft(now.workspace.path);
+    }
   });
+}
+
+/** The samples and seed this workspace last ran with: the panel opens as it was left. */
+async function rememberedDraft(path: string): Promise<void> {
+  try {
+    const remembered = await call('simulate.remembered', {});
+    if (useStudio.getState().workspace?.path === path) set({ draft: { ...get().draft, ...remembered } });
+  } catch (err) {
+    notify('error', 'Could not read the simulate settings of this workspace', [(err as Error).message]);
+  }
 }
 
 export async function refreshModel(): Promise<void> {
@@ -151,6 +165,16 @@ async function run(request: RunRequest): Promise<void> {
     }
     const job = get().job;
     if (job?.jobId === jobId) set({ job: { ...job, running: false, cancelled: result.cancelled, tokensPerSecond: result.tokensPerSecond, device: result.device } });
+    // The seed field shows the seed this run used (a resample picks a fresh one), as provenance records it.
+    if (!request.settles) set({ draft: { ...get().draft, seed: result.sampling.seed, samples: request.samples } });
+    const reused = new Set(result.reused ?? []);
+    const made = result.nodes.filter((n) => !reused.has(n.id));
+    recordAddedNodes(made.length === 1 ? 'simulated sample' : `${made.length} simulated samples`, made);
+    if (reused.size > 0) {
+      notify('info', `${reused.size} sample${reused.size === 1 ? ' was' : 's were'} already in the workspace with this seed and settings`, [
+        'The existing one was selected instead of storing an identical copy. Change the seed (or Resample) for a new sample.',
+      ]);
+    }
     // A continued or retried sample is settled by this run, whatever it ended with; what ran out again is pending anew.
     const settled = request.settles;
     const fresh: PendingSample[] = result.incomplete.map((sample) => ({

@@ -9,6 +9,7 @@ import { lastMessageArrivedAt } from '../api/door';
 import { forgetNodes, refreshNodes, rememberNode } from './node-records';
 import { indexOutline, revealed, treeNodeOf, withAddedNode } from './tree-rows';
 import { EMPTY_HISTORY } from './undo-history';
+import { recordImportedTrajectories } from './cleanup-actions';
 import { importReportNotice } from './import-report';
 import { initialWorkspace, type Notice } from './slices/workspace';
 import { useStudio } from './studio';
@@ -183,6 +184,13 @@ export async function createTrajectory(input: { title: string; domain: Domain; s
 }
 
 function reportImport(reports: ImportReport[]): void {
+  const imported = reports.flatMap((r) => r.trajectoryIds);
+  // A report names at most 1,000 trajectories: an import beyond that cannot be taken back whole with Ctrl+Z.
+  if (reports.every((r) => r.trajectoryIds.length === r.imported)) {
+    recordImportedTrajectories(`import of ${imported.length} trajector${imported.length === 1 ? 'y' : 'ies'}`, imported);
+  } else {
+    notify('info', 'This import is too large to take back with Ctrl+Z', ['Delete its trajectories from the list instead.']);
+  }
   for (const r of reports) {
     const { kind, title, lines } = importReportNotice(r);
     notify(kind, title, lines);

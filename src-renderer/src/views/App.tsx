@@ -11,6 +11,7 @@ import {
   useStudio,
 } from '../state/store';
 import { followChanges } from '../state/change-events';
+import { listenForKeptDeletions } from '../state/cleanup-actions';
 import { listenForSimulation, refreshModel } from '../state/simulation';
 import { Notices } from './Notices';
 import { StartScreen } from './StartScreen';
@@ -54,6 +55,7 @@ export function App() {
     listenForSimulation();
     // Every event of the core goes through one router (state/change-events.ts).
     followChanges();
+    listenForKeptDeletions();
     const offMenu = onMenuCommand(async (command) => {
       if (command === 'workspace.new' || command === 'workspace.open') {
         const mode = command === 'workspace.new' ? 'create' : 'open';

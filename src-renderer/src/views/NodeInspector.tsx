@@ -11,6 +11,8 @@ import { ExactPrompt } from './inspector/ExactPrompt';
 import { revealNode } from '../state/store';
 import { ActionText } from './inspector/ActionText';
 import { AgentLine } from './agents/AgentLine';
+import { NodeActions } from './inspector/NodeActions';
+import { DescriptionEditor } from './inspector/DescriptionEditor';
 
 const StateEditor = lazy(() => import('./monaco/StateEditor'));
 
@@ -103,6 +105,7 @@ export function NodeInspector() {
             edited from the original
           </button>
         )}
+        <NodeActions node={node} />
       </div>
       {curation}
       <AgentLine node={node} />
@@ -119,6 +122,7 @@ export function NodeInspector() {
               <pre className="text">{trajectory.systemPrompt}</pre>
             </details>
           )}
+          {isRoot && <DescriptionEditor key={`description-${trajectory.id}`} trajectory={trajectory} />}
           {!isRoot && (
             <>
               <h3>Action</h3>

@@ -1,19 +1,67 @@
+import { useState } from 'react';
+import type { TrajectorySummary } from '../../../src-main/common/trajectory/model';
+import { deleteTrajectory, renameTrajectory } from '../state/cleanup-actions';
 import { selectTrajectory, useStudio } from '../state/store';
+import { CopyableId } from './inspector/CopyableId';
+
+/** Renames in place: Enter saves (the old title is kept as a version, Ctrl+Z puts it back), Esc keeps the old one. */
+function RenameField({ trajectory, done }: { trajectory: TrajectorySummary; done: () => void }) {
+  const [title, setTitle] = useState(trajectory.title);
+  return (
+    <form
+      className="rename"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void renameTrajectory(trajectory.id, title).then((saved) => saved && done());
+      }}
+    >
+      <input
+        aria-label="Trajectory title"
+        value={title}
+        autoFocus
+        maxLength={500}
+        onChange={(e) => setTitle(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            done();
+          }
+        }}
+      />
+    </form>
+  );
+}
 
 export function TrajectoryList() {
   const trajectories = useStudio((s) => s.trajectories);
   const current = useStudio((s) => s.trajectory?.id);
+  const [renaming, setRenaming] = useState<string | null>(null);
   if (trajectories.length === 0) return <p className="muted pad">No trajectories yet.</p>;
   return (
     <ul className="trajectory-list" aria-label="Trajectories">
       {trajectories.map((t) => (
         <li key={t.id}>
-          <button className={`trajectory-item${t.id === current ? ' selected' : ''}`} onClick={() => void selectTrajectory(t.id)}>
-            <span className="title">{t.title}</span>
-            <span className="meta">
-              <span className={`domain domain-${t.domain}`}>{t.domain}</span> {t.steps} steps
-            </span>
-          </button>
+          {renaming === t.id ? (
+            <RenameField trajectory={t} done={() => setRenaming(null)} />
+          ) : (
+            <button className={`trajectory-item${t.id === current ? ' selected' : ''}`} onClick={() => void selectTrajectory(t.id)} onDoubleClick={() => setRenaming(t.id)}>
+              <span className="title">{t.title}</span>
+              <span className="meta">
+                <span className={`domain domain-${t.domain}`}>{t.domain}</span> {t.steps} steps
+              </span>
+            </button>
+          )}
+          {t.id === current && renaming !== t.id && (
+            <div className="trajectory-actions">
+              <CopyableId id={t.id} what="trajectory id" testId="trajectory-id" />
+              <button type="button" className="link small" onClick={() => setRenaming(t.id)}>
+                Rename
+              </button>
+              <button type="button" className="link small danger" title="Delete the trajectory (Ctrl+Z brings it back)" onClick={() => void deleteTrajectory(t.id)}>
+                Delete
+              </button>
+            </div>
+          )}
         </li>
       ))}
     </ul>

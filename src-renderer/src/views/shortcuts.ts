@@ -3,6 +3,7 @@
 // to a place: the studio's own keys do nothing under an overlay, Sim vs real's only while it
 // is open, and the keys for anywhere work in both.
 import { redo, setCuration, startEditing, toggleStar, undo } from '../state/curation-actions';
+import { deleteNode } from '../state/cleanup-actions';
 import { useStudio } from '../state/store';
 import { changeLayout, setHelpOpen, setInspectorView, toggleRaw } from '../state/view-actions';
 import { runOrCancelSimulation, toggleReasoningExpanded } from '../state/simulation';
@@ -38,7 +39,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: 'Enter', what: 'expand or collapse the selected branch' },
   { keys: 'Backspace', what: 'go to the parent node' },
   { keys: 'Home End PageUp PageDown', what: 'first / last / a page up / a page down' },
-  { keys: 'Ctrl+Z', what: 'undo the last edit or mark', matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'z', run: () => void undo() },
+  { keys: 'Ctrl+Z', what: 'undo the last change: edit, mark, simulation, perturbation, import, delete, rename', matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'z', run: () => void undo() },
   {
     keys: 'Ctrl+Shift+Z  or  Ctrl+Y',
     what: 'redo',
@@ -56,6 +57,12 @@ export const SHORTCUTS: Shortcut[] = [
       const r = Number(e.key);
       if (node) void setCuration(node.id, { rating: node.rating === r ? null : r });
     },
+  },
+  {
+    keys: 'Delete',
+    what: 'delete the selected node with the steps below it (Ctrl+Z brings them back)',
+    matches: (e) => e.key === 'Delete' && !mod(e) && !e.altKey && !e.shiftKey,
+    run: () => selected() && void deleteNode(selected()!),
   },
   { keys: 't', what: 'add a tag', matches: plain('t'), run: () => focusField('tag') },
   { keys: 'e', what: 'edit the action and observation', matches: plain('e'), run: () => selected() && startEditing(selected()!) },

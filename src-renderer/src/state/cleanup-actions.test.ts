@@ -1,0 +1,83 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DeletionSummary } from '../../../src-main/common/contract/curation';
+import { EMPTY_CURATION, type NodeRecord } from '../../../src-main/common/trajectory/model';
+
+// The core as a door shows it: every call recorded with its input and answered by the test.
+const calls: { method: string; input: Record<string, unknown> }[] = [];
+const answers = new Map<string, (input: Record<string, unknown>) => unknown>();
+vi.mock('../api/door', () => ({ lastMessageArrivedAt: () => 0, door: {} }));
+vi.mock('../api/client', () => ({
+  call: vi.fn(async (method: string, input: Record<string, unknown>) => {
+    calls.push({ method, input });
+    const answer = answers.get(method);
+    if (!answer) throw new Error(`not in this test: ${method}`);
+    return answer(input);
+  }),
+  onEvent: vi.fn(() => () => undefined),
+}));
+
+const { deletionEntries, recordAddedNodes, renameTrajectory } = await import('./cleanup-actions');
+const { undo, redo } = await import('./curation-actions');
+const { useStudio } = await import('./store');
+const { EMPTY_HISTORY } = await import('./undo-history');
+
+let deletionCount = 0;
+let lastDeleted = '';
+const deletion = (kind: DeletionSummary['kind'], roots: string[]): DeletionSummary => ({
+  id: `d${++deletionCount}`, kind, label: 'x', roots, trajectoryId: null, nodes: roots.length, trajectories: 0, deletedAt: '',
+});
+const node = (id: string, parentId: string | null): NodeRecord => ({
+  id, trajectoryId: 't1', parentId, editedFromId: null, depth: parentId ? 1 : 0, action: 'ls', observation: id, reasoning: null,
+  origin: 'simulated', provenance: {}, curation: EMPTY_CURATION, metrics: null, createdAt: '',
+});
+
+beforeEach(() => {
+  calls.length = 0;
+  answers.clear();
+  answers.set('node.delete', (input) => {
+    const made = deletion('nodes', input.ids as string[]);
+    lastDeleted = made.id;
+    return { deletion: made, nodes: [] };
+  });
+  answers.set('trajectory.delete', (input) => ({ deletion: deletion('trajectories', input.ids as string[]) }));
+  answers.set('deletion.restore', () => ({ deletion: deletion('nodes', []), nodes: [], trajectories: [] }));
+  useStudio.setState({ history: EMPTY_HISTORY, notices: [] });
+});
+
+describe('undo of what the user added and deleted', () => {
+  it('undoes a simulation by deleting its top samples, redoes it by restoring that deletion, and back again', async () => {
+    recordAddedNodes('2 simulated samples', [node('s1', 'p'), node('s2', 'p'), node('s2a', 's2')]);
+    await undo();
+    expect(calls).toEqual([{ method: 'node.delete', input: { ids: ['s1', 's2'] } }]);
+    await redo();
+    expect(calls[1]).toEqual({ method: 'deletion.restore', input: { id: lastDeleted } });
+    await undo();
+    expect(calls[2]).toEqual({ method: 'node.delete', input: { ids: ['s1', 's2'] } });
+    expect(useStudio.getState().notices.filter((n) => n.kind === 'error')).toEqual([]);
+  });
+
+  it('takes back the workspace’s kept deletions after a reload, newest first, and redoes them by deleting again', async () => {
+    const older = deletion('trajectories', ['t9']);
+    const newer = deletion('nodes', ['n3']);
+    useStudio.setState({ history: { past: deletionEntries([newer, older]), future: [] } });
+    await undo();
+    expect(calls.at(-1)).toEqual({ method: 'deletion.restore', input: { id: newer.id } });
+    await undo();
+    expect(calls.at(-1)).toEqual({ method: 'deletion.restore', input: { id: older.id } });
+    await redo();
+    expect(calls.at(-1)).toEqual({ method: 'trajectory.delete', input: { ids: ['t9'] } });
+  });
+
+  it('undoes a rename by putting back the version it kept, and redoes it with the version undo kept', async () => {
+    let version = 0;
+    answers.set('trajectory.revise', () => ({ trajectory: {}, keptVersion: ++version }));
+    answers.set('trajectory.restoreVersion', () => ({ trajectory: {}, keptVersion: ++version }));
+    expect(await renameTrajectory('t1', '  ')).toBe(false);
+    expect(await renameTrajectory('t1', ' Cleaned ')).toBe(true);
+    expect(calls.at(-1)).toEqual({ method: 'trajectory.revise', input: { id: 't1', title: 'Cleaned' } });
+    await undo();
+    expect(calls.at(-1)).toEqual({ method: 'trajectory.restoreVersion', input: { id: 't1', version: 1 } });
+    await redo();
+    expect(calls.at(-1)).toEqual({ method: 'trajectory.restoreVersion', input: { id: 't1', version: 2 } });
+  });
+});

@@ -1,0 +1,166 @@
+// User intents that clean up a workspace: delete nodes and trajectories, rename a trajectory,
+// change its environment description. Each is recorded so Ctrl+Z takes it back, and so are the
+// nodes a simulation or perturbation added and the trajectories an import brought in: undoing
+// them deletes them (kept in the workspace), redoing restores exactly what was there. Deletions
+// are kept in the workspace file, so after a reload Ctrl+Z can still take back the latest ones.
+// The tree follows through the change events the core sends (./change-events.ts).
+import type { DeletionSummary, TrajectoryVersion } from '../../../src-main/common/contract/curation';
+import type { NodeRecord } from '../../../src-main/common/trajectory/model';
+import { call } from '../api/client';
+import { attempt, notify } from './store';
+import { useStudio } from './studio';
+import { recorded, type UndoEntry } from './undo-history';
+
+const set = useStudio.setState;
+const get = useStudio.getState;
+
+/** How many of the workspace's kept deletions Ctrl+Z can reach after a reload. */
+const DELETIONS_TO_UNDO_AFTER_RELOAD = 20;
+
+function record(entry: UndoEntry): void {
+  set({ history: recorded(get().history, entry) });
+}
+
+/**
+ * Something that can be deleted and put back again as often as the user goes back and forth:
+ * each delete makes a new deletion, each restore takes the latest one back.
+ */
+function deletable(what: { nodes: string[] } | { trajectories: string[] }, deletionId: string | null) {
+  let latest = deletionId;
+  const remove = async () => {
+    const answer = 'nodes' in what ? await call('node.delete', { ids: what.nodes }) : await call('trajectory.delete', { ids: what.trajectories });
+    latest = answer.deletion.id;
+  };
+  const restore = async () => {
+    if (!latest) throw new Error('There is nothing kept to put back.');
+    await call('deletion.restore', { id: latest });
+    latest = null;
+  };
+  return { remove, restore };
+}
+
+/** Deletes a node with everything below it and the edits made of it; the initial state deletes its trajectory. */
+export async function deleteNode(id: string): Promise<void> {
+  const node = get().tree?.byId.get(id);
+  if (!node) return;
+  const trajectoryId = get().trajectory?.id;
+  if (node.parentId === null) return trajectoryId ? deleteTrajectory(trajectoryId) : undefined;
+  await attempt('Deleting', async () => {
+    const { deletion } = await call('node.delete', { ids: [id] });
+    const kept = deletable({ nodes: [id] }, deletion.id);
+    record({ label: `delete of ${deletion.label}`, undo: kept.restore, redo: kept.remove });
+    notify('info', `Deleted ${deletion.label}${deletion.nodes > 1 ? ` (${deletion.nodes} nodes)` : ''}`, ['Ctrl+Z brings it back, even after the workspace is reopened.']);
+  });
+}
+
+export async function deleteTrajectory(id: string): Promise<void> {
+  await attempt('Deleting the trajectory', async () => {
+    const { deletion } = await call('trajectory.delete', { ids: [id] });
+    const kept = deletable({ trajectories: [id] }, deletion.id);
+    record({ label: `delete of ${deletion.label}`, undo: kept.restore, redo: kept.remove });
+    notify('info', `Deleted ${deletion.label} (${deletion.nodes} nodes)`, ['Ctrl+Z brings it back, even after the workspace is reopened.']);
+  });
+}
+
+/** Changes a trajectory's title or environment description; the old one stays as a version and undo puts it back. */
+async function revise(id: string, change: { title?: string; systemPrompt?: string }, label: string): Promise<boolean> {
+  const done = await attempt(label === 'rename' ? 'Renaming' : 'Saving the description', async () => {
+    const { keptVersion } = await call('trajectory.revise', { id, ...change });
+    if (keptVersion === null) return true;
+    // Undo brings back the version kept just now; redo brings back what undo replaced, kept as the next version.
+    let back = keptVersion;
+    record({
+      label,
+      undo: async () => {
+        const answer = await call('trajectory.restoreVersion', { id, version: back });
+        back = answer.keptVersion ?? back;
+      },
+      redo: async () => {
+        const answer = await call('trajectory.restoreVersion', { id, version: back });
+        back = answer.keptVersion ?? back;
+      },
+    });
+    return true;
+  });
+  return done === true;
+}
+
+export function renameTrajectory(id: string, title: string): Promise<boolean> {
+  const clean = title.trim();
+  if (!clean) {
+    notify('error', 'A trajectory needs a title', ['Type one, or press Esc to keep the old one.']);
+    return Promise.resolve(false);
+  }
+  return revise(id, { title: clean }, 'rename');
+}
+
+export function reviseDescription(id: string, systemPrompt: string): Promise<boolean> {
+  return revise(id, { systemPrompt }, 'description change');
+}
+
+/** A trajectory's earlier titles, descriptions and world specifications, newest first; empty (with a notice) when they cannot be read. */
+export async function readVersions(id: string): Promise<TrajectoryVersion[]> {
+  try {
+    return await call('trajectory.versions', { id });
+  } catch (err) {
+    notify('error', 'Could not read the earlier versions', [(err as Error).message]);
+    return [];
+  }
+}
+
+/** Puts an earlier description back (the current one is kept as a version in turn). */
+export async function restoreVersion(id: string, version: number): Promise<void> {
+  await attempt('Restoring the earlier version', async () => {
+    const { keptVersion } = await call('trajectory.restoreVersion', { id, version });
+    if (keptVersion === null) return;
+    let back = keptVersion;
+    const swap = async () => {
+      const answer = await call('trajectory.restoreVersion', { id, version: back });
+      back = answer.keptVersion ?? back;
+    };
+    record({ label: 'restore of an earlier version', undo: swap, redo: swap });
+  });
+}
+
+/** New nodes the user made (simulated, perturbed samples): undo deletes them, redo brings them back. */
+export function recordAddedNodes(label: string, nodes: readonly NodeRecord[]): void {
+  if (nodes.length === 0) return;
+  // Only the top ones: anything under them goes with them.
+  const ids = new Set(nodes.map((n) => n.id));
+  const tops = nodes.filter((n) => !n.parentId || !ids.has(n.parentId)).map((n) => n.id);
+  const kept = deletable({ nodes: tops }, null);
+  record({ label, undo: kept.remove, redo: kept.restore });
+}
+
+/** Trajectories an import brought in: undo deletes them, redo brings them back. */
+export function recordImportedTrajectories(label: string, trajectoryIds: readonly string[]): void {
+  if (trajectoryIds.length === 0) return;
+  const kept = deletable({ trajectories: [...trajectoryIds] }, null);
+  record({ label, undo: kept.remove, redo: kept.restore });
+}
+
+/** Undo entries for the workspace's newest kept deletions, oldest first: what Ctrl+Z reaches after a reload. */
+export function deletionEntries(deletions: readonly DeletionSummary[]): UndoEntry[] {
+  return [...deletions].reverse().map((d) => {
+    const kept = deletable(d.kind === 'nodes' ? { nodes: d.roots } : { trajectories: d.roots }, d.id);
+    return { label: `delete of ${d.label}`, undo: kept.restore, redo: kept.remove };
+  });
+}
+
+let listening = false;
+/** On every workspace opened, the history starts with its kept deletions, so a reload loses no undo of a delete. */
+export function listenForKeptDeletions(): void {
+  if (listening) return;
+  listening = true;
+  useStudio.subscribe((now, before) => {
+    const path = now.workspace?.path;
+    if (!path || path === before.workspace?.path) return;
+    void call('deletion.list', { limit: DELETIONS_TO_UNDO_AFTER_RELOAD })
+      .then((deletions) => {
+        if (get().workspace?.path !== path || deletions.length === 0) return;
+        const { past, future } = get().history;
+        set({ history: { past: [...deletionEntries(deletions), ...past], future } });
+      })
+      .catch((err: Error) => notify('error', 'Could not read what was deleted in this workspace', [err.message]));
+  });
+}
