@@ -275,6 +275,15 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     expect(shown.width).toBeGreaterThan(100);
     expect(shown.x + shown.width).toBeLessThanOrEqual(pane.x + pane.width);
     expect((await last.locator('.depth-mark').textContent())?.trim()).toBe(String(DEEP_STEPS));
+
+    // A notice below the panes shortens the tree; the selected row stays in view.
+    await page.getByTestId('import-input').setInputFiles(join(ROOT, 'e2e', 'fixtures', 'terminal_test.jsonl'));
+    await page.locator('.notice').filter({ hasText: 'terminal_test.jsonl' }).waitFor();
+    await expect.poll(async () => (await box(tree(page))).height).toBeLessThan(pane.height);
+    const after = await box(tree(page));
+    const row = await box(last);
+    expect(row.y).toBeGreaterThanOrEqual(after.y);
+    expect(row.y + row.height).toBeLessThanOrEqual(after.y + after.height + 1);
     expect(errors).toEqual([]);
   });
 

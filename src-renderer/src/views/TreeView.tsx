@@ -42,6 +42,11 @@ export function TreeView() {
   const rows = useMemo(() => visibleRows(order, collapsed), [order, collapsed]);
   const selectedIndex = selectedId ? rowIndexOf(rows, selectedId) : -1;
   const scroller = useRef<HTMLDivElement>(null);
+  /** For the resize observer, which outlives renders. */
+  const selectedIndexNow = useRef(selectedIndex);
+  useEffect(() => {
+    selectedIndexNow.current = selectedIndex;
+  });
   /** The scroll offset the page has, as last set or reported: compared instead of read back. */
   const pageTop = useRef(0);
   // The offset and height the rows are drawn for, kept from scroll and resize events.
@@ -68,7 +73,15 @@ export function TreeView() {
     // Called before the frame is painted, so a new height shows its rows in the same frame.
     const resize = new ResizeObserver(([entry]) => {
       const height = Math.floor(entry!.contentRect.height);
-      flushSync(() => setViewport((v) => (v.height === height ? v : { ...v, height })));
+      flushSync(() =>
+        setViewport((v) => {
+          if (v.height === height) return v;
+          // A pane that shrinks (a notice strip below it, a sheet above) keeps the selected row in view if it was.
+          const i = selectedIndexNow.current;
+          const shown = i >= 0 && i * ROW_HEIGHT >= v.top && (i + 1) * ROW_HEIGHT <= v.top + v.height;
+          return { top: shown ? keepInView(v.top, height, i) : v.top, height };
+        }),
+      );
     });
     resize.observe(el);
     return () => resize.disconnect();
