@@ -9,6 +9,8 @@ import { RESOURCES_DIR } from '../cli/paths';
 import { Studio } from '../service/studio';
 import { startOpenAiApi, type CompletedChat, type RunningOpenAiApi } from './openai-api';
 import { RequestRecorder } from './request-recorder';
+import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
+import { parseModelOutput } from '../common/prompt/model-output';
 
 const SYSTEM = 'Terminal environment: bash in a sandbox. Each action is a command line; each observation is the screen text it printed, ending with the next prompt.';
 const turn = (n: number, action: string) => `### Turn ${n}\n**Action:**\n${action}`;
@@ -70,6 +72,30 @@ describe('serve --openai', () => {
     expect(content).toBe(message.content);
     expect(chunks.some((c) => c.choices[0]?.finish_reason)).toBe(true);
     expect(chunks[chunks.length - 1]!.usage).toBeDefined();
+  }, 120_000);
+
+  it("serves Worldloom's own server engine as vLLM would: the same observation as in-process, and a cut answer continued", async () => {
+    const client = new OpenAiCompatibleEngine({ baseUrl: api.baseUrl, apiKey: 'test-key' });
+    await client.load();
+    expect(client.describe().modelId).toBe(studio.models.current!.describe().modelId);
+    const messages = chat.messages as { role: 'system' | 'user'; content: string }[];
+    const sampling = { temperature: 0.6, topK: 20, topP: 0.95, maxTokens: 64, seed: 21, stop: [] };
+    const [overHttp] = await client.generate([{ id: 'a', messages, sampling }], () => {});
+    const [inProcess] = await studio.models.current!.generate([{ id: 'a', messages, sampling }], () => {});
+    expect(parseModelOutput(overHttp!.text).observation).toBe(parseModelOutput(inProcess!.text).observation);
+    // Continuing a cut answer sends it back as a trailing assistant message (continue_final_message):
+    // greedy, the server continues it exactly as the engine in-process does.
+    const greedy = { ...sampling, temperature: 0 };
+    const [whole] = await studio.models.current!.generate([{ id: 'w', messages, sampling: greedy }], () => {});
+    const cut = whole!.text.slice(0, whole!.text.lastIndexOf('\n') + 1);
+    expect(parseModelOutput(cut).observation.length).toBeGreaterThan(0);
+    const [rest] = await client.generate([{ id: 'b', messages, sampling: greedy, continuation: cut }], () => {});
+    const [restInProcess] = await studio.models.current!.generate([{ id: 'c', messages, sampling: greedy, continuation: cut }], () => {});
+    expect(rest!.text).toBe(restInProcess!.text);
+    expect(rest!.text.length).toBeGreaterThan(0);
+    const refused = await post({ ...chat, continue_final_message: true });
+    expect(refused.status).toBe(400);
+    await client.dispose();
   }, 120_000);
 
   it('refuses malformed requests with a message and keeps serving', async () => {

@@ -38,6 +38,9 @@ export const ChatCompletionRequest = z.object({
   stream: z.boolean().nullable().optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
   chat_template_kwargs: z.object({ enable_thinking: z.boolean().optional() }).passthrough().nullable().optional(),
+  /** vLLM's and SGLang's: resume the trailing assistant message instead of starting a new one. */
+  continue_final_message: z.boolean().nullable().optional(),
+  add_generation_prompt: z.boolean().nullable().optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 
@@ -132,7 +135,12 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
     const request = parsed.data;
     const engine = options.studio.models.current;
     if (!engine) throw new ApiError(503, 'No world model is loaded: load one in the studio, or start serve with --model.', 'server_error', 'no_model');
-    const messages = toChatMessages(request);
+    const chat = toChatMessages(request);
+    // Continuing: the trailing assistant message is what the model already wrote (reasoning inline
+    // in <think> tags, as Worldloom's own engine sends it); only the new text is answered.
+    const continuation = request.continue_final_message && chat.at(-1)?.role === 'assistant' ? chat.at(-1)!.content : undefined;
+    if (request.continue_final_message && continuation === undefined) throw new ApiError(400, 'continue_final_message needs the last message to be the assistant message to continue.');
+    const messages = continuation === undefined ? chat : chat.slice(0, -1);
     const overrides = samplingOf(request);
     let sampling;
     try {
@@ -141,7 +149,12 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
       throw new ApiError(400, err instanceof Error ? err.message : String(err));
     }
     const n = request.n ?? 1;
-    const requests = Array.from({ length: n }, (_, i) => ({ id: String(i), messages, ...engineRequestParts({ ...sampling, seed: (sampling.seed + i) & 0x7fffffff }) }));
+    const requests = Array.from({ length: n }, (_, i) => ({
+      id: String(i),
+      messages,
+      ...engineRequestParts({ ...sampling, seed: (sampling.seed + i) & 0x7fffffff }),
+      ...(continuation ? { continuation } : {}),
+    }));
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
     const model = engine.describe().modelId;
@@ -151,7 +164,12 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
       if (!res.writableFinished) abort.abort();
     });
     const stream = request.stream === true;
-    const splitters = requests.map(() => new ReasoningSplitter());
+    // A continued message's splitter starts where that message left off (inside its reasoning, or after).
+    const splitters = requests.map(() => {
+      const splitter = new ReasoningSplitter();
+      if (continuation) splitter.push(continuation);
+      return splitter;
+    });
     if (stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
       for (let i = 0; i < n; i++) sendEvent(res, chunk(id, created, model, i, { role: 'assistant', content: '' }, null));
@@ -185,7 +203,8 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
     };
     // Recorded before the answer ends, so a client that reads the workspace next finds it there.
     try {
-      await options.onCompleted?.({ request, messages, results, sampling: { ...sampling }, modelId: model, engine: engine.describe().kind, userAgent: req.headers['user-agent'] ?? null });
+      const whole = continuation ? results.map((r) => ({ ...r, text: continuation + r.text })) : results;
+      await options.onCompleted?.({ request, messages, results: whole, sampling: { ...sampling }, modelId: model, engine: engine.describe().kind, userAgent: req.headers['user-agent'] ?? null });
     } catch (err) {
       process.stderr.write(`worldloom: could not record a request: ${err instanceof Error ? err.message : String(err)}\n`);
     }
@@ -198,7 +217,7 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
       res.end('data: [DONE]\n\n');
     } else {
       const choices = results.map((r, i) => {
-        const { reasoning, content } = ReasoningSplitter.split(r.text);
+        const { reasoning, content } = continuation ? newPart(continuation, r.text) : ReasoningSplitter.split(r.text);
         return { index: i, message: { role: 'assistant', content, ...(reasoning.trim() ? { reasoning_content: reasoning } : {}) }, finish_reason: finishReason(r), logprobs: null };
       });
       sendJson(res, 200, { id, object: 'chat.completion', created, model, choices, usage });
@@ -253,6 +272,13 @@ export function samplingOf(request: ChatCompletionRequest): SamplingOverrides {
   // Like any server: a request without a seed samples afresh each time.
   o.seed = (request.seed ?? randomBytes(4).readUInt32LE(0)) & 0x7fffffff;
   return o;
+}
+
+/** What `added` contributes after `before`, split: a continued message answers only its new text. */
+function newPart(before: string, added: string): { reasoning: string; content: string } {
+  const old = ReasoningSplitter.split(before);
+  const whole = ReasoningSplitter.split(before + added);
+  return { reasoning: whole.reasoning.slice(old.reasoning.length), content: whole.content.slice(old.content.length) };
 }
 
 function finishReason(r: GenerateResult): string {

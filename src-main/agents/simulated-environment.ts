@@ -53,7 +53,11 @@ export class SimulatedEnvironment {
   ) {
     const store = studio.requireStore();
     const trajectory = store.getTrajectory(options.trajectoryId);
-    if (!trajectory) throw new UserError(`Trajectory ${options.trajectoryId} is not in this workspace. \`worldloom info\` and the studio list its trajectories.`, 'not-found');
+    if (!trajectory) {
+      const known = store.listTrajectories();
+      const listed = known.slice(0, 20).map((t) => `  ${t.id}  ${t.domain}  ${t.title}`).join('\n');
+      throw new UserError(`Trajectory ${options.trajectoryId} is not in this workspace. Its trajectories${known.length > 20 ? ` (the first 20 of ${known.length})` : ''}:\n${listed || '  (none)'}`, 'not-found');
+    }
     this.trajectory = trajectory;
     const nodes = store.getNodes(trajectory.id);
     const start = options.nodeId ? store.getNode(options.nodeId) : nodes.find((n) => n.parentId === null);
