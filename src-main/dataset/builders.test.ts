@@ -151,8 +151,10 @@ describe('preference pairs from siblings', () => {
     expect(s!.completionFrom).toBe(s!.messages.length - 1);
   });
 
-  it('prefers the higher rating, then the star, and pairs nothing else', () => {
-    const node = (rating: number | null, starred: boolean) => ({ curation: { rating, starred } }) as Parameters<typeof preferred>[0];
+  it('prefers the sample marked Prefer, then the higher rating, then the star, and pairs nothing else', () => {
+    const node = (rating: number | null, starred: boolean, tags: string[] = []) => ({ curation: { rating, starred, tags, note: '' } });
+    expect(preferred(node(1, false, ['preferred']), node(5, true))).toBe(1);
+    expect(preferred(node(5, true), node(null, false, ['preferred']))).toBe(-1);
     expect(preferred(node(4, false), node(2, true))).toBe(1);
     expect(preferred(node(3, false), node(3, true))).toBe(-1);
     expect(preferred(node(null, true), node(5, false))).toBe(1);

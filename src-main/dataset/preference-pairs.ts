@@ -1,19 +1,24 @@
 // Preference pairs from siblings: two samples of the same action under the same parent,
 // which the user rated or starred against each other, are one chosen/rejected pair for DPO.
-// The rule (written into the dataset card): when both are rated and the ratings differ, the
-// higher rating is chosen; otherwise, when exactly one is starred, the starred one is chosen.
-// Anything else is no preference. Pure.
+// The rule (written into the dataset card): the sample marked with "Prefer" (tag `preferred`)
+// is chosen over its siblings; otherwise, when both are rated and the ratings differ, the
+// higher rating; otherwise, when exactly one is starred, the starred one. Anything else is no
+// preference. Pure.
+import { PREFERRED_TAG } from '../common/contract/siblings';
 import type { NodeRecord, TrajectoryBundle } from '../common/trajectory/model';
 import { normalizeAction } from './action-layout';
 
 export const PAIRING_RULE =
   'Pairs are siblings: two samples of the same action (same parent, same action once fences are removed). ' +
-  'When both are rated and their ratings differ, the higher rating is chosen; otherwise, when exactly one is starred, the starred one is chosen. ' +
-  'Unrated, unstarred or equally rated siblings form no pair. The chosen sample must be selected (filter and scope); its rival need not be. ' +
+  'The sample marked with Prefer (tag `preferred`) is chosen over each of its siblings; otherwise, when both are rated and their ratings differ, the higher rating is chosen; ' +
+  'otherwise, when exactly one is starred, the starred one is chosen. Unrated, unstarred or equally rated siblings form no pair. The chosen sample must be selected (filter and scope); its rival need not be. ' +
   'A chosen sample is paired with every sibling it beats.';
 
 /** Which of two siblings the user preferred: 1 for `a`, -1 for `b`, 0 for neither. */
-export function preferred(a: NodeRecord, b: NodeRecord): 1 | -1 | 0 {
+export function preferred(a: Pick<NodeRecord, 'curation'>, b: Pick<NodeRecord, 'curation'>): 1 | -1 | 0 {
+  const pa = a.curation.tags.includes(PREFERRED_TAG);
+  const pb = b.curation.tags.includes(PREFERRED_TAG);
+  if (pa !== pb) return pa ? 1 : -1;
   const ra = a.curation.rating;
   const rb = b.curation.rating;
   if (ra !== null && rb !== null && ra !== rb) return ra > rb ? 1 : -1;
