@@ -38,7 +38,9 @@ export const SiblingGroup = z.object({
   parentId: z.string(),
   action: z.string(),
   domain: Domain,
+  /** The recorded step of the same action (real, else imported), the ground truth; null when none. */
   realNodeId: z.string().nullable(),
+  realOrigin: Origin.nullable(),
   real: z.string().nullable(),
   samples: z.array(SiblingSample),
   /** pairwise[i][j]: edit similarity of samples i and j. */

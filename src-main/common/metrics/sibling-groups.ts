@@ -69,6 +69,7 @@ export function compareGroup(group: RawGroup, domain: Domain): SiblingGroup {
     action: group.action,
     domain,
     realNodeId: group.real?.id ?? null,
+    realOrigin: group.real?.origin ?? null,
     real: group.real?.observation ?? null,
     samples: compared.map((n, i) => ({
       ...variants[i]!,

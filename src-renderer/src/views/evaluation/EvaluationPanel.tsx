@@ -15,8 +15,14 @@ const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === u
  * its reason, and any sample beside its ground truth, kept out of the workspace.
  */
 export function EvaluationPanel() {
-  const { summary, samples, sample } = useEvaluation();
-  const [outDir, setOutDir] = useState(useEvaluation.getState().outDir);
+  const { summary, samples, sample, outDir: readDir } = useEvaluation();
+  const [outDir, setOutDir] = useState(readDir);
+  // A run started here is read when it ends: its folder then shows as the one read.
+  const [shownReadDir, setShownReadDir] = useState(readDir);
+  if (shownReadDir !== readDir) {
+    setShownReadDir(readDir);
+    setOutDir(readDir);
+  }
   const [filter, setFilter] = useState('');
   const rows = samples.filter((s) => !filter || s.key.includes(filter)).slice(0, 500);
   const failures = summary ? Object.entries(summary.worldloom.failure_reasons) : [];

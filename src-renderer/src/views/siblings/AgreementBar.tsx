@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
+import { createPortal } from 'react-dom';
 import { followTreeForAgreement, openSiblings, setAgreementList, useSiblings, visitUnsureState } from '../../state/siblings';
 import { useStudio } from '../../state/store';
 import { agreementBadge, percent } from './labels';
@@ -75,11 +76,14 @@ export function AgreementBar() {
           </ol>
         </div>
       )}
-      {comparing && (
-        <Suspense fallback={<div className="siblings-view">Loading the comparison…</div>}>
-          <SiblingsView />
-        </Suspense>
-      )}
+      {/* Outside the panes, which are inert while it is open. */}
+      {comparing &&
+        createPortal(
+          <Suspense fallback={<div className="siblings-view">Loading the comparison…</div>}>
+            <SiblingsView />
+          </Suspense>,
+          document.body,
+        )}
     </>
   );
 }

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { SiblingGroup } from '../../../../src-main/common/contract/siblings';
+import { useOverlay } from '../../state/overlays';
 import { closeSiblings, preferSample, useSiblings } from '../../state/siblings';
 import { revealNode } from '../../state/store';
 import { agreementBadge, percent, variantLabel } from './labels';
@@ -73,7 +74,7 @@ function Group({ group }: { group: SiblingGroup }) {
         {group.realNodeId && (
           <div className="sibling-column real" aria-label="Real observation">
             <header>
-              <span className="badge origin-real">real</span>
+              <span className={`badge origin-${group.realOrigin}`}>{group.realOrigin === 'imported' ? 'recorded (imported)' : 'real'}</span>
               <button className="link" onClick={() => revealNode(group.realNodeId!)}>
                 show in tree
               </button>
@@ -145,15 +146,8 @@ function Group({ group }: { group: SiblingGroup }) {
 /** N samples of one action side by side: against each other and the real sibling, with the preferred pick. */
 export default function SiblingsView() {
   const groups = useSiblings((s) => s.groups);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.preventDefault();
-      closeSiblings();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  // Esc closes it wherever the focus is (Monaco's diff included); what lies under it is inert.
+  useOverlay('siblings', true, closeSiblings);
   return (
     <div className="siblings-view" role="dialog" aria-label="Compare samples">
       <header className="siblings-head">
