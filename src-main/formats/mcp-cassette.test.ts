@@ -62,6 +62,8 @@ describe('MCP cassettes: agent-vcr .vcr', () => {
     expect(JSON.parse(steps[0]!.observation)).toEqual({ content: [{ type: 'text', text: 'Mon 3°C rain; Tue 5°C cloudy' }] });
     expect(JSON.parse(steps[1]!.observation)).toEqual({ code: -32602, message: 'city must not be empty' });
     expect(steps[1]!.provenance.mcp).toMatchObject({ protocolError: true, responseAt: 'session.interactions.3.response' });
+    // The recorder's measured latency is the step's duration.
+    expect(steps.map((s) => s.provenance.timings)).toEqual([{ durationSeconds: 0.21 }, { durationSeconds: 0.002 }]);
     // The server's roots/list request uses id 2 too: pairing by place and direction keeps them apart.
     expect(skipped.map((s) => s.what)).toEqual([
       '1 × notification notifications/progress (first at session.interactions.1.notifications.0)',

@@ -35,7 +35,10 @@ function* interactionMessages(it: Record<string, unknown>, where: string, from: 
   if (Array.isArray(it.notifications)) {
     for (const [k, n] of it.notifications.entries()) yield { message: n, direction: back, line: null, where: `${where}.notifications.${k}` };
   }
-  if (it.response !== null && it.response !== undefined) yield { message: it.response, direction: back, line: null, where: `${where}.response` };
+  if (it.response !== null && it.response !== undefined) {
+    const latencySeconds = typeof it.latency_ms === 'number' && Number.isFinite(it.latency_ms) ? it.latency_ms / 1000 : undefined;
+    yield { message: it.response, direction: back, line: null, where: `${where}.response`, ...(latencySeconds !== undefined ? { latencySeconds } : {}) };
+  }
 }
 
 export const mcpCassetteImporter: TrajectoryImporter = {

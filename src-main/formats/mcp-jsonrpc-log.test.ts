@@ -32,6 +32,8 @@ describe('MCP JSON-RPC log importer', () => {
     expect(steps[2]!.provenance.mcp).toMatchObject({ requestId: 4, isError: true, responseLine: 10 });
     expect(JSON.parse(steps[3]!.observation)).toEqual({ code: -32602, message: 'Invalid params: body is required' });
     expect(steps[3]!.provenance.mcp).toMatchObject({ protocolError: true });
+    // Request and response timestamps give each call's duration.
+    expect(steps[0]!.provenance.timings?.durationSeconds).toBeGreaterThan(0);
     expect(steps[4]!.observation).toBe('{\n  "content": [\n    {\n      "type": "text",\n      "text": "Saved todo (18 bytes)."\n    }\n  ]\n}');
   });
 

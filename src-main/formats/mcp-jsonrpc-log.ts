@@ -138,6 +138,16 @@ function readLine(text: string): LineRead {
   }
 }
 
+/** When a wrapped line crossed the wire, in seconds: `t_ms`, or an ISO `ts`/`timestamp`/`time`. */
+function wireTime(raw: unknown): number | undefined {
+  if (!isObject(raw)) return undefined;
+  if (typeof raw.t_ms === 'number') return raw.t_ms / 1000;
+  const stamp = raw.ts ?? raw.timestamp ?? raw.time;
+  if (typeof stamp !== 'string') return undefined;
+  const ms = Date.parse(stamp);
+  return Number.isNaN(ms) ? undefined : ms / 1000;
+}
+
 const MCP_METHOD = /^(initialize|ping|tools\/|notifications\/|resources\/|prompts\/|completion\/|logging\/|sampling\/|roots\/|elicitation\/)/;
 
 export const mcpJsonRpcLogImporter: TrajectoryImporter = {
@@ -187,7 +197,8 @@ export const mcpJsonRpcLogImporter: TrajectoryImporter = {
         sessions.note(line.text);
         continue;
       }
-      for (const message of unwrapped.messages) yield* sessions.push({ message, direction: unwrapped.direction, line: line.lineNo });
+      const time = wireTime(read.value);
+      for (const message of unwrapped.messages) yield* sessions.push({ message, direction: unwrapped.direction, line: line.lineNo, ...(time !== undefined ? { time } : {}) });
       sessions.note(line.text);
     }
     yield* sessions.end();

@@ -25,6 +25,10 @@ export interface WireMessage {
   line: number | null;
   /** Where the message sits in a whole-document recording (`interactions.3.response`), for messages and provenance. */
   where?: string;
+  /** When it crossed the wire, in seconds on the recording's clock, if the recorder wrote it. */
+  time?: number;
+  /** How long the request took, when the recorder measured it (a cassette's latency_ms); given with the response. */
+  latencySeconds?: number;
 }
 
 interface RpcMessage {
@@ -40,6 +44,7 @@ interface PendingRequest {
   params: Record<string, unknown>;
   line: number | null;
   where?: string;
+  time?: number;
   session: Session;
   turn?: Turn;
   cancelled?: boolean;
@@ -129,7 +134,7 @@ export class McpSessions {
         yield { kind: 'problem', line, field: where ? `${where}.id` : 'id', reason: `request id ${JSON.stringify(msg.id)} is reused before its response arrived` };
         return;
       }
-      const request: PendingRequest = { method: msg.method, params: isObject(msg.params) ? msg.params : {}, line, where, session: this.session };
+      const request: PendingRequest = { method: msg.method, params: isObject(msg.params) ? msg.params : {}, line, where, time: wire.time, session: this.session };
       if (direction === 'in') {
         this.leaveOut(`server request ${msg.method}`, line, 'a request from the server to the client (and the client\'s answer), not a tool call', where);
       } else if (msg.method === 'tools/call') {
@@ -159,11 +164,12 @@ export class McpSessions {
         return;
       }
       this.pending.delete(requestKey);
-      this.applyResponse(request, msg, line, where);
+      const seconds = wire.latencySeconds ?? (wire.time !== undefined && request.time !== undefined ? wire.time - request.time : undefined);
+      this.applyResponse(request, msg, line, where, seconds !== undefined && seconds >= 0 ? Math.round(seconds * 1000) / 1000 : undefined);
     }
   }
 
-  private applyResponse(request: PendingRequest, msg: RpcMessage, line: number | null, where: string | undefined): void {
+  private applyResponse(request: PendingRequest, msg: RpcMessage, line: number | null, where: string | undefined, durationSeconds: number | undefined): void {
     const s = request.session;
     const failed = 'error' in msg;
     if (request.method === 'initialize' && isObject(msg.result)) {
@@ -188,6 +194,7 @@ export class McpSessions {
             ...(isError ? { isError } : {}),
             ...(failed ? { protocolError: true } : {}),
           },
+          ...(durationSeconds !== undefined ? { timings: { durationSeconds } } : {}),
         },
       };
     }
