@@ -45,7 +45,8 @@ const MAX_PROBLEMS = 1000;
 
 export function importTrajectories(store: WorkspaceStore, source: ImportSource, options: ImportOptions = {}): ImportReport {
   const importer = chooseImporter(source, options);
-  if (importer.prepare) {
+  // An empty file is said to be empty whatever its format (importBatches says so).
+  if (importer.prepare && (options.head ?? source.text().slice(0, 64 * 1024)).trim() !== '') {
     throw new UserError(`${importer.label} files are decoded before they are read: import ${source.name} as a job (worldloom import, or the app).`, 'invalid');
   }
   const steps = importBatches(store, source, options, []);
@@ -63,8 +64,9 @@ export async function importAsJob(
   options: ImportOptions & { signal: AbortSignal; added: string[] },
 ): Promise<ImportReport> {
   const importer = chooseImporter(source, options);
-  // Binary formats (Parquet) are decoded first; the import then reads what they decoded.
-  const prepared = importer.prepare ? await importer.prepare(source) : source;
+  // Binary formats (Parquet) are decoded first; the import then reads what they decoded. An empty file is said to be empty.
+  const empty = (options.head ?? source.text().slice(0, 64 * 1024)).trim() === '';
+  const prepared = importer.prepare && !empty ? await importer.prepare(source) : source;
   const steps = importBatches(store, prepared, prepared === source ? options : { ...options, format: importer.id, head: undefined }, options.added);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) {
