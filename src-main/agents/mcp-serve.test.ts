@@ -138,6 +138,24 @@ describe('worldloom mcp-serve', () => {
       expect(na.provenance.agent?.session).not.toBe(nb.provenance.agent?.session);
     }, 120_000);
 
+    it('plays an injected perturbation out through the world model in instruction mode', async () => {
+      const instructed = new SimulatedEnvironment(studio, { trajectoryId: terminalId, perturb: 'terminal.disk-full:1', perturbMode: 'instruction', seed: 2 });
+      const server = await startMcpHttp(instructed, { token: 'other-token' });
+      try {
+        const client = new Client({ name: 'instructed-agent', version: '1' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.endpoint), { requestInit: { headers: { authorization: 'Bearer other-token' } } }));
+        const r = (await client.callTool({ name: 'execute_command', arguments: { command: 'cp big.iso backup/' } })) as ToolResult;
+        await client.close();
+        const node = studio.requireStore().getNode(nodeOf(r))!;
+        expect(node.provenance.perturbations?.[0]).toMatchObject({ kind: 'terminal.disk-full', mode: 'instruction' });
+        // The model was told to play the condition out; the instruction is kept to show the exact prompt.
+        expect(String(node.provenance.controlInstruction)).toContain('Simulation control');
+        expect(r._meta?.['worldloom/perturbation']).toBe('terminal.disk-full');
+      } finally {
+        await server.close();
+      }
+    }, 120_000);
+
     it('refuses a client without the token, and a missing argument as a tool error', async () => {
       const bare = new Client({ name: 'no-token', version: '1' });
       await expect(bare.connect(new StreamableHTTPClientTransport(new URL(http.endpoint)))).rejects.toThrow();
