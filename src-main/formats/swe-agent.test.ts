@@ -1,9 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SWE_SYSTEM_PROMPT, splitTaskMessage, sweAgentImporter } from './swe-agent';
 import { fixture, runImporter } from '../testing/importer-fixtures';
 import { importerFor } from './registry';
+import { textSource } from './sources';
+import { importTrajectories } from '../service/import-trajectories';
+import { WorkspaceStore } from '../store/workspace-store';
 
 const FILE = 'acme__tinyjson-42.traj';
 const run = (text: string, name = FILE) => runImporter(sweAgentImporter, name, text);
@@ -104,6 +108,19 @@ describe.skipIf(!existsSync(REAL))('SWE-agent importer on real files (../shared/
     expect(bundles[0]!.trajectory.systemPrompt).not.toContain(agentPrompt.split('\n')[0]);
     expect(root!.observation).not.toContain('INSTRUCTIONS:');
     expect(root!.observation).toMatch(/\(Current directory: [^)]+\)\nbash-\$$/);
+  });
+
+  it("the agent's thoughts reach the workspace as agentReasoning, and the world model's reasoning stays empty", () => {
+    const name = 'pydicom__pydicom-1458.traj';
+    const store = WorkspaceStore.create(join(mkdtempSync(join(tmpdir(), 'wl-swe-')), 'w.worldloom'));
+    const report = importTrajectories(store, textSource(name, real(name)));
+    expect(report).toMatchObject({ format: 'swe-agent', imported: 1, problems: [] });
+    expect(report.skipped.map((s) => s.what)).toContain('1 demonstration message (is_demo)');
+    const nodes = store.getNodes(store.listTrajectories()[0]!.id).slice(1);
+    expect(nodes).toHaveLength(12);
+    expect(nodes[0]!.agentReasoning).toMatch(/^First, I'll create a new Python script to reproduce the bug/);
+    expect(nodes.every((n) => n.reasoning === null && typeof n.agentReasoning === 'string')).toBe(true);
+    store.close();
   });
 
   it('string execution times (newer files) are read as seconds', () => {
