@@ -38,6 +38,27 @@ describe.skipIf(NO_CHROMIUM !== '')(`agents in the host UI${NO_CHROMIUM}`, () =>
     expect(errors).toEqual([]);
   });
 
+  it('expands with an OpenAI-compatible policy: the studio serving its own model over --openai', async () => {
+    const page = await session.browser.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name: /term-0002/ }).click();
+    const tree = page.getByRole('tree', { name: 'Trajectory tree' });
+    await tree.getByRole('treeitem').filter({ hasText: 'mkdir build' }).click();
+    await page.getByRole('button', { name: 'Expand…' }).click();
+    const dialog = page.getByRole('form', { name: 'Expand with a policy' });
+    await dialog.getByLabel('OpenAI-compatible chat model').check();
+    await dialog.getByLabel('Policy base URL').fill(/OpenAI-compatible API at (\S+) /.exec(session.studio.output())![1]!);
+    await dialog.getByLabel('Policy API key').fill('e2e-key');
+    await dialog.getByLabel('Depth').fill('3');
+    await dialog.getByRole('button', { name: 'Expand', exact: true }).click();
+    await expect.poll(() => page.getByTestId('expand-result').textContent(), { timeout: 120_000 }).toMatch(/over 3 levels/);
+    await expect.poll(() => tree.locator('.origin-agent').count()).toBeGreaterThanOrEqual(1);
+    await tree.locator('[role=treeitem]:has(.origin-agent)').first().click();
+    await expect.poll(() => page.getByTestId('agent-line').textContent()).toMatch(/Acted by policy openai-compatible \(.+\)/);
+    expect(errors).toEqual([]);
+  });
+
   it("shows an MCP agent's session as a branch, the injected perturbation marked", async () => {
     const store = WorkspaceStore.open(workspace);
     const trajectoryId = store.listTrajectories().find((t) => t.title.includes('term-0001') || t.sourceKey?.includes('term-0001'))?.id ?? store.listTrajectories()[0]!.id;
@@ -62,9 +83,11 @@ describe.skipIf(NO_CHROMIUM !== '')(`agents in the host UI${NO_CHROMIUM}`, () =>
     await tree.getByRole('treeitem').filter({ hasText: 'mkdir drafts' }).click();
     await expect.poll(() => page.getByTestId('agent-line').textContent()).toContain('Acted by MCP client e2e-agent');
     await expect.poll(() => page.getByTestId('injected-perturbation').textContent()).toBe('perturbed: terminal.command-not-found');
+    // A step the schedule left alone: the inspector shows it with no perturbation mark.
     await tree.getByRole('treeitem').filter({ hasText: 'ls drafts' }).click();
+    await expect.poll(() => page.getByRole('treeitem', { selected: true }).textContent()).toContain('ls drafts');
+    await expect.poll(() => page.getByTestId('injected-perturbation').count()).toBe(0);
     await expect.poll(() => page.getByTestId('agent-line').textContent()).toContain('e2e-agent');
-    expect(await page.getByTestId('injected-perturbation').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
