@@ -96,6 +96,24 @@ describe('asciinema importer', () => {
     expect(steps[3]!.observation).toBe('new\nu@h:~$');
   });
 
+  it('keeps the screen of a full-screen program that ran and exited without a key pressed in it', () => {
+    const events: [number, string, string][] = [
+      [0.1, 'o', 'u@h:~$ '],
+      [0.5, 'i', 'report\r'],
+      [0.1, 'o', 'report\r\n\x1b[?1049h\x1b[H\x1b[2JTOTAL 42\r\nOK'],
+      [2.0, 'o', '\x1b[?1049lu@h:~$ '],
+      [0.5, 'i', 'exit\r'],
+      [0.1, 'o', 'exit\r\n'],
+    ];
+    const text = [JSON.stringify({ version: 3, term: { cols: 30, rows: 5 } }), ...events.map((e) => JSON.stringify(e))].join('\n');
+    const steps = run('report.cast', text).bundles[0]!.nodes.slice(1);
+    expect(steps.map((s) => [s.action, s.observation])).toEqual([
+      ['report', 'TOTAL 42\nOK\nu@h:~$'],
+      // The only "exit" printed is the echo of what was typed.
+      ['exit', ''],
+    ]);
+  });
+
   it('imports a single-program recording as the header command, then one turn per pause', () => {
     const text = [
       JSON.stringify({ version: 2, width: 80, height: 24, command: 'python3 train.py' }),
@@ -347,10 +365,11 @@ describe('asciinema importer: prompts learned from the session', () => {
     const { bundles, problems } = run('top.cast', text);
     expect(problems).toEqual([]);
     const steps = bundles[0]!.nodes.slice(1);
+    // The last screen, drawn just before top exits, is kept though the shell's screen is empty after it.
     expect(steps.map((s) => [s.action, s.observation])).toEqual([
       ['top', 'load 0.10\ncpu 3%'],
       ['(wait 2 s)', 'load 0.50\ncpu 40%'],
-      ['(wait 2 s)', ''],
+      ['(wait 2 s)', 'load 0.90\ncpu 95%'],
     ]);
   });
 

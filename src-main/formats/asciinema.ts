@@ -25,6 +25,9 @@ import { givenPrompt, grammarPrompt, learnPrompt, type PromptMatcher } from './l
 import { clampTerminalSize, TerminalScreen } from './terminal-screen';
 
 const FORMAT = 'asciinema';
+/** The sequences that leave the alternate screen (a full-screen program exiting). */
+// eslint-disable-next-line no-control-regex
+const LEAVE_FULL_SCREEN = /\x1b\[\?(?:1049|1047|47)l/;
 /** Keystrokes closer together than this are one batch inside a full-screen program. */
 const BATCH_GAP_SECONDS = 0.5;
 /** Output that stops for this long waited for something: a turn ends there when no input was recorded. */
@@ -420,6 +423,15 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
     } else initialState = observation;
     open = null;
   };
+  /** A full-screen program's last screen, kept as it exits; and the last screen a turn showed. */
+  let exitScreen: string | null = null;
+  let shownScreen: string | null = null;
+  /** The exited program's last screen when no keystroke batch showed it (it ran on its own): output too, once. */
+  const programScreen = (): string[] => {
+    const program = exitScreen !== null && shownScreen === null ? [exitScreen] : [];
+    exitScreen = shownScreen = null;
+    return program;
+  };
   /** The echo of the last submitted line, until the text after it is read. */
   let echoAhead: string | null = null;
   const normalText = (): string[] => {
@@ -431,7 +443,12 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
   try {
     for (const ev of events) {
       if (ev.code === 'o') {
-        screen.write(ev.data);
+        const exitAt = screen.inFullScreenProgram ? ev.data.search(LEAVE_FULL_SCREEN) : -1;
+        if (exitAt >= 0) {
+          screen.write(ev.data.slice(0, exitAt));
+          exitScreen = screen.fullScreenText();
+          screen.write(ev.data.slice(exitAt));
+        } else screen.write(ev.data);
         pending.push(...screen.flushIfLarge());
         if (screen.inFullScreenProgram) fullScreen = true;
         continue;
@@ -446,7 +463,7 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
         const sameBatch = open?.screen && ev.time - lastKey < BATCH_GAP_SECONDS;
         if (sameBatch) open!.action += keyNotation(ev.data);
         else {
-          finish(screen.fullScreenText(), ev.time);
+          finish((shownScreen = screen.fullScreenText()), ev.time);
           open = { action: keyNotation(ev.data), time: ev.time, line: ev.line, screen: true };
         }
         editor.clear();
@@ -467,7 +484,7 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
         const lines = normalText();
         const last = lines.pop() ?? '';
         const { prompt, echo } = splitPromptLine(last, typed, promptCol, matcher);
-        finish(joinLines([...lines, prompt]), ev.time);
+        finish(joinLines([...programScreen(), ...lines, prompt]), ev.time);
         // Tab completion, history recall and cursor moves change the line in ways the
         // keystrokes alone do not tell: the echoed line on screen is the truth then.
         const action = typed.edited && echo ? echo : typed.text;
@@ -476,7 +493,7 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
         promptCol = null;
       }
     }
-    finish(screen.inFullScreenProgram ? screen.fullScreenText() : joinLines(normalText()), events.at(-1)?.time ?? 0);
+    finish(screen.inFullScreenProgram ? screen.fullScreenText() : joinLines([...programScreen(), ...normalText()]), events.at(-1)?.time ?? 0);
   } finally {
     screen.dispose();
   }
@@ -575,11 +592,14 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
   let atPrompt = false;
   /** A command taken from the shell's screen while a program hid it: not output when the shell shows again. */
   let echoAhead: string | null = null;
+  /** A full-screen program's last screen, kept as it exits; and the last screen a turn showed. */
+  let exitScreen: string | null = null;
+  let shownScreen: string | null = null;
   const cut = (time: number) => {
     let observation: string;
     let action = open?.action;
     if (screen.inFullScreenProgram) {
-      observation = screen.fullScreenText();
+      observation = shownScreen = screen.fullScreenText();
       const typed = atPrompt ? screen.peekNormal().find((l) => l.trim() !== '') : undefined;
       if (typed) action = echoAhead = typed.trim();
       atPrompt = false;
@@ -587,7 +607,10 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
       const lines = sinceCut([...pending.splice(0), ...screen.take(true)], echoAhead);
       echoAhead = null;
       if (atPrompt && lines.length > 0 && lines[0]!.trim() !== '') action = lines.shift()!.trim();
-      observation = joinLines(lines);
+      // A program that changed its screen after the last pause and then exited: that screen is output too.
+      const program = exitScreen !== null && exitScreen !== shownScreen ? exitScreen : null;
+      observation = joinLines(program === null ? lines : [program, ...lines]);
+      exitScreen = shownScreen = null;
       const end = matcher?.match(observation.split('\n').at(-1) ?? '');
       atPrompt = end !== null && end !== undefined && end.command === '';
     }
@@ -610,7 +633,12 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
           open = { action: `(wait ${round(idle)} s)`, time: last, line: ev.line };
           written = false;
         }
-        screen.write(ev.data);
+        const exitAt = screen.inFullScreenProgram ? ev.data.search(LEAVE_FULL_SCREEN) : -1;
+        if (exitAt >= 0) {
+          screen.write(ev.data.slice(0, exitAt));
+          exitScreen = screen.fullScreenText();
+          screen.write(ev.data.slice(exitAt));
+        } else screen.write(ev.data);
         pending.push(...screen.flushIfLarge());
         written = true;
         last = ev.time;
