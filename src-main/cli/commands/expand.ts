@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import type { PolicySpec } from '../../common/contract/agents';
+import type { ApiInput } from '../../common/contract/api';
 import { UserError } from '../../common/user-error';
 import { withCore } from '../core';
 import { numberBetween, wholeNumber } from '../option-parsers';
@@ -24,7 +24,8 @@ interface ExpandFlags extends SamplingFlags {
   model?: string;
 }
 
-function policyOf(opts: ExpandFlags): PolicySpec {
+/** The policy as the contract takes it (what is left out gets the contract's defaults). */
+function policyOf(opts: ExpandFlags): ApiInput<'agents.expand'>['policy'] {
   if ((opts.policy === undefined) === (opts.script === undefined)) throw new UserError('Give one policy: --policy URL[#model] (an OpenAI-compatible chat model) or --script FILE (candidate actions).', 'invalid');
   if (opts.script) {
     // The script is read as text: its actions are proposed to the world model, never run.
