@@ -33,9 +33,9 @@ const original: TrajectoryBundle = chainBundle(
 );
 const steps = original.nodes.slice(1);
 
-function exportAs(format: 'messages' | 'sharegpt' | 'parquet', builder: 'world-model' | 'agent', reasoning = true) {
+function exportAs(format: 'messages' | 'sharegpt' | 'parquet', builder: 'world-model' | 'agent', reasoning = true, per: 'path' | 'step' = 'path', bundle = original) {
   const out = join(mkdtempSync(join(tmpdir(), 'wl-chat-')), 'export');
-  return exportDataset(bundleSource([original]), DatasetExportInput.parse({ out, format, samples: { builder, per: 'path', reasoning } })).then(() => out);
+  return exportDataset(bundleSource([bundle]), DatasetExportInput.parse({ out, format, samples: { builder, per, reasoning } })).then(() => out);
 }
 
 function workspace() {
@@ -60,6 +60,28 @@ describe('chat datasets exported by Worldloom import back as the same trajectori
     expectSameWorld(store);
   });
 
+  it('a per-step export (each sample repeats its history) comes back as one trajectory, every step with its own reasoning', async () => {
+    let m = 0;
+    const reasoned = chainBundle(
+      { ...{ title: 'reasoned', domain: 'terminal' as const, systemPrompt: original.trajectory.systemPrompt, initialState: 'user@box-1:~$' }, steps: steps.map((s, i) => ({ action: s.action, observation: s.observation, reasoning: i === 1 ? null : `why ${i}`, origin: 'real' as const })) },
+      () => `r-${m++}`,
+      '2026-01-01T00:00:00Z',
+    );
+    for (const format of ['messages', 'sharegpt'] as const) {
+      const out = await exportAs(format, 'world-model', true, 'step', reasoned);
+      const store = workspace();
+      const report = importTrajectories(store, fileSource(join(out, 'train.jsonl')), { head: fileHead(join(out, 'train.jsonl')) });
+      expect(report).toMatchObject({ format, imported: 1, problems: [] });
+      const [t] = store.listTrajectories();
+      expect(store.getNodes(t!.id).slice(1).map((s) => [s.action, s.observation, s.reasoning])).toEqual([
+        ['df -h /', 'Filesystem Size Used\n/dev/sda1 20G 12G', 'why 0'],
+        ['ls', 'notes.txt  src', null],
+        ['cat notes.txt', 'remember the milk', 'why 2'],
+      ]);
+      expect(t!.title).toMatch(/lines 1–3/);
+    }
+  });
+
   it('ShareGPT (LLaMA-Factory) with inline <think> reasoning', async () => {
     const out = await exportAs('sharegpt', 'world-model');
     const store = workspace();
@@ -75,6 +97,8 @@ describe('chat datasets exported by Worldloom import back as the same trajectori
     const report = await importAsJob(store, fileSource(file), { head: fileHead(file), signal: new AbortController().signal, added: [] });
     expect(report).toMatchObject({ format: 'parquet', imported: 1, problems: [] });
     expectSameWorld(store);
+    // Parquet keeps the title in its own column.
+    expect(store.listTrajectories()[0]!.title).toBe('disk check');
     // The synchronous path cannot decode Parquet and says how to import it instead.
     expect(() => importTrajectories(workspace(), fileSource(file), { head: fileHead(file) })).toThrow(/import .* as a job/);
   });

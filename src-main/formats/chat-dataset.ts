@@ -35,6 +35,8 @@ export interface ChatRow {
   system?: string;
   domain?: string;
   tools?: unknown;
+  /** A title column (Worldloom's Parquet export writes the trajectory's). */
+  title?: string;
 }
 
 const THINK = /^\s*<think>\n?([\s\S]*?)\n?<\/think>\s*/;
@@ -51,7 +53,7 @@ const MessageSchema = z.looseObject({
   reasoning_content: z.string().nullable().optional(),
   tool_calls: z.array(z.looseObject({ function: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }) })).nullable().optional(),
 });
-const MessagesRow = z.looseObject({ messages: z.array(MessageSchema), tools: z.unknown().optional(), domain: z.string().optional() });
+const MessagesRow = z.looseObject({ messages: z.array(MessageSchema), tools: z.unknown().optional(), domain: z.string().optional(), title: z.string().optional() });
 /** Where a ShareGPT row keeps its parts, as LLaMA-Factory's dataset_info.json may rename them. */
 export interface ShareGptColumns {
   messages: string;
@@ -131,7 +133,12 @@ export function messagesRowTurns(value: unknown): ChatRow | string {
     const toolCalls = m.tool_calls?.map((c) => ({ name: c.function.name, arguments: parseArgs(c.function.arguments) }));
     turns.push({ role, content, ...(reasoning ? { reasoning } : {}), ...(toolCalls?.length ? { toolCalls } : {}) });
   }
-  return { turns, ...(row.data.domain ? { domain: row.data.domain } : {}), ...(row.data.tools !== undefined ? { tools: row.data.tools } : {}) };
+  return {
+    turns,
+    ...(row.data.domain ? { domain: row.data.domain } : {}),
+    ...(row.data.tools !== undefined ? { tools: row.data.tools } : {}),
+    ...(row.data.title ? { title: row.data.title } : {}),
+  };
 }
 
 /** A ShareGPT row (LLaMA-Factory) as turns, read through the dataset's columns and tags. */
@@ -321,7 +328,7 @@ export function* chatRowItems(row: ChatRow, chatAs: ChatAs | undefined, ctx: Row
     kind: 'trajectory',
     bundle: chainBundle(
       {
-        title: `${ctx.file} · ${ctx.where} (${guess.as === 'agent' ? 'agent' : 'world-model'} chat)`,
+        title: row.title ?? `${ctx.file} · ${ctx.where} (${guess.as === 'agent' ? 'agent' : 'world-model'} chat)`,
         domain,
         // An agent's prompt is not the environment: its tools are, else the domain's template describes it.
         systemPrompt: guess.as === 'agent' ? toolEnvironment(row.tools) : systemPrompt,
@@ -337,7 +344,28 @@ export function* chatRowItems(row: ChatRow, chatAs: ChatAs | undefined, ctx: Row
   };
 }
 
-/** Reads a JSONL chat file row by row through `rowTurns`. */
+const sameTurn = (a: ChatTurn, b: ChatTurn) => a.role === b.role && a.content === b.content && JSON.stringify(a.toolCalls ?? null) === JSON.stringify(b.toolCalls ?? null);
+
+/**
+ * Whether `next` continues `row`: the same conversation with more turns, as the rows of a
+ * per-step export are (each step's sample repeats the history before it).
+ */
+export function continues(row: ChatRow, next: ChatRow): boolean {
+  if (next.turns.length <= row.turns.length) return false;
+  if (row.domain !== next.domain || JSON.stringify(row.tools ?? null) !== JSON.stringify(next.tools ?? null)) return false;
+  return row.turns.every((t, i) => sameTurn(t, next.turns[i]!));
+}
+
+/** `next` with the reasoning only `row` held (a per-step sample keeps the last turn's reasoning only). */
+function merged(row: ChatRow, next: ChatRow): ChatRow {
+  return { ...next, turns: next.turns.map((t, i) => (t.reasoning === undefined && row.turns[i]?.reasoning !== undefined ? { ...t, reasoning: row.turns[i]!.reasoning } : t)) };
+}
+
+/**
+ * Reads a JSONL chat file row by row through `rowTurns`. Consecutive rows where each
+ * continues the one before (a per-step export: every sample repeats its history) are one
+ * conversation, imported once as its longest row.
+ */
 export function* chatLines(
   format: string,
   rowTurns: (value: unknown) => ChatRow | string,
@@ -347,6 +375,14 @@ export function* chatLines(
   options?: ImporterOptions,
   unit = 'line',
 ): Iterable<ImportItem> {
+  let pending: { row: ChatRow; first: number; last: number; text: string } | null = null;
+  const flush = function* (): Iterable<ImportItem> {
+    if (!pending) return;
+    const { row, first, last, text } = pending;
+    pending = null;
+    const where = first === last ? `${unit} ${last}` : `${unit}s ${first}–${last}`;
+    yield* chatRowItems(row, options?.chatAs, { format, file: source.name, line: last, where, text }, newId, now);
+  };
   for (const item of jsonLines(source)) {
     if (item.kind === 'problem') {
       yield item;
@@ -357,6 +393,12 @@ export function* chatLines(
       yield { kind: 'problem', line: item.lineNo, reason: row };
       continue;
     }
-    yield* chatRowItems(row, options?.chatAs, { format, file: source.name, line: item.lineNo, where: `${unit} ${item.lineNo}`, text: item.text }, newId, now);
+    if (pending && continues(pending.row, row)) {
+      pending = { row: merged(pending.row, row), first: pending.first, last: item.lineNo, text: item.text };
+      continue;
+    }
+    yield* flush();
+    pending = { row, first: item.lineNo, last: item.lineNo, text: item.text };
   }
+  yield* flush();
 }
