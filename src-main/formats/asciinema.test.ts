@@ -328,6 +328,22 @@ describe('asciinema importer: prompts learned from the session', () => {
     expect(root!.provenance.recording).toMatchObject({ splitBy: 'prompts', prompt: { source: 'learned' } });
   });
 
+  it('does not take a progress line that pauses often for the prompt', () => {
+    const progress: [number, string, string][] = [10, 20, 30, 40, 50, 60].map((p, i) => [2 + i * 0.5, 'o', `\rDownloading ${p}%`]);
+    const text = cast({ version: 2, width: 60, height: 10 }, [
+      [0.1, 'o', 'ci@runner:/src$ '],
+      [1.0, 'o', 'fetch data.tar\r\n'],
+      ...progress,
+      [5.5, 'o', '\rDownloading 100% done\r\nci@runner:/src$ '],
+      [6.5, 'o', 'ls\r\ndata.tar\r\nci@runner:/src$ '],
+    ]);
+    const { bundles } = run('ci.cast', text);
+    expect(bundles[0]!.nodes.slice(1).map((s) => [s.action, s.observation])).toEqual([
+      ['fetch data.tar', 'Downloading 100% done\nci@runner:/src$'],
+      ['ls', 'data.tar\nci@runner:/src$'],
+    ]);
+  });
+
   it('learns a themed prompt and takes a --prompt pattern over it', () => {
     const events: [number, string, string][] = [
       [0.1, 'o', '➜  proj git:(main) '],

@@ -28,6 +28,9 @@ const FORMAT = 'asciinema';
 /** The sequences that leave the alternate screen (a full-screen program exiting). */
 // eslint-disable-next-line no-control-regex
 const LEAVE_FULL_SCREEN = /\x1b\[\?(?:1049|1047|47)l/;
+/** Output that goes back over the cursor's line rather than on from it. */
+// eslint-disable-next-line no-control-regex
+const REWRITES_LINE = /^(?:\r|\x08|\x1b\[\d*[GDK])/;
 /** Keystrokes closer together than this are one batch inside a full-screen program. */
 const BATCH_GAP_SECONDS = 0.5;
 /** Output that stops for this long waited for something: a turn ends there when no input was recorded. */
@@ -515,7 +518,11 @@ function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number
   try {
     for (const ev of events) {
       if (ev.code === 'o') {
-        if (ev.time - last >= PROMPT_PAUSE_SECONDS && !screen.inFullScreenProgram && screen.cursorCol > 0) candidates.push(screen.currentLine(true));
+        // A line waits for typing when output stops there and then goes on after it; a
+        // progress line that stops is rewritten instead (carriage return, backspace, erase).
+        if (ev.time - last >= PROMPT_PAUSE_SECONDS && !screen.inFullScreenProgram && screen.cursorCol > 0 && !REWRITES_LINE.test(ev.data)) {
+          candidates.push(screen.currentLine(true));
+        }
         last = ev.time;
         screen.write(ev.data);
         if (screen.inFullScreenProgram) fullScreen = true;
