@@ -180,6 +180,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
   it('asks before closing the workspace, and Esc keeps it open', async () => {
     const { page, errors } = await studioPage();
     await page.getByRole('button', { name: 'Workspace ▾' }).click();
+    // The menu also says where the workspace is and what it holds, which a narrow toolbar leaves out.
+    await expect.poll(() => page.getByRole('menu', { name: 'Workspace' }).textContent()).toMatch(/rough\.worldloom.*4 trajectories · \d+ steps/);
     await page.getByRole('menuitem', { name: 'Close workspace…' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Close the workspace?' });
     await confirm.waitFor();

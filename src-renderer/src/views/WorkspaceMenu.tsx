@@ -48,11 +48,28 @@ export function WorkspaceMenu({ onNewTrajectory }: { onNewTrajectory(): void }) 
           <button role="menuitem" onClick={choose(() => setConfirming(true))}>
             Close workspace…
           </button>
-          <p className="muted small">Every change is written to the workspace file as you make it.</p>
+          <p className="muted small">
+            <WorkspaceSummary />
+            <br />
+            Every change is written to the workspace file as you make it.
+          </p>
         </div>
       )}
       {confirming && createPortal(<ConfirmClose onDone={() => setConfirming(false)} />, document.body)}
     </div>
+  );
+}
+
+/** The path and counts, which the toolbar hides when it is narrow. */
+function WorkspaceSummary() {
+  const workspace = useStudio((s) => s.workspace);
+  if (!workspace) return null;
+  return (
+    <>
+      <span className="workspace-path-full">{workspace.path}</span>
+      <br />
+      {workspace.trajectories} trajectories · {workspace.steps} steps
+    </>
   );
 }
 
