@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, importFile } from './support/studio-page';
@@ -10,7 +11,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user exporting a dataset${NO_CHROMIUM}`, 
   const session = useStudioInBrowser();
 
   it('filters a workspace, sees the live count and a preview, and exports train/validation with a card', async () => {
-    const page = await session.browser.newPage();
+    const page = await session.browser.newPage({ acceptDownloads: true });
     const errors = watchPageErrors(page);
     await createWorkspace(page, session.studio.url, join(session.studio.dir, 'dataset.worldloom'));
     await importFile(page, fixture, 'terminal_test.jsonl: 2 imported');
@@ -33,20 +34,26 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user exporting a dataset${NO_CHROMIUM}`, 
     await expect.poll(() => preview.locator('.dataset-message').first().textContent()).toContain('system');
 
     await dialog.getByLabel('Format', { exact: true }).selectOption('sharegpt');
-    const out = join(session.studio.dir, 'llama-factory');
-    await dialog.getByLabel(/Export to folder/).fill(out);
+    // In a browser the dataset reaches the user as one .zip download, never a folder on the server.
+    await dialog.getByLabel(/Export as \(name of the \.zip your browser saves\)/).fill('llama-factory');
     await dialog.getByLabel('Train fraction').fill('0.5');
+    const downloading = page.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('llama-factory.zip');
 
     const result = dialog.getByRole('status').filter({ hasText: 'Wrote' });
     await expect.poll(() => result.textContent()).toMatch(/Wrote \d train and \d validation samples \(1 \+ 1 trajectories\)/);
-    const info = JSON.parse(readFileSync(join(out, 'dataset_info.json'), 'utf8')) as Record<string, { file_name: string }>;
+    const files = unzipSync(readFileSync((await download.path())!));
+    const read = (name: string) => strFromU8(files[`llama-factory/${name}`]!);
+    const info = JSON.parse(read('dataset_info.json')) as Record<string, { file_name: string }>;
     expect(Object.values(info).map((e) => e.file_name).sort()).toEqual(['train.jsonl', 'validation.jsonl']);
-    const card = readFileSync(join(out, 'README.md'), 'utf8');
+    const card = read('README.md');
     expect(card).toMatch(/configs:\n- config_name: "default"/);
     expect(card).toContain('filter `depth >= 2`');
-    const rows = ['train', 'validation'].flatMap((s) => readFileSync(join(out, `${s}.jsonl`), 'utf8').trim().split('\n'));
+    const rows = ['train', 'validation'].flatMap((s) => read(`${s}.jsonl`).trim().split('\n'));
     expect(rows).toHaveLength(3);
+    expect(existsSync(join(ROOT, 'llama-factory'))).toBe(false);
     expect(errors).toEqual([]);
   });
 });

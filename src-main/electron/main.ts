@@ -39,6 +39,15 @@ const studio = new Studio({
     });
     return r.canceled ? [] : r.filePaths;
   },
+  pickSavePath: async ({ title, defaultPath, extensions, folder }) => {
+    if (folder) {
+      const r = await dialog.showOpenDialog(mainWindow!, { title, defaultPath, properties: ['openDirectory', 'createDirectory', 'promptToCreate'] });
+      return r.canceled ? null : (r.filePaths[0] ?? null);
+    }
+    const filters = extensions.length > 0 ? [{ name: extensions.map((e) => `.${e}`).join(', '), extensions }, { name: 'All files', extensions: ['*'] }] : [];
+    const r = await dialog.showSaveDialog(mainWindow!, { title, defaultPath, filters });
+    return r.canceled || !r.filePath ? null : r.filePath;
+  },
 });
 
 /** Only our own page may call the core: not a navigated-away page, not an iframe. */

@@ -7,6 +7,9 @@ import { approximateTokenCounter, modelTokenCounter, tokenizerFolderCounter, typ
 import { defaultModelPath } from '../simulation/model-session';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
+import { rmSync } from 'node:fs';
+import { safeFileName } from './downloads';
+import { zipFolder } from './zip-folder';
 
 /**
  * Exact counts: the tokenizer folder the user named, else the loaded model's own tokenizer
@@ -39,10 +42,30 @@ export function datasetHandlers(studio: Studio): HandlersOf<typeof datasetApi> {
       const store = studio.requireStore();
       try {
         const tokenCounter = tokenCounterFor(studio, input.tokenizer);
+        if (!input.download) {
+          return await studio.jobs.start(
+            'export',
+            'Exporting the dataset',
+            ({ signal, progress }) => exportDataset(store, input, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter }),
+            input.jobId,
+          );
+        }
+        // For a browser: written into a private folder, then offered once as one .zip; nothing lands in the server's working directory.
+        const name = safeFileName(input.out).replace(/\.zip$/i, '');
+        const folder = studio.downloads.pathFor(name);
         return await studio.jobs.start(
           'export',
           'Exporting the dataset',
-          ({ signal, progress }) => exportDataset(store, input, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter }),
+          async ({ signal, progress }) => {
+            try {
+              const summary = await exportDataset(store, { ...input, out: folder, overwrite: false }, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter });
+              progress(1, 1, 'Packing the dataset into one .zip');
+              await zipFolder(folder, `${folder}.zip`, name);
+              return { ...summary, out: `${name}.zip`, downloadId: studio.downloads.offer(`${folder}.zip`, `${name}.zip`, 'application/zip') };
+            } finally {
+              rmSync(folder, { recursive: true, force: true });
+            }
+          },
           input.jobId,
         );
       } catch (err) {

@@ -37,6 +37,8 @@ export interface DoorExtras {
   secrets?: SecretStore;
   pickWorkspace?: (mode: 'open' | 'create') => Promise<string | null>;
   pickImportFiles?: () => Promise<string[]>;
+  /** Where to save a file (or, with `folder`, a dataset folder): the desktop app's save dialog. */
+  pickSavePath?: (request: { title: string; defaultPath: string; extensions: string[]; folder: boolean }) => Promise<string | null>;
 }
 
 type Listener = <E extends ApiEvent>(event: E, payload: ApiEventPayload<E>) => void;

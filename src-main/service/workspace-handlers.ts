@@ -146,6 +146,10 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
     if (!studio.extras.pickWorkspace) throw new UserError('File dialogs exist only in the desktop app; type the path instead.');
     return { path: await studio.extras.pickWorkspace(mode) };
   },
+  'dialog.pickSavePath': async (request) => {
+    if (!studio.extras.pickSavePath) throw new UserError('Save dialogs exist only in the desktop app; in a browser, exports download.');
+    return { path: await studio.extras.pickSavePath(request) };
+  },
   'dialog.pickImportFiles': async () => {
     if (!studio.extras.pickImportFiles) throw new UserError('File dialogs exist only in the desktop app; drop the files instead.');
     return { paths: await studio.extras.pickImportFiles() };

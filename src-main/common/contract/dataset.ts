@@ -84,6 +84,11 @@ export const DatasetExportInput = z.object({
   reasoningStyle: z.enum(['field', 'inline']).default('field'),
   overwrite: z.boolean().default(false),
   /**
+   * For a browser on the host: `out` is only a name; the dataset is written into a private
+   * folder and offered once as one .zip under `downloadId` (GET /download/<id>).
+   */
+  download: z.boolean().default(false),
+  /**
    * A tokenizer folder (tokenizer.json, tokenizer_config.json) on the machine running the core,
    * for exact token counts; without it, the loaded model's tokenizer, else the embedded model's.
    */
@@ -106,6 +111,8 @@ export const DatasetExportSummary = z.object({
   tokenizer: z.object({ label: z.string(), exact: z.boolean() }),
   /** What the export could do but the user should know (an empty split, …), also written in the card. */
   warnings: z.array(z.string()).default([]),
+  /** With `download`: the one-time id of the .zip holding the dataset. */
+  downloadId: z.string().optional(),
 });
 export type DatasetExportSummary = z.infer<typeof DatasetExportSummary>;
 

@@ -127,4 +127,14 @@ export const workspaceApi = {
   /** Desktop only: native dialogs. The host answers with an error saying to type a path. */
   'dialog.pickWorkspace': method(z.object({ mode: z.enum(['open', 'create']) }), z.object({ path: z.string().nullable() })),
   'dialog.pickImportFiles': method(z.object({}), z.object({ paths: z.array(z.string()) })),
+  /** Desktop only: where to save an export or a report (a folder for a dataset). */
+  'dialog.pickSavePath': method(
+    z.object({
+      title: z.string().min(1).max(200),
+      defaultPath: z.string().max(4096).default(''),
+      extensions: z.array(z.string().min(1).max(16)).max(20).default([]),
+      folder: z.boolean().default(false),
+    }),
+    z.object({ path: z.string().nullable() }),
+  ),
 } as const;

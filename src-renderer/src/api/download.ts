@@ -2,6 +2,7 @@
 // once under an id, and the browser fetches it as an attachment, so it reaches the person at
 // the browser (perhaps over an SSH tunnel) and not the server's working directory. The
 // desktop app has the file system and writes where the user chose.
+import { call } from './client';
 
 /** True in a plain browser tab on `worldloom serve`; false in the desktop app. */
 export function downloadsThroughBrowser(): boolean {
@@ -29,4 +30,13 @@ export function saveDownload(downloadId: string): void {
 /** The last part of a path the user typed: the name the browser saves the file under. */
 export function fileNameOf(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+}
+
+/**
+ * The desktop app's save dialog (a folder chooser for a dataset); null when the user cancels.
+ * Only where `app.info.nativeDialogs` says there are native dialogs.
+ */
+export async function chooseSavePath(request: { title: string; defaultPath: string; extensions?: string[]; folder?: boolean }): Promise<string | null> {
+  const { path } = await call('dialog.pickSavePath', request);
+  return path;
 }

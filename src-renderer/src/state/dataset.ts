@@ -104,9 +104,11 @@ export async function startExport(focus: TreeFocus): Promise<void> {
     return;
   }
   try {
+    const download = downloadsThroughBrowser();
     const result = await call('dataset.export', {
       jobId,
-      out,
+      out: download ? fileNameOf(out) : out,
+      download,
       format: form.format,
       selection: { filter: effectiveFilter(form), scope: scopeFor(form.scope, focus) },
       samples: { builder: form.builder, per: form.per, reasoning: form.reasoning },
@@ -120,7 +122,8 @@ export async function startExport(focus: TreeFocus): Promise<void> {
     });
     set({ result });
     const total = result.samples.train + result.samples.validation;
-    notify('info', `Exported ${total} samples (train ${result.samples.train}, validation ${result.samples.validation}) to ${result.out}`);
+    if (result.downloadId) saveDownload(result.downloadId);
+    notify('info', `Exported ${total} samples (train ${result.samples.train}, validation ${result.samples.validation}) ${result.downloadId ? `as ${result.out}; the browser saves it` : `to ${result.out}`}`);
   } catch (err) {
     set({ error: (err as Error).message });
   } finally {

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import type { StepComparison, TrajectoryComparison } from '../../../../src-main/common/contract/reality';
 import { closeCompare, exportReport, nextDivergence, showStep, useCompare } from '../../state/compare';
 import { useOverlay } from '../../state/overlays';
+import { useStudio } from '../../state/store';
+import { chooseSavePath } from '../../api/download';
 import { DivergenceTimeline } from './DivergenceTimeline';
 import { divergenceSummary } from './divergence-summary';
 import { SimRealDiff } from './SimRealDiff';
@@ -55,6 +57,7 @@ function StepList({ steps, current }: { steps: StepComparison[]; current: number
 }
 
 function ReportExport({ comparison }: { comparison: TrajectoryComparison }) {
+  const nativeDialogs = useStudio((s) => s.app?.nativeDialogs ?? false);
   const [path, setPath] = useState(`sim-vs-real-${comparison.trajectoryId.slice(0, 8)}.html`);
   return (
     <form
@@ -66,6 +69,11 @@ function ReportExport({ comparison }: { comparison: TrajectoryComparison }) {
       }}
     >
       <input value={path} onChange={(e) => setPath(e.target.value)} aria-label="Report file (.html or .json)" spellCheck={false} />
+      {nativeDialogs && (
+        <button type="button" onClick={() => void chooseSavePath({ title: 'Export the report', defaultPath: path, extensions: ['html', 'json'] }).then((chosen) => chosen && setPath(chosen))}>
+          Choose…
+        </button>
+      )}
       <button type="submit" disabled={!path.trim()}>
         Export report
       </button>

@@ -1,6 +1,6 @@
 // The export dialog: choose samples (filters, part of the tree) with a live count and a
 // preview, choose a format and the cleaning, then export with progress and cancel.
-import { downloadsThroughBrowser } from '../../api/download';
+import { chooseSavePath, downloadsThroughBrowser } from '../../api/download';
 import { useEffect, useMemo } from 'react';
 import { changeForm, openExportDialog, refreshPreview, startExport, useDatasetExport, writesOneFile, type ExportForm, type ExportFormatChoice } from '../../state/dataset';
 import { useStudio } from '../../state/store';
@@ -21,6 +21,7 @@ function outFor(out: string, from: { extensions: string[] } | undefined, fromFil
 
 export function ExportDialog({ onDone }: { onDone: () => void }) {
   const workspacePath = useStudio((s) => s.workspace?.path ?? '');
+  const nativeDialogs = useStudio((s) => s.app?.nativeDialogs ?? false);
   const trajectoryId = useStudio((s) => s.trajectory?.id ?? null);
   const nodeId = useStudio((s) => s.selectedNodeId);
   const focus = useMemo(() => ({ trajectoryId, nodeId }), [trajectoryId, nodeId]);
@@ -83,11 +84,27 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
         </label>
         <label>
           {dataset
-            ? 'Export to folder (path on the machine running Worldloom)'
+            ? downloadsThroughBrowser()
+              ? 'Export as (name of the .zip your browser saves)'
+              : 'Export to folder (path on the machine running Worldloom)'
             : downloadsThroughBrowser()
               ? 'Export to file (name your browser saves it under)'
               : 'Export to file (path on the machine running Worldloom)'}
-          <input value={form.out} onChange={(e) => change({ out: e.target.value })} spellCheck={false} />
+          <span className="row">
+            <input value={form.out} onChange={(e) => change({ out: e.target.value })} spellCheck={false} />
+            {nativeDialogs && (
+              <button
+                type="button"
+                onClick={() =>
+                  void chooseSavePath({ title: dataset ? 'Export the dataset into' : 'Export to', defaultPath: form.out, extensions: dataset ? [] : (formats.find((f) => f.id === form.format)?.extensions ?? []), folder: dataset }).then(
+                    (path) => path && change({ out: path }),
+                  )
+                }
+              >
+                Choose…
+              </button>
+            )}
+          </span>
         </label>
         {dataset && (
           <div className="dataset-grid">
