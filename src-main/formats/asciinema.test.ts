@@ -420,6 +420,8 @@ describe('asciinema importer: prompts learned from the session', () => {
     expect(learnPrompt(['Password:'])).toBeNull();
     expect(learnPrompt(['u@h:~$'])!.match('u@h:~$ ls')).toEqual({ prompt: 'u@h:~$', command: 'ls' });
     expect(learnPrompt([])).toBeNull();
+    // A clock in the prompt: what follows the shared digits still varies.
+    expect(learnPrompt(['[10:00:01] ada $', '[10:00:07] ada $'])!.match('[10:01:30] ada $ make')).toEqual({ prompt: '[10:01:30] ada $', command: 'make' });
   });
 });
 

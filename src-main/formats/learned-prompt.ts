@@ -96,8 +96,10 @@ export function learnPrompt(candidates: readonly string[], trusted = false): Pro
     prefix = commonPrefix(prefix, c);
     suffix = commonSuffix(suffix, c);
   }
-  // The shared end is the sigil and the marks around it, not letters a directory name happens to share.
+  // The shared end is the sigil and the marks around it, not letters a directory name happens to share;
+  // the shared start stops before digits that merely agree so far (a clock: "[10:00:0").
   suffix = /[^\p{L}\p{N}_]*$/u.exec(suffix)![0];
+  prefix = prefix.replace(/[\p{N}:.]+$/u, '');
   if (suffix === '' || prefix.trim().length + suffix.trim().length < 2) {
     // Too little in common to tell a prompt from output ("$" alone): the most repeated exact one, if any.
     const [top, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
