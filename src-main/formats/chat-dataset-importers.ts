@@ -4,7 +4,8 @@
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { chatLines, DEFAULT_SHAREGPT_COLUMNS, messagesRowTurns, shareGptColumnsFromInfo, shareGptRowTurns, type ShareGptColumns } from './chat-dataset';
+import { chatLines } from './chat-dataset';
+import { DEFAULT_SHAREGPT_COLUMNS, messagesRowTurns, shareGptColumnsFromInfo, shareGptRowTurns, type ShareGptColumns } from './chat-rows';
 import { ImportFormatError, type ImportItem, type ImportSource, type TrajectoryImporter } from './format';
 import { textSource } from './sources';
 
