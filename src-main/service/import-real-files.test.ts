@@ -1,0 +1,29 @@
+// Every real SWE-agent, mini-swe-agent and ATIF file in ../shared/fixtures/real-world imports
+// through the same path `worldloom import` takes (auto detection, the store), each as one
+// trajectory with no problem. The importers' own tests check them step by step.
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fileHead, fileSource } from '../formats/sources';
+import { WorkspaceStore } from '../store/workspace-store';
+import { importTrajectories } from './import-trajectories';
+
+const REAL = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
+const files = (kind: string) => (existsSync(join(REAL, kind)) ? readdirSync(join(REAL, kind)).map((f) => [kind, f] as const) : []);
+const expected: Record<string, string> = { 'harbor-rfc-mini-swe-agent-trajectory.json': 'mini-swe-agent' };
+
+describe.skipIf(!existsSync(REAL))('real files of other tools (../shared/fixtures/real-world; skipped when absent)', () => {
+  it.each([...files('swe-agent'), ...files('atif')])('%s/%s imports as one trajectory with no problem', (kind, name) => {
+    const path = join(REAL, kind, name);
+    const store = WorkspaceStore.create(join(mkdtempSync(join(tmpdir(), 'wl-real-')), 'w.worldloom'));
+    const report = importTrajectories(store, fileSource(path), { head: fileHead(path) });
+    expect(report).toMatchObject({ format: expected[name] ?? kind, imported: 1, problems: [] });
+    const [t] = store.listTrajectories();
+    const nodes = store.getNodes(t!.id);
+    expect(nodes.length).toBeGreaterThan(1);
+    // The world model's reasoning is never filled from an agent's file.
+    expect(nodes.every((n) => n.reasoning === null)).toBe(true);
+    store.close();
+  });
+});
