@@ -182,7 +182,10 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     await page.getByRole('button', { name: 'Workspace ▾' }).click();
     // The menu also says where the workspace is and what it holds, which a narrow toolbar leaves out.
     await expect.poll(() => page.getByRole('menu', { name: 'Workspace' }).textContent()).toMatch(/rough\.worldloom.*4 trajectories · \d+ steps/);
-    await page.getByRole('menuitem', { name: 'Close workspace…' }).click();
+    // By keyboard: the open menu has the focus on its first item; ↓ then Enter asks to close.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New trajectory…');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
     const confirm = page.getByRole('alertdialog', { name: 'Close the workspace?' });
     await confirm.waitFor();
     expect(await confirm.textContent()).toContain('rough.worldloom');

@@ -12,9 +12,12 @@ export function WorkspaceMenu({ onNewTrajectory }: { onNewTrajectory(): void }) 
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (!open) return;
+    // Opened, the menu takes the focus on its first item, as menus do.
+    root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const outside = (e: MouseEvent) => {
       if (!root.current?.contains(e.target as Node)) setOpen(false);
     };
@@ -31,13 +34,20 @@ export function WorkspaceMenu({ onNewTrajectory }: { onNewTrajectory(): void }) 
       className="menu"
       ref={root}
       onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
+        if (!open) return;
+        if (e.key === 'Escape') {
           e.stopPropagation();
           setOpen(false);
+          button.current?.focus();
+        } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+          e.preventDefault();
+          const items = [...(root.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+          const at = items.indexOf(document.activeElement as HTMLElement);
+          items[(at + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
         }
       }}
     >
-      <button aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button ref={button} aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
         Workspace ▾
       </button>
       {open && (
