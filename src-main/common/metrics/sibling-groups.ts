@@ -12,7 +12,9 @@ import { sampleAgreement } from './agreement';
 export const MAX_COMPARED_SAMPLES = 16;
 
 export interface RawGroup {
-  parent: NodeRecord;
+  parentId: string;
+  /** The state's depth: its children's, less one. */
+  parentDepth: number;
   action: string;
   real: NodeRecord | null;
   samples: NodeRecord[];
@@ -23,17 +25,18 @@ const firstLine = (text: string) => {
   return (end === -1 ? text : text.slice(0, end)).slice(0, 200);
 };
 
-/** Children grouped by parent and action, in creation order; only groups with at least one non-real sample. */
+/**
+ * Children grouped by parent and action, in creation order; only groups with at least one
+ * sample. Takes any set of nodes: a whole trajectory, one node's children, or just the
+ * sibling samples the store picked out.
+ */
 export function rawSiblingGroups(nodes: readonly NodeRecord[], parentId?: string): RawGroup[] {
-  const byId = new Map(nodes.map((n) => [n.id, n]));
   const groups = new Map<string, RawGroup>();
   for (const n of nodes) {
     if (n.parentId === null || (parentId !== undefined && n.parentId !== parentId)) continue;
-    const parent = byId.get(n.parentId);
-    if (!parent) continue;
     const key = `${n.parentId}\u0000${n.action}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { parent, action: n.action, real: null, samples: [] }));
+    if (!group) groups.set(key, (group = { parentId: n.parentId, parentDepth: n.depth - 1, action: n.action, real: null, samples: [] }));
     // The recorded step is the ground truth: a real one, else one imported from a recording.
     if (n.origin === 'real') group.real = group.real?.origin === 'real' ? group.real : n;
     else if (n.origin === 'imported') group.real ??= n;
@@ -65,7 +68,7 @@ export function compareGroup(group: RawGroup, domain: Domain): SiblingGroup {
   );
   const variants = variantsOf(group);
   return {
-    parentId: group.parent.id,
+    parentId: group.parentId,
     action: group.action,
     domain,
     realNodeId: group.real?.id ?? null,
@@ -96,9 +99,9 @@ export function agreementRows(nodes: readonly NodeRecord[]): { rows: AgreementRo
     const compared = group.samples.slice(0, MAX_COMPARED_SAMPLES);
     const a = sampleAgreement(compared.map((n) => n.observation));
     rows.push({
-      parentId: group.parent.id,
+      parentId: group.parentId,
       label: firstLine(group.action),
-      depth: group.parent.depth,
+      depth: group.parentDepth,
       samples: group.samples.length,
       agreement: a.agreement!,
       distinct: a.distinct,
