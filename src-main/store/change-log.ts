@@ -1,7 +1,8 @@
 // What other processes wrote to the workspace. Triggers (migration 4) log every change of a
-// node or trajectory in `change_log`; this connection marks the entries its own writes made
-// (a TEMP trigger, which fires for this connection only), so a reader here sees exactly what
-// the CLI, another window or a recorder wrote. `PRAGMA data_version` changes only when another
+// node or trajectory in `change_log`; this connection remembers which entries its own writes
+// made (every write of the store runs in `ownWrite`, inside its transaction, where no other
+// writer can add entries), so a reader here sees exactly what the CLI, another window or a
+// recorder wrote. `PRAGMA data_version` changes only when another
 // connection commits, so polling it costs nothing while nobody else writes.
 import type Database from 'better-sqlite3';
 
@@ -21,17 +22,20 @@ export interface ChangeEntry {
 
 export class ChangeLog {
   private dataVersion: number;
+  /** Entries this connection's own writes made, as [first, last] ranges, until a read passes them. */
+  private own: [number, number][] = [];
 
   constructor(private readonly db: Database.Database) {
-    if (!db.readonly) {
-      db.exec(`
-        CREATE TEMP TABLE IF NOT EXISTS own_changes (seq INTEGER PRIMARY KEY);
-        CREATE TEMP TRIGGER IF NOT EXISTS mark_own_change AFTER INSERT ON main.change_log BEGIN
-          INSERT OR IGNORE INTO temp.own_changes (seq) VALUES (new.seq);
-        END;
-      `);
-    }
     this.dataVersion = this.readDataVersion();
+  }
+
+  /** Runs one write of this connection; call inside its transaction, so the entries it makes are its own. */
+  ownWrite<T>(write: () => T): T {
+    const before = this.latest();
+    const result = write();
+    const after = this.latest();
+    if (after > before) this.own.push([before + 1, after]);
+    return result;
   }
 
   private readDataVersion(): number {
@@ -72,12 +76,9 @@ export class ChangeLog {
     const more = rows.length > limit;
     const read = rows.slice(0, limit);
     const next = read.length ? read.at(-1)!.seq : since;
-    const own = new Set(
-      this.db.readonly
-        ? []
-        : (this.db.prepare(`SELECT seq FROM temp.own_changes WHERE seq > ? AND seq <= ?`).pluck().all(since, next) as number[]),
-    );
-    if (!this.db.readonly) this.db.prepare(`DELETE FROM temp.own_changes WHERE seq <= ?`).run(next);
-    return { entries: read.filter((e) => !own.has(e.seq)), next, more, gap };
+    const mine = (seq: number) => this.own.some(([first, last]) => seq >= first && seq <= last);
+    const entries = read.filter((e) => !mine(e.seq));
+    this.own = this.own.filter(([, last]) => last > next);
+    return { entries, next, more, gap };
   }
 }

@@ -152,7 +152,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (trajectory_id, version)
   );
   CREATE TABLE change_log (
-    seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq           INTEGER PRIMARY KEY,
     kind          TEXT NOT NULL,
     trajectory_id TEXT NOT NULL,
     node_id       TEXT,

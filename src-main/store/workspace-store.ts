@@ -177,7 +177,7 @@ export class WorkspaceStore {
   transaction<T>(fn: () => T): T {
     if (this.readOnly) throw readOnlyError(this.path);
     try {
-      return this.db.transaction(fn).immediate();
+      return this.db.transaction(() => this.changes.ownWrite(fn)).immediate();
     } catch (err) {
       const code = sqliteCode(err);
       if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT') throw busyError(this.path, this.busyTimeoutMs);
@@ -205,6 +205,7 @@ export class WorkspaceStore {
 
   /** Writes a whole trajectory. Call inside `transaction` when writing many. */
   insertBundle(bundle: TrajectoryBundle): void {
+    if (!this.db.inTransaction) return this.transaction(() => this.insertBundle(bundle));
     const t = bundle.trajectory;
     this.stmt.insertTrajectory.run({
       id: t.id,
@@ -304,16 +305,16 @@ export class WorkspaceStore {
 
   /** Saves an edited state as a new node beside the original; the original stays. */
   editNode(id: string, change: { action: string; observation: string }): NodeRecord {
-    return this.edits.edit(id, change);
+    return this.transaction(() => this.edits.edit(id, change));
   }
 
   /** Undoes an edit by removing the node it created (a leaf); `redoEdit` puts it back. */
   undoEdit(id: string): NodeRecord {
-    return this.edits.undo(id);
+    return this.transaction(() => this.edits.undo(id));
   }
 
   redoEdit(id: string): NodeRecord {
-    return this.edits.redo(id);
+    return this.transaction(() => this.edits.redo(id));
   }
 
   /** Full-text search and filters across every trajectory. */
@@ -348,6 +349,30 @@ export class WorkspaceStore {
   /** All nodes of a trajectory, parents before children. */
   getNodes(trajectoryId: string): NodeRecord[] {
     return (this.stmt.nodesOf.all(trajectoryId) as NodeRow[]).map(toNode);
+  }
+
+  /** The children of a node, in the order they were made. */
+  getChildren(parentId: string): NodeRecord[] {
+    return (this.db.prepare(`SELECT * FROM nodes WHERE parent_id = ? ORDER BY rowid`).all(parentId) as NodeRow[]).map(toNode);
+  }
+
+  /**
+   * Only the nodes of a trajectory that are two or more samples (neither real nor imported) of
+   * one action from one state, with the recorded steps of the same action beside them: what
+   * sibling agreement needs, read without loading a large tree whole.
+   */
+  getSiblingSamples(trajectoryId: string): NodeRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT n.* FROM nodes n JOIN (
+           SELECT parent_id, action FROM nodes
+           WHERE trajectory_id = ? AND parent_id IS NOT NULL AND origin NOT IN ('real', 'imported')
+           GROUP BY parent_id, action HAVING COUNT(*) >= 2
+         ) g ON g.parent_id = n.parent_id AND g.action = n.action
+         ORDER BY n.rowid`,
+      )
+      .all(trajectoryId) as NodeRow[];
+    return rows.map(toNode);
   }
 
   /** What the tree's outline needs of each node of a trajectory, parents before children. */

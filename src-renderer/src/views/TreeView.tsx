@@ -8,6 +8,7 @@ import { AgreementBar } from './siblings/AgreementBar';
 import { Breadcrumb } from './tree/Breadcrumb';
 import { TreeOverview } from './tree/TreeOverview';
 import { ROW_HEIGHT, TreeRowView } from './tree/TreeRowView';
+import { openTreeRowMenu, TreeRowMenu } from './tree/TreeRowMenu';
 import './tree/tree.css';
 
 /** Rows drawn beyond each edge of the viewport, so a small scroll shows drawn rows at once. */
@@ -197,7 +198,8 @@ export function TreeView() {
         <AgreementBar />
       </div>
       <div className="tree-body">
-        <div className="tree-scroll" ref={scroller} tabIndex={0} role="tree" aria-label="Trajectory tree" onKeyDown={onKeyDown} onScroll={onScroll}>
+        <TreeRowMenu />
+        <div className="tree-scroll" ref={scroller} tabIndex={0} role="tree" aria-label="Trajectory tree" onKeyDown={onKeyDown} onScroll={onScroll} onContextMenu={openTreeRowMenu}>
           <div style={{ height: rows.count * ROW_HEIGHT, position: 'relative' }}>
             {Array.from({ length: Math.max(0, last - first) }, (_, i) => {
               const r = first + i;
