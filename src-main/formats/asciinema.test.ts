@@ -344,6 +344,18 @@ describe('asciinema importer: prompts learned from the session', () => {
     ]);
   });
 
+  it('leaves a right-hand prompt (zsh RPROMPT) out of the command', () => {
+    // 40 columns: the right prompt "[main] 10:00" is drawn flush right on the prompt's line.
+    const rprompt = (t: string) => `\x1b[s\x1b[1;29H[main] ${t}\x1b[u`;
+    const text = cast({ version: 2, width: 40, height: 5 }, [
+      [0.1, 'o', '\x1b[H\x1b[2J% ' + rprompt('10:00')],
+      [1.0, 'o', 'make  all\r\nbuilt\r\n% '],
+      [2.0, 'o', 'ls\r\n'],
+    ]);
+    const steps = run('rprompt.cast', text).bundles[0]!.nodes.slice(1);
+    expect(steps.map((s) => s.action)).toEqual(['make  all', 'ls']);
+  });
+
   it('learns a themed prompt and takes a --prompt pattern over it', () => {
     const events: [number, string, string][] = [
       [0.1, 'o', '➜  proj git:(main) '],

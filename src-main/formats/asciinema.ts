@@ -559,7 +559,7 @@ function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number
   const promptOf = (i: number) => found[i]!.prompt;
   const initialState = joinLines([...lines.slice(0, cuts[0]), promptOf(cuts[0]!)]);
   const turns: Turn[] = cuts.map((at, k) => {
-    let action = found[at]!.command;
+    let action = withoutRightPrompt(found[at]!.command, lines[at]!.length, cols);
     let from = at + 1;
     // A command continued with a trailing backslash goes on after the shell's "> " prompt.
     while (action.endsWith('\\') && from < lines.length && lines[from]!.startsWith('> ')) action += '\n' + lines[from++]!.slice(2);
@@ -568,6 +568,17 @@ function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number
     return { action, observation: joinLines(next === undefined ? body : [...body, promptOf(next)]), origin: 'real' as const };
   });
   return { initialState, turns, splitBy: 'prompts', prompt: matcher ?? grammarPrompt, fullScreen };
+}
+
+/**
+ * A command without the right-hand prompt (zsh's RPROMPT: a clock, a git branch) that
+ * shares its line: a line that reaches the last column, where the command ends in a wide
+ * gap and a short segment flush right.
+ */
+function withoutRightPrompt(command: string, lineLength: number, cols: number): string {
+  if (lineLength < cols - 1 || lineLength > cols) return command;
+  const m = /^(.*?\S)\s{3,}(\S(?:.*\S)?)$/.exec(command);
+  return m && m[2]!.length <= 40 && !/\s{3,}/.test(m[2]!) ? m[1]! : command;
 }
 
 const FAMILY_STRENGTH = ['user@host', 'bracket', 'path', 'bare'] as const;
