@@ -40,6 +40,27 @@ describe('ATIF importer', () => {
     ]);
   });
 
+  it('keeps a call answered only by a subagent trajectory reference as a turn whose observation is the reference', () => {
+    const doc = {
+      schema_version: 'ATIF-v1.5',
+      steps: [
+        { step_id: 1, source: 'user', message: 'Summarise the repo.' },
+        {
+          step_id: 2,
+          source: 'agent',
+          tool_calls: [{ tool_call_id: 'd1', function_name: 'delegate', arguments: { task: 'read README' } }],
+          observation: { results: [{ source_call_id: 'd1', subagent_trajectory_ref: [{ session_id: 's-2', trajectory_path: 'sub.json' }] }] },
+        },
+      ],
+    };
+    const { bundles, problems, skipped } = run(JSON.stringify(doc));
+    expect(problems).toEqual([]);
+    expect(skipped).toEqual([]);
+    const step = bundles[0]!.nodes[1]!;
+    expect(step.action).toBe('{"name":"delegate","arguments":{"task":"read README"}}');
+    expect(JSON.parse(step.observation)).toEqual({ subagent_trajectory_ref: [{ session_id: 's-2', trajectory_path: 'sub.json' }] });
+  });
+
   it('reads calls written inside the message by an agent without function calling', () => {
     const doc = {
       schema_version: 'ATIF-v1.5',

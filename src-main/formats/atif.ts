@@ -19,7 +19,7 @@ import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from '
 import { contentKey } from './content-key';
 import { contentText, parseJsonDocument, zodProblem } from './json-document';
 import { parseBoundedJson } from './json-limits';
-import { toolCallAction } from './tool-call';
+import { jsonObservation, toolCallAction } from './tool-call';
 
 const FORMAT = 'atif';
 
@@ -171,7 +171,9 @@ export const atifImporter: TrajectoryImporter = {
       const name = `step ${String(s.step_id ?? i + 1)}`;
       const results = s.observation?.results ?? [];
       const refs = results.flatMap((r) => (r.subagent_trajectory_ref !== undefined ? [r.subagent_trajectory_ref] : []));
-      if (refs.length) {
+      const hasCalls = Boolean(s.tool_calls?.length) || (s.source === 'agent' && inlineCalls(contentText(s.message)).calls.length > 0);
+      // Without a call to answer, subagent references are the harness handing the context on.
+      if (refs.length && !hasCalls) {
         handoff.push({ stepId: s.step_id ?? i, source: s.source, message: contentText(s.message), subagentTrajectoryRef: refs.flat() });
         yield skip(`${name} (a handoff to ${refs.flat().length} subagent trajectories)`, "the agent's harness summarised its context; nothing reached the environment. Its references are kept in the next turn's provenance (atifHandoff)");
         continue;
@@ -203,7 +205,8 @@ export const atifImporter: TrajectoryImporter = {
       const stepLevel: string[] = [];
       const strayResults: ImportItem[] = [];
       results.forEach((r, j) => {
-        const content = contentText(r.content);
+        // A call answered by a subagent's trajectory alone: the reference is its observation, nothing dropped.
+        const content = r.content === undefined && r.subagent_trajectory_ref !== undefined ? jsonObservation({ subagent_trajectory_ref: r.subagent_trajectory_ref }) : contentText(r.content);
         if (r.source_call_id === null || r.source_call_id === undefined) stepLevel.push(content);
         else if (calls.some((c) => c.tool_call_id === r.source_call_id)) byCall.set(r.source_call_id, [...(byCall.get(r.source_call_id) ?? []), content]);
         else strayResults.push({ kind: 'problem', line: null, field: [...at, 'observation', 'results', j, 'source_call_id'].join('.'), reason: `result for ${r.source_call_id}, which is not a tool call of this step` });
