@@ -16,13 +16,14 @@ export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> 
       const store = studio.requireStore();
       const parent = nodeOrFail(parentId);
       const trajectory = store.getTrajectory(parent.trajectoryId)!;
-      const groups = rawSiblingGroups(store.getNodes(parent.trajectoryId), parentId).filter((g) => action === undefined || g.action === action);
+      const groups = rawSiblingGroups(store.getChildren(parentId)).filter((g) => action === undefined || g.action === action);
       return { groups: groups.filter((g) => g.samples.length >= 2 || g.real !== null).map((g) => compareGroup(g, trajectory.domain)) };
     },
     'siblings.agreement': ({ trajectoryId }) => {
       const store = studio.requireStore();
       if (!store.getTrajectory(trajectoryId)) throw new UserError(`No trajectory ${trajectoryId} in this workspace.`, 'not-found');
-      return agreementRows(store.getNodes(trajectoryId));
+      // Only the nodes that are sibling samples: a 100,000-node tree is not read whole for a few groups.
+      return agreementRows(store.getSiblingSamples(trajectoryId));
     },
     'siblings.prefer': ({ nodeId }) => {
       const store = studio.requireStore();
@@ -30,7 +31,7 @@ export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> 
       if (chosen.parentId === null || chosen.origin === 'real' || chosen.origin === 'imported') {
         throw new UserError('Only a sample (a simulated, perturbed or edited step) can be preferred among its siblings; the recorded step is the ground truth.', 'invalid');
       }
-      const group = rawSiblingGroups(store.getNodes(chosen.trajectoryId), chosen.parentId).find((g) => g.action === chosen.action)!;
+      const group = rawSiblingGroups(store.getChildren(chosen.parentId)).find((g) => g.action === chosen.action)!;
       const changed = store.transaction(() =>
         group.samples.flatMap((n) => {
           const has = n.curation.tags.includes(PREFERRED_TAG);
