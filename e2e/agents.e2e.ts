@@ -45,7 +45,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`agents in the host UI${NO_CHROMIUM}`, () =>
     await page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name: /term-0002/ }).click();
     const tree = page.getByRole('tree', { name: 'Trajectory tree' });
     await tree.getByRole('treeitem').filter({ hasText: 'mkdir build' }).click();
-    await page.getByRole('button', { name: 'Expand…' }).click();
+    // g opens the dialog from the keyboard.
+    await page.keyboard.press('g');
     const dialog = page.getByRole('form', { name: 'Expand with a policy' });
     await dialog.getByLabel('OpenAI-compatible chat model').check();
     await dialog.getByLabel('Policy base URL').fill(/OpenAI-compatible API at (\S+) /.exec(session.studio.output())![1]!);

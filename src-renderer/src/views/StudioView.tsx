@@ -38,11 +38,14 @@ export function StudioView() {
 
   useEffect(() => {
     const open = () => setPanel('export');
+    const openExpand = () => setPanel('expand');
     document.addEventListener('worldloom:export', open);
+    document.addEventListener('worldloom:expand', openExpand);
     document.addEventListener('keydown', handleShortcut);
     const stopEscape = listenForOverlayEscape();
     return () => {
       document.removeEventListener('worldloom:export', open);
+      document.removeEventListener('worldloom:expand', openExpand);
       document.removeEventListener('keydown', handleShortcut);
       stopEscape();
     };
@@ -101,7 +104,7 @@ export function StudioView() {
           }}
         />
         <CompareLauncher />
-        <button onClick={() => setPanel(panel === 'expand' ? 'none' : 'expand')} title="Let a policy expand the selected node: K actions, M samples each, D levels">
+        <button onClick={() => setPanel(panel === 'expand' ? 'none' : 'expand')} title="Let a policy expand the selected node: K actions, M samples each, D levels (g)">
           Expand…
         </button>
         <button onClick={() => setPanel(panel === 'export' ? 'none' : 'export')}>Export…</button>

@@ -75,6 +75,7 @@ export const SHORTCUTS: Shortcut[] = [
     run: () => runOrCancelSimulation() || focusField('simulate-action'),
   },
   { keys: 'x', what: 'expand or collapse the reasoning of streamed and unfinished samples', matches: plain('x'), run: toggleReasoningExpanded },
+  { keys: 'g', what: 'grow the selected node with a policy (Expand…: K actions, M samples, D levels)', matches: plain('g'), run: () => document.dispatchEvent(new Event('worldloom:expand')) },
   { keys: '/', what: 'search the workspace', matches: plain('/'), run: () => focusField('search') },
   // Handled where they are typed: the search box and the state editor.
   { keys: 'Enter', what: 'in the search box: open the first result' },

@@ -93,7 +93,7 @@ export function ExpandDialog({ onDone }: { onDone: () => void }) {
       {policyKind === 'script' ? (
         <label>
           Candidate actions (one per line, or JSON: a list, or a list per level) — read as text, never run
-          <textarea aria-label="Candidate actions" value={script} rows={5} spellCheck={false} onChange={(e) => setScript(e.target.value)} />
+          <textarea aria-label="Candidate actions" value={script} rows={5} spellCheck={false} autoFocus onChange={(e) => setScript(e.target.value)} />
         </label>
       ) : (
         <>
