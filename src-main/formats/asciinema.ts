@@ -486,7 +486,8 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
         if (!given && (candidates.length <= 64 || candidates.length % 64 === 0)) matcher = learnPrompt(candidates);
         const lines = normalText();
         const last = lines.pop() ?? '';
-        const { prompt, echo } = splitPromptLine(last, typed, promptCol, matcher);
+        const { prompt, echo: shown } = splitPromptLine(last, typed, promptCol, matcher);
+        const echo = withoutRightPrompt(shown, last.length, screen.cols);
         finish(joinLines([...programScreen(), ...lines, prompt]), ev.time);
         // Tab completion, history recall and cursor moves change the line in ways the
         // keystrokes alone do not tell: the echoed line on screen is the truth then.

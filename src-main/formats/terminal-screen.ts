@@ -130,6 +130,11 @@ export class TerminalScreen {
     return this.rows(this.start, this.cursorRow + 1, this.startCol);
   }
 
+  /** The terminal's width now (after resizes). */
+  get cols(): number {
+    return this.term.cols;
+  }
+
   /** The cursor's column on the normal screen. */
   get cursorCol(): number {
     return this.term.buffer.normal.cursorX;
