@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { atifImporter } from './atif';
+import { atifImporter, inlineCalls } from './atif';
 import { fixture, runImporter } from '../testing/importer-fixtures';
 
 const run = (text: string) => runImporter(atifImporter, 'trajectory.json', text);
@@ -38,6 +38,12 @@ describe('ATIF importer', () => {
       'step 5 (the harness call mark_task_complete and its answer: Task marked complete.)',
       "step 6 (the agent's message: The script is executable and the server answers on /health.)",
     ]);
+  });
+
+  it('reads <tool_call> JSON blocks in a message as calls too, and leaves a block that is not a call as text', () => {
+    const { calls, rest } = inlineCalls('Look first.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>\n<tool_call>not json</tool_call>');
+    expect(calls).toEqual([{ tool_call_id: 'inline-1', function_name: 'bash', arguments: { command: 'ls' } }]);
+    expect(rest).toBe('Look first.\n\n<tool_call>not json</tool_call>');
   });
 
   it('keeps a call answered only by a subagent trajectory reference as a turn whose observation is the reference', () => {

@@ -92,7 +92,7 @@ const TERMINAL_HEADER = /^(Current terminal state:\n)?New Terminal Output:\n\n?/
 /** Calls the harness answers itself: nothing reaches the environment. */
 const HARNESS_TOOLS = /^(mark_task_complete|task_complete|finish|think|task_tracker)$/i;
 
-/** Calls written inside the message by agents without function calling (OpenHands' layout). */
+/** Calls written inside the message by agents without function calling (OpenHands' and Hermes/Qwen's layouts). */
 export function inlineCalls(message: string): { calls: ToolCall[]; rest: string } {
   const calls: ToolCall[] = [];
   const rest = message.replace(/<function=([\w.-]+)>([\s\S]*?)<\/function>/g, (_all, name: string, body: string) => {
@@ -101,7 +101,20 @@ export function inlineCalls(message: string): { calls: ToolCall[]; rest: string 
     calls.push({ tool_call_id: `inline-${calls.length + 1}`, function_name: name, arguments: args });
     return '';
   });
-  return { calls, rest: rest.trim() };
+  // Hermes/Qwen layout: <tool_call>{"name": …, "arguments": …}</tool_call>.
+  const rest2 = rest.replace(/<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g, (all, body: string) => {
+    let call: unknown;
+    try {
+      call = parseBoundedJson(body);
+    } catch {
+      return all;
+    }
+    const { name, arguments: args } = (call ?? {}) as { name?: unknown; arguments?: unknown };
+    if (typeof name !== 'string') return all;
+    calls.push({ tool_call_id: `inline-${calls.length + 1}`, function_name: name, arguments: args ?? {} });
+    return '';
+  });
+  return { calls, rest: rest2.trim() };
 }
 
 /** The Terminus instruction prompt: the agent's instructions, the task, and the terminal screen. */
