@@ -84,6 +84,9 @@ describe.skipIf(NO_CHROMIUM !== '')(`agents in the host UI${NO_CHROMIUM}`, () =>
     await tree.getByRole('treeitem').filter({ hasText: 'mkdir drafts' }).click();
     await expect.poll(() => page.getByTestId('agent-line').textContent()).toContain('Acted by MCP client e2e-agent');
     await expect.poll(() => page.getByTestId('injected-perturbation').textContent()).toBe('perturbed: terminal.command-not-found');
+    // The tree marks the injected step as perturbed and the others as simulated.
+    await expect.poll(() => tree.getByRole('treeitem').filter({ hasText: 'mkdir drafts' }).locator('.origin-perturbed').count()).toBe(1);
+    await expect.poll(() => tree.getByRole('treeitem').filter({ hasText: 'ls drafts' }).locator('.origin-simulated').count()).toBe(1);
     // A step the schedule left alone: the inspector shows it with no perturbation mark.
     await tree.getByRole('treeitem').filter({ hasText: 'ls drafts' }).click();
     await expect.poll(() => page.getByRole('treeitem', { selected: true }).textContent()).toContain('ls drafts');

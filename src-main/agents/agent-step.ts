@@ -1,11 +1,13 @@
 // One step an agent took inside a simulated world: the world model predicts what the
 // environment returns, through the studio's own simulate path (simulateStep), and the new
-// node records who acted (origin `agent`, provenance.agent) and any perturbation injected.
+// node records who acted (provenance.agent) and any perturbation injected. Its origin is the
+// caller's: a policy's step is `agent`; an MCP client's call is `simulated`, or `perturbed`
+// where a perturbation was injected, so the tree marks it like any other perturbed state.
 import { join } from 'node:path';
 import type { SamplingOverrides, SimulateResult } from '../common/contract/simulation';
 import { applyTransform, instructionFor, type PerturbationRecord } from '../common/perturbations/apply';
 import type { PerturbationRegistry } from '../common/perturbations/registry';
-import type { Provenance } from '../common/trajectory/model';
+import type { Origin, Provenance } from '../common/trajectory/model';
 import { UserError } from '../common/user-error';
 import { announceNodesAdded } from '../service/change-events';
 import type { Studio } from '../service/studio';
@@ -18,6 +20,8 @@ export interface AgentStepInput {
   nodeId: string;
   action: string;
   agent: AgentProvenance;
+  /** `agent` unless said otherwise. */
+  origin?: Origin;
   samples?: number;
   sampling?: SamplingOverrides;
   perturbation?: PerturbationRecord | null;
@@ -45,7 +49,7 @@ export async function simulateAgentStep(studio: Studio, input: AgentStepInput, o
       action: input.action,
       samples: input.samples ?? 1,
       sampling,
-      origin: 'agent',
+      origin: input.origin ?? 'agent',
       provenance: { agent: input.agent, ...(record ? { perturbations: [record] } : {}), ...(instruction ? { controlInstruction: instruction } : {}) },
       controlInstruction: instruction,
       transformObservation: record?.mode === 'transform' ? (observation) => applyTransform(record, observation, ctx, input.registry) : undefined,

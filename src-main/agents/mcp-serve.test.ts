@@ -40,7 +40,8 @@ function expectBranch(nodes: NodeRecord[], from: string, actions: string[], clie
   const session = nodes[0]!.provenance.agent?.session;
   expect(session).toBeTruthy();
   for (const n of nodes) {
-    expect(n.origin).toBe('agent');
+    // The observation is the world model's: simulated, or perturbed where the schedule injected one.
+    expect(n.origin).toBe(n.provenance.perturbations ? 'perturbed' : 'simulated');
     expect(n.provenance.agent).toMatchObject({ kind: 'mcp-client', name: client, session });
     expect(n.provenance.engine).toBe('onnx');
   }

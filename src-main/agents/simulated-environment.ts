@@ -1,8 +1,8 @@
 // A trajectory's environment served to agents over MCP (`worldloom mcp-serve`). Every tool
 // call is simulated by the loaded world model from the branch the calling session has
-// reached, and stored as a node (origin `agent`; provenance.agent names the client, from its
-// initialize request, and the session; provenance.perturbations holds any perturbation the
-// schedule injected). Each session starts at the same node and grows its own branch.
+// reached, and stored as a node (origin `simulated`, or `perturbed` where the schedule
+// injected a perturbation, which provenance.perturbations holds; provenance.agent names the
+// client, from its initialize request, and the session). Each session starts at the same node and grows its own branch.
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -120,6 +120,7 @@ export class SimulatedEnvironment {
                 nodeId: cursor,
                 action,
                 agent: { kind: 'mcp-client', ...(client?.name ? { name: client.name } : {}), session: sessionId, ...(client?.version ? { model: `${client.name} ${client.version}` } : {}) },
+                origin: perturbation ? 'perturbed' : 'simulated',
                 sampling: this.options.sampling,
                 perturbation,
                 registry: this.registry,
