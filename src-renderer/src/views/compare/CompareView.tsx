@@ -102,7 +102,7 @@ export default function CompareView() {
         </span>
         <span className="spacer" />
         {sandbox && (
-          <span className="muted small" title={sandbox.problem ?? undefined} data-testid="compare-sandbox">
+          <span className="muted small" title={sandbox.available ? sandbox.sandbox : (sandbox.problem ?? undefined)} data-testid="compare-sandbox">
             Real {sandbox.domain}: {sandbox.available ? sandbox.sandbox : `unavailable — ${sandbox.problem}`}
           </span>
         )}
