@@ -19,7 +19,7 @@ import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry } from '
 import { contentKey } from './content-key';
 import { contentText, parseJsonDocument, zodProblem } from './json-document';
 import { parseBoundedJson } from './json-limits';
-import { jsonObservation, toolCallAction } from './tool-call';
+import { callsInText, jsonObservation, toolCallAction } from './tool-call';
 
 const FORMAT = 'atif';
 
@@ -92,29 +92,10 @@ const TERMINAL_HEADER = /^(Current terminal state:\n)?New Terminal Output:\n\n?/
 /** Calls the harness answers itself: nothing reaches the environment. */
 const HARNESS_TOOLS = /^(mark_task_complete|task_complete|finish|think|task_tracker)$/i;
 
-/** Calls written inside the message by agents without function calling (OpenHands' and Hermes/Qwen's layouts). */
+/** Calls written inside the message by agents without function calling, as ATIF tool calls. */
 export function inlineCalls(message: string): { calls: ToolCall[]; rest: string } {
-  const calls: ToolCall[] = [];
-  const rest = message.replace(/<function=([\w.-]+)>([\s\S]*?)<\/function>/g, (_all, name: string, body: string) => {
-    const args: Record<string, string> = {};
-    for (const p of body.matchAll(/<parameter=([\w.-]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) args[p[1]!] = p[2]!;
-    calls.push({ tool_call_id: `inline-${calls.length + 1}`, function_name: name, arguments: args });
-    return '';
-  });
-  // Hermes/Qwen layout: <tool_call>{"name": …, "arguments": …}</tool_call>.
-  const rest2 = rest.replace(/<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g, (all, body: string) => {
-    let call: unknown;
-    try {
-      call = parseBoundedJson(body);
-    } catch {
-      return all;
-    }
-    const { name, arguments: args } = (call ?? {}) as { name?: unknown; arguments?: unknown };
-    if (typeof name !== 'string') return all;
-    calls.push({ tool_call_id: `inline-${calls.length + 1}`, function_name: name, arguments: args ?? {} });
-    return '';
-  });
-  return { calls, rest: rest2.trim() };
+  const { calls, rest } = callsInText(message);
+  return { calls: calls.map((c, i) => ({ tool_call_id: `inline-${i + 1}`, function_name: c.name, arguments: c.arguments })), rest };
 }
 
 /** The Terminus instruction prompt: the agent's instructions, the task, and the terminal screen. */

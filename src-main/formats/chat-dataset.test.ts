@@ -144,6 +144,19 @@ describe('chat datasets from elsewhere', () => {
     expect(skipped.map((s) => s.what)).toEqual(["line 1: the agent's system prompt", "line 1: turn 4 (the agent's last action: It is 4 °C in Oslo.)"]);
   });
 
+  it('reads <tool_call> blocks in an assistant turn and <tool_response> in the next user turn (Qwen layout)', () => {
+    const row = {
+      messages: [
+        { role: 'user', content: 'Where am I?' },
+        { role: 'assistant', content: 'Check.\n<tool_call>\n{"name": "bash", "arguments": {"command": "pwd"}}\n</tool_call>' },
+        { role: 'user', content: '<tool_response>\n/home/ada\n</tool_response>' },
+        { role: 'assistant', content: 'In /home/ada.' },
+      ],
+    };
+    const { bundles } = runImporter(chatMessagesImporter, 'qwen.jsonl', JSON.stringify(row));
+    expect(bundles[0]!.nodes.slice(1).map((s) => [s.action, s.observation, s.agentReasoning])).toEqual([['pwd', '/home/ada', 'Check.']]);
+  });
+
   it('--chat-as world-model reads the same turns the other way round', () => {
     const row = { messages: [{ role: 'system', content: 'Be a terminal.' }, { role: 'user', content: 'ls' }, { role: 'assistant', content: 'a.txt' }] };
     expect(guessChatAs({ turns: row.messages as never }).as).toBe('agent');

@@ -16,7 +16,7 @@ import { contentKey } from './content-key';
 import type { ImporterOptions, ImportItem, ImportSource } from './format';
 import { parseArgs, type ChatRow, type ChatTurn } from './chat-rows';
 import { jsonLines } from './json-lines';
-import { shellCommandOf, toolCallAction } from './tool-call';
+import { callsInText, shellCommandOf, toolCallAction, unwrapToolResponse } from './tool-call';
 
 export type ChatAs = NonNullable<ImporterOptions['chatAs']>;
 
@@ -104,8 +104,15 @@ export function toolEnvironment(tools: unknown): string {
     : '';
 }
 
-const actionOfTurn = (t: ChatTurn) =>
-  t.toolCalls?.length ? t.toolCalls.map((c) => shellCommandOf(c.name, c.arguments) ?? toolCallAction(c.name, c.arguments)).join('\n') : t.content;
+/** The agent's action in an assistant turn (its tool calls, or calls written in its text, else its text) and the thought around it. */
+function agentTurn(t: ChatTurn): { action: string; thought: string } {
+  const asAction = (calls: readonly { name: string; arguments: unknown }[]) => calls.map((c) => shellCommandOf(c.name, c.arguments) ?? toolCallAction(c.name, c.arguments)).join('\n');
+  const thought = (text: string) => [t.reasoning, text.trim()].filter(Boolean).join('\n\n');
+  if (t.toolCalls?.length) return { action: asAction(t.toolCalls), thought: thought(t.content) };
+  const inline = callsInText(t.content);
+  if (inline.calls.length) return { action: asAction(inline.calls), thought: thought(inline.rest) };
+  return { action: t.content, thought: thought('') };
+}
 
 interface RowContext {
   format: string;
@@ -164,9 +171,8 @@ export function* chatRowItems(row: ChatRow, chatAs: ChatAs | undefined, ctx: Row
       const t = turns[k]!;
       const answers: string[] = [];
       const at = k;
-      while (k + 1 < turns.length && turns[k + 1]!.role !== 'assistant') answers.push(turns[++k]!.content);
-      const action = actionOfTurn(t);
-      const thought = [t.reasoning, t.toolCalls?.length ? t.content.trim() : ''].filter(Boolean).join('\n\n');
+      while (k + 1 < turns.length && turns[k + 1]!.role !== 'assistant') answers.push(unwrapToolResponse(turns[++k]!.content));
+      const { action, thought } = agentTurn(t);
       if (answers.length === 0) {
         skipped.push(skip(`turn ${at + 1} (the agent's last action: ${action.split('\n')[0]!.slice(0, 80)})`, 'the conversation ends before the environment answered it'));
         continue;

@@ -1,3 +1,5 @@
+import { parseBoundedJson } from './json-limits';
+
 // How a tool call reads as an action, shared by the formats that record tool calls (MCP
 // logs, ATIF): one line of compact JSON `{"name", "arguments"}`, the shape Qwen-family
 // chat templates use inside <tool_call>, so the action is what the agent emitted.
@@ -23,4 +25,38 @@ export function shellCommandOf(name: string, args: unknown): string | null {
   if (entries.length !== 1) return null;
   const [key, value] = entries[0]!;
   return (COMMAND_FIELDS as readonly string[]).includes(key) && typeof value === 'string' ? value : null;
+}
+
+/**
+ * Calls written inside a message by agents without function calling: OpenHands'
+ * `<function=NAME><parameter=KEY>value</parameter></function>` and Hermes/Qwen's
+ * `<tool_call>{"name", "arguments"}</tool_call>`; `rest` is the text around them.
+ */
+export function callsInText(message: string): { calls: { name: string; arguments: unknown }[]; rest: string } {
+  const calls: { name: string; arguments: unknown }[] = [];
+  const withoutFunctions = message.replace(/<function=([\w.-]+)>([\s\S]*?)<\/function>/g, (_all, name: string, body: string) => {
+    const args: Record<string, string> = {};
+    for (const p of body.matchAll(/<parameter=([\w.-]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) args[p[1]!] = p[2]!;
+    calls.push({ name, arguments: args });
+    return '';
+  });
+  const rest = withoutFunctions.replace(/<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g, (all, body: string) => {
+    let call: unknown;
+    try {
+      call = parseBoundedJson(body);
+    } catch {
+      return all;
+    }
+    const { name, arguments: args } = (call ?? {}) as { name?: unknown; arguments?: unknown };
+    if (typeof name !== 'string') return all;
+    calls.push({ name, arguments: args ?? {} });
+    return '';
+  });
+  return { calls, rest: rest.trim() };
+}
+
+/** A tool result as Qwen-family templates wrap it in a user turn, unwrapped. */
+export function unwrapToolResponse(text: string): string {
+  const m = /^\s*<tool_response>\n?([\s\S]*?)\n?<\/tool_response>\s*$/.exec(text);
+  return m ? m[1]! : text;
 }
