@@ -28,11 +28,13 @@ describe.skipIf(NO_CHROMIUM !== '')(`cleaning up a workspace${NO_CHROMIUM}`, () 
     await form.getByLabel('Samples').fill('2');
     await form.getByLabel('Seed').fill('42');
     await form.getByLabel('Max tokens').fill('16');
+    await form.getByLabel('Temperature').fill('0.9');
     await form.getByRole('button', { name: 'Simulate ×2' }).click();
     await expect.poll(samples, { timeout: 60_000 }).toBe(2);
     // The panel keeps what it ran with, and shows the seed it used.
     await expect.poll(() => form.getByLabel('Samples').inputValue()).toBe('2');
     expect(await form.getByLabel('Seed').inputValue()).toBe('42');
+    expect(await form.getByLabel('Temperature', { exact: true }).inputValue()).toBe('0.9');
 
     // The same seed again, from the same state: the samples already made are reused, none is stored twice.
     await selectStep(page, 'mkdir build');
@@ -60,6 +62,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`cleaning up a workspace${NO_CHROMIUM}`, () 
     await selectStep(page, 'mkdir build');
     await expect.poll(() => page.getByRole('form', { name: 'Simulate an action' }).getByLabel('Samples').inputValue()).toBe('2');
     expect(await page.getByRole('form', { name: 'Simulate an action' }).getByLabel('Seed').inputValue()).toBe('42');
+    expect(await page.getByRole('form', { name: 'Simulate an action' }).getByLabel('Temperature', { exact: true }).inputValue()).toBe('0.9');
     await page.keyboard.press('Control+z');
     await expect.poll(samples).toBe(2);
     // The very node that was deleted, id and all.
@@ -127,6 +130,17 @@ describe.skipIf(NO_CHROMIUM !== '')(`cleaning up a workspace${NO_CHROMIUM}`, () 
     await expect.poll(() => added.count(), { timeout: 15_000 }).toBe(1);
     await added.click();
     await expect.poll(() => page.getByTestId('node-id').textContent()).toBe(printed.samples[0]!.id);
+
+    // The tree's own menu: copy the id, delete the node, and Ctrl+Z brings it back.
+    await added.click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Node actions' }).getByRole('menuitem', { name: 'Copy node id' }).click();
+    await page.getByRole('status').filter({ hasText: printed.samples[0]!.id }).first().waitFor();
+    await added.click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Node actions' }).getByRole('menuitem', { name: /Delete with what follows/ }).click();
+    await expect.poll(() => added.count()).toBe(0);
+    await tree(page).focus();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => added.count()).toBe(1);
     expect(errors).toEqual([]);
   });
 });
