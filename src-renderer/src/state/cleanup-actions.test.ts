@@ -6,7 +6,16 @@ import { EMPTY_CURATION, type NodeRecord } from '../../../src-main/common/trajec
 const calls: { method: string; input: Record<string, unknown> }[] = [];
 const answers = new Map<string, (input: Record<string, unknown>) => unknown>();
 vi.mock('../api/door', () => ({ lastMessageArrivedAt: () => 0, door: {} }));
+class ApiCallError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
 vi.mock('../api/client', () => ({
+  ApiCallError,
   call: vi.fn(async (method: string, input: Record<string, unknown>) => {
     calls.push({ method, input });
     const answer = answers.get(method);
@@ -79,5 +88,15 @@ describe('undo of what the user added and deleted', () => {
     expect(calls.at(-1)).toEqual({ method: 'trajectory.restoreVersion', input: { id: 't1', version: 1 } });
     await redo();
     expect(calls.at(-1)).toEqual({ method: 'trajectory.restoreVersion', input: { id: 't1', version: 2 } });
+  });
+
+  it('moves past a deletion another window already took back, instead of sticking on it', async () => {
+    answers.set('deletion.restore', () => {
+      throw new ApiCallError('There is no deletion d1 to take back (it was restored already).', 'not-found');
+    });
+    useStudio.setState({ history: { past: deletionEntries([deletion('nodes', ['n1'])]), future: [] } });
+    await undo();
+    expect(useStudio.getState().history).toMatchObject({ past: [], future: [expect.anything()] });
+    expect(useStudio.getState().notices.map((n) => n.title)).toEqual(['That deletion was already taken back']);
   });
 });

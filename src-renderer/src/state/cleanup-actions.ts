@@ -6,7 +6,7 @@
 // The tree follows through the change events the core sends (./change-events.ts).
 import type { DeletionSummary, TrajectoryVersion } from '../../../src-main/common/contract/curation';
 import type { NodeRecord } from '../../../src-main/common/trajectory/model';
-import { call } from '../api/client';
+import { ApiCallError, call } from '../api/client';
 import { attempt, notify } from './store';
 import { useStudio } from './studio';
 import { recorded, type UndoEntry } from './undo-history';
@@ -33,7 +33,13 @@ function deletable(what: { nodes: string[] } | { trajectories: string[] }, delet
   };
   const restore = async () => {
     if (!latest) throw new Error('There is nothing kept to put back.');
-    await call('deletion.restore', { id: latest });
+    try {
+      await call('deletion.restore', { id: latest });
+    } catch (err) {
+      // Put back already (another window, or before a reload): the history moves past it instead of sticking there.
+      if (!(err instanceof ApiCallError && err.code === 'not-found')) throw err;
+      notify('info', 'That deletion was already taken back', [err.message]);
+    }
     latest = null;
   };
   return { remove, restore };
