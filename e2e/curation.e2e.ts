@@ -97,7 +97,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`a curator in the host UI${NO_CHROMIUM}`, ()
     await page.keyboard.press('Escape');
     await tree(page).focus();
     await page.keyboard.press('?');
-    await expect.poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).textContent()).toContain('undo the last edit or mark');
+    await expect.poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).textContent()).toContain('undo the last change');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(errors).toEqual([]);
