@@ -62,9 +62,14 @@ def load_samples(path, split):
         return [s for s in map(json.loads, f) if s["split"] == split]
 
 
+def share_of(sample, shares):
+    """A sample's share per epoch: its domain and kind's ("mcp/control"), else its domain's."""
+    return shares.get(f'{sample["domain"]}/{sample.get("kind")}', shares.get(sample["domain"], 1.0))
+
+
 def make_batches(samples, rng, tokens_per_batch, shares):
     """Batches of similar length (padding stays small), in a seeded order."""
-    group = [s for s in samples if rng.random() < shares.get(s["domain"], 1.0)]
+    group = [s for s in samples if rng.random() < share_of(s, shares)]
     rng.shuffle(group)
     batches = []
     for w in range(0, len(group), 512):
@@ -140,13 +145,28 @@ def main():
     parser.add_argument("--init-from", default=None, help="start from this checkpoint's weights (a second stage of training)")
     parser.add_argument("--mcp-share", type=float, default=DOMAIN_SHARE["mcp"], help="share of MCP samples per epoch")
     parser.add_argument("--web-share", type=float, default=DOMAIN_SHARE["web"], help="share of web samples per epoch")
+    parser.add_argument("--share", action="append", default=[], metavar="DOMAIN/KIND=X",
+                        help="share per epoch of one domain's samples of one kind (session, template, control), e.g. mcp/control=0.5")
+    parser.add_argument("--extra-samples", action="append", default=[], metavar="JSONL",
+                        help="more training samples (their train split), e.g. control-chats.ts's pairs through samples.ts")
+    parser.add_argument("--stop-after", type=int, default=None,
+                        help="stop after this many steps of the --steps schedule (its learning rate still decays over --steps)")
+    parser.add_argument("--snapshot-every", type=int, default=0,
+                        help="also save a Hugging Face checkpoint every N steps in OUT_DIR-stepN (to evaluate a run stopped early)")
     args = parser.parse_args()
     shares = {**DOMAIN_SHARE, "mcp": args.mcp_share, "web": args.web_share}
-    for path, made_by in ((args.samples, "samples.ts"), (os.path.join(args.tokenizer_dir, "tokenizer.json"), "train_tokenizer.py")):
+    for item in args.share:
+        key, _, value = item.partition("=")
+        if "/" not in key or not value:
+            parser.error(f"--share {item}: write DOMAIN/KIND=X, e.g. mcp/control=0.5")
+        shares[key] = float(value)
+    for path, made_by in ((args.samples, "samples.ts"), *((p, "samples.ts") for p in args.extra_samples), (os.path.join(args.tokenizer_dir, "tokenizer.json"), "train_tokenizer.py")):
         if not os.path.exists(path):
             parser.error(f"{path} is missing: run native/world-model/{made_by} first, or the whole pipeline with npm run model:build")
     if args.steps < 1:
         parser.error("--steps must be at least 1")
+    if args.stop_after is not None and not 1 <= args.stop_after <= args.steps:
+        parser.error("--stop-after must be between 1 and --steps")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     device = torch.device(args.device)
@@ -167,12 +187,16 @@ def main():
     print(f"model: {params / 1e6:.2f}M parameters, vocab {vocab_size}, layers {LAYERS}, device {device}", flush=True)
 
     train = load_samples(args.samples, "train")
+    for path in args.extra_samples:
+        train += load_samples(path, "train")
     test = load_samples(args.samples, "test")[:300]
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.01)
     resume_path = os.path.join(args.out_dir, "training-state.pt")
-    with open(args.samples, "rb") as f:
-        run_key = (f"{args.seed}:{args.steps}:{args.lr}:{args.tokens_per_batch}:{LAYERS}:{args.init_from}:{shares}:"
-                   f"{hashlib.sha256(f.read()).hexdigest()}")
+    digest = hashlib.sha256()
+    for path in [args.samples, *args.extra_samples]:
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    run_key = f"{args.seed}:{args.steps}:{args.lr}:{args.tokens_per_batch}:{LAYERS}:{args.init_from}:{shares}:{digest.hexdigest()}"
     step = 0
     if os.path.exists(resume_path) and args.minutes is None:
         state = torch.load(resume_path, map_location=device)
@@ -188,7 +212,8 @@ def main():
     started = time.time()
     model.train()
     seen, loss_sum, tokens_sum = 0, 0.0, 0
-    while step < steps:
+    last_step = args.stop_after or steps
+    while step < last_step:
         while len(schedule) <= step:
             schedule += make_batches(train, random.Random(args.seed * 1000 + epoch), args.tokens_per_batch, shares)
             epoch += 1
@@ -208,27 +233,31 @@ def main():
         if args.minutes is not None and seen == 30:
             per_step = (time.time() - started) / seen
             steps = max(step + 1, int(args.minutes * 60 / per_step))
+            last_step = min(args.stop_after or steps, steps)
             print(f"{per_step:.3f} s/step: {steps} steps fit in {args.minutes} minutes", flush=True)
-        if step % 50 == 0 or step == steps:
+        if step % 50 == 0 or step == last_step:
             print(f"step {step}/{steps} loss {loss_sum / max(1, tokens_sum):.4f} aux {aux.item():.3f} lr {lr:.2e} "
                   f"{(time.time() - started) / seen:.2f} s/step", flush=True)
             loss_sum, tokens_sum = 0.0, 0
-        if step % args.checkpoint_every == 0 and step < steps and args.minutes is None:
+        if step % args.checkpoint_every == 0 and step < last_step and args.minutes is None:
             os.makedirs(args.out_dir, exist_ok=True)
             torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step, "run": run_key},
                        resume_path + ".tmp")
             os.replace(resume_path + ".tmp", resume_path)
+        if args.snapshot_every and step % args.snapshot_every == 0 and step < last_step:
+            save_checkpoint(model, args.tokenizer_dir, f"{args.out_dir}-step{step}", ids)
     if test:
         print(f"held-out loss {evaluate(model, test, pad_id, device, autocast, args.tokens_per_batch):.4f} on {len(test)} samples", flush=True)
     model = model.float().cpu()
     save_checkpoint(model, args.tokenizer_dir, args.out_dir, ids)
     with open(os.path.join(args.out_dir, "training.json"), "w", encoding="utf-8") as f:
-        json.dump({"seed": args.seed, "steps": steps, "lr": args.lr, "tokens_per_batch": args.tokens_per_batch,
+        json.dump({"seed": args.seed, "steps": last_step, "schedule_steps": steps, "lr": args.lr, "tokens_per_batch": args.tokens_per_batch,
                    "device": str(device), "parameters": params, "layers": LAYERS, "init_from": args.init_from, "shares": shares,
+                   "extra_samples": [os.path.basename(p) for p in args.extra_samples],
                    "minutes": round((time.time() - started) / 60, 1)}, f, indent=2)
     if os.path.exists(resume_path):
         os.remove(resume_path)
-    print(f"saved {args.out_dir} after {steps} steps in {(time.time() - started) / 60:.1f} min", flush=True)
+    print(f"saved {args.out_dir} after {last_step} steps in {(time.time() - started) / 60:.1f} min", flush=True)
 
 
 if __name__ == "__main__":
