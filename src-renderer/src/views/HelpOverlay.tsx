@@ -36,7 +36,7 @@ export function HelpOverlay() {
             </tbody>
           ))}
         </table>
-        <p className="muted small">Every change is written to the workspace file at once; there is nothing to save. Ctrl+Z takes back edits and marks.</p>
+        <p className="muted small">Every change is written to the workspace file at once; there is nothing to save. Ctrl+Z takes back any change, deletions included (kept in the workspace, so even after a reload).</p>
       </div>
     </div>
   );
