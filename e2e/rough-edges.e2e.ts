@@ -261,6 +261,13 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     await expect.poll(() => selectedRow(page).textContent()).toMatch(/cat notes\.txt/);
     await page.keyboard.press('k');
     await expect.poll(() => selectedRow(page).textContent()).toMatch(/ls$/);
+
+    // With the focus nowhere (a click on plain text), the tree's keys still reach the tree.
+    await page.locator('.brand').click();
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => selectedRow(page).textContent()).toMatch(/cat notes\.txt/);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tree');
     expect(errors).toEqual([]);
   });
 

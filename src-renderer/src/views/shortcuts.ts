@@ -117,9 +117,30 @@ function isTyping(target: EventTarget | null): boolean {
   return Boolean(el.closest('input, textarea, select, [contenteditable="true"], .monaco-editor, .xterm'));
 }
 
+/** The keys the tree handles itself (TreeView), listed in the first rows of the table. */
+const TREE_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'j', 'k', 'h', 'l', 'Home', 'End', 'PageUp', 'PageDown', 'Backspace']);
+
+/**
+ * With the focus nowhere (a closed panel, a removed editor, a click on plain text), the tree's
+ * keys go to the tree, which takes the focus: moving never needs a click on the tree first.
+ */
+function sendToTree(e: KeyboardEvent): boolean {
+  if (e.target !== document.body && e.target !== document.documentElement) return false;
+  if (!TREE_KEYS.has(e.key) || e.ctrlKey || e.metaKey || e.altKey) return false;
+  const tree = document.querySelector<HTMLElement>('[role="tree"]');
+  if (!tree) return false;
+  tree.focus({ preventScroll: true });
+  tree.dispatchEvent(new KeyboardEvent('keydown', { key: e.key, shiftKey: e.shiftKey, bubbles: true, cancelable: true }));
+  return true;
+}
+
 export function handleShortcut(e: KeyboardEvent): void {
   if (e.defaultPrevented || isTyping(e.target)) return;
   const place = currentPlace();
+  if (place === 'studio' && sendToTree(e)) {
+    e.preventDefault();
+    return;
+  }
   const shortcut = SHORTCUTS.find((s) => ((s.place ?? 'studio') === place || s.place === 'anywhere') && s.matches?.(e));
   if (!shortcut?.run) return;
   shortcut.run(e);
