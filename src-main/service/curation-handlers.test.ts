@@ -112,4 +112,25 @@ describe('the curation contract', () => {
     ]);
     studio.close();
   });
+
+  it('announces another process’s deletions with the nodes as they were, and nothing for a node made and deleted between two looks', async () => {
+    const { studio, step } = studioWithStep();
+    const store = studio.requireStore();
+    const kept = store.addNode({ parentId: step.id, action: 'cat a', observation: 'alpha', origin: 'real' });
+    const spare = store.createTrajectory({ title: 'Spare', domain: 'terminal', systemPrompt: '', initialState: '$' });
+    const received: { event: string; payload: Record<string, unknown> }[] = [];
+    studio.onEvent((event, payload) => received.push({ event, payload: payload as Record<string, unknown> }));
+    const other = WorkspaceStore.open(store.path);
+    const brief = other.addNode({ parentId: step.id, action: 'tmp', observation: '', origin: 'manual' });
+    other.deleteNodes([brief.id], 'brief');
+    other.deleteNodes([kept.id], 'cli delete');
+    other.deleteTrajectories([spare.trajectory.id], 'cli delete');
+    other.close();
+    await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(2), { timeout: 5000, interval: 50 });
+    expect(received).toEqual([
+      { event: 'trajectories.removed', payload: { reason: 'elsewhere', trajectoryIds: [spare.trajectory.id] } },
+      { event: 'nodes.removed', payload: { reason: 'elsewhere', trajectoryId: step.trajectoryId, nodes: [expect.objectContaining({ id: kept.id, observation: 'alpha' })] } },
+    ]);
+    studio.close();
+  });
 });
