@@ -52,16 +52,17 @@ describe.skipIf(NO_CHROMIUM !== '')(`running an evaluation from the panel${NO_CH
     const out = join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-cancel-')), 'run');
     await form.getByLabel('Data folder').fill(DATA);
     await form.getByLabel('Output folder').fill(out);
+    // One sample at a time with a long budget: the run is still predicting when Cancel is pressed.
     await form.getByLabel('At once').fill('1');
-    await form.getByLabel('Max new tokens').fill('6');
+    await form.getByLabel('Max new tokens').fill('400');
     await form.getByRole('button', { name: 'Start evaluation' }).click();
     await form.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => form.getByTestId('eval-run-end').textContent(), { timeout: 120_000 }).toMatch(/Stopped|Done/);
-    const stopped = (await form.getByTestId('eval-run-end').textContent())!.startsWith('Stopped');
-    if (stopped) {
-      await form.getByRole('button', { name: 'Resume evaluation' }).click();
-      await expect.poll(() => form.getByTestId('eval-run-end').textContent(), { timeout: 120_000 }).toMatch(/Done: \d+ predicted, \d+ kept from before/);
-    }
+    await expect.poll(() => form.getByTestId('eval-run-end').textContent(), { timeout: 120_000 }).toMatch(/^Stopped: \d predicted this time/);
+    await form.getByRole('button', { name: 'Resume evaluation' }).click();
+    await expect.poll(() => form.getByTestId('eval-run-end').textContent(), { timeout: 120_000 }).toMatch(/^Done: \d predicted, \d kept from before/);
+    const end = (await form.getByTestId('eval-run-end').textContent())!;
+    const [, predicted, kept] = /Done: (\d) predicted, (\d) kept/.exec(end)!;
+    expect(Number(predicted) + Number(kept)).toBe(5);
     const table = page.getByRole('table', { name: 'Scores' });
     await expect.poll(() => table.getByRole('row').filter({ hasText: 'Overall' }).getByRole('cell').nth(1).textContent()).toBe('5');
     expect(errors).toEqual([]);

@@ -60,6 +60,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`comparing sibling samples in the host UI${N
     await page.getByLabel('Show states whose samples agree at most').fill('0');
     const agreement = Number((await badge.textContent())!.replace(/\D/g, ''));
     await expect.poll(() => list.getByRole('listitem').count()).toBe(agreement === 0 ? 1 : 0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog', { name: 'States by agreement' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });

@@ -21,6 +21,17 @@ export function AgreementBar() {
   const selectedParent = useStudio((s) => (s.selectedNodeId ? (s.tree?.byId.get(s.selectedNodeId)?.parentId ?? null) : null));
   const selectedId = useStudio((s) => s.selectedNodeId);
   useEffect(() => followTreeForAgreement(), []);
+  // Esc closes the list (after any open dialog, which the overlay handler closes first).
+  useEffect(() => {
+    if (!listOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      setAgreementList({ listOpen: false });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [listOpen]);
   const shown = rows.filter((r) => r.agreement <= maxAgreement + 1e-9);
   // The selected node's own samples, or (for a state with samples below it) those.
   const selectedHasSamples = useSiblings((s) => selectedId !== null && s.byParent.has(selectedId));
