@@ -16,7 +16,9 @@ export const chatMessagesImporter: TrajectoryImporter = {
   label: 'Chat messages JSONL (TRL, ms-swift)',
   detect(_name, head) {
     const line = firstLine(head).trimStart();
-    return line.startsWith('{') && /"messages"\s*:\s*\[\s*\{\s*"(role|content)"/.test(line) ? 0.85 : 0;
+    if (line.startsWith('{') && /"messages"\s*:\s*\[\s*\{\s*"(role|content)"/.test(line)) return 0.85;
+    // One JSON array of rows (a .json dataset).
+    return /^\s*\[\s*\{\s*"messages"\s*:\s*\[\s*\{\s*"(role|content)"/.test(head) ? 0.8 : 0;
   },
   parse: (source, newId, now, options) => chatLines('messages', messagesRowTurns, source, newId, now, options),
 };
@@ -26,7 +28,8 @@ export const shareGptImporter: TrajectoryImporter = {
   label: 'ShareGPT JSONL (LLaMA-Factory)',
   detect(_name, head) {
     const line = firstLine(head).trimStart();
-    return line.startsWith('{') && /"conversations"\s*:\s*\[/.test(line) && /"from"\s*:/.test(line) ? 0.85 : 0;
+    if (line.startsWith('{') && /"conversations"\s*:\s*\[/.test(line) && /"from"\s*:/.test(line)) return 0.85;
+    return /^\s*\[\s*\{\s*"conversations"\s*:\s*\[\s*\{\s*"from"/.test(head) ? 0.8 : 0;
   },
   *parse(source, newId, now, options) {
     const { columns, problem } = datasetInfoColumns(source);

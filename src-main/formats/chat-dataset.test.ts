@@ -12,6 +12,7 @@ import { bundleSource } from '../testing/dataset-fixtures';
 import { runImporter } from '../testing/importer-fixtures';
 import { guessChatAs, splitWorldModelSystem } from './chat-dataset';
 import { chatMessagesImporter, shareGptImporter } from './chat-dataset-importers';
+import { importerFor } from './registry';
 import { fileHead, fileSource, textSource } from './sources';
 
 let n = 0;
@@ -199,6 +200,21 @@ describe('chat datasets from elsewhere', () => {
     const [t] = store.listTrajectories();
     expect(t).toMatchObject({ domain: 'terminal', systemPrompt: 'You simulate a Linux terminal.' });
     expect(store.getNodes(t!.id).slice(1).map((s) => [s.action, s.observation])).toEqual([['ls', 'a.txt  b.txt']]);
+  });
+
+  it('reads a .json dataset holding one array of rows (ShareGPT or messages), numbering rows by position', () => {
+    const rows = [
+      { conversations: [{ from: 'human', value: 'ls' }, { from: 'gpt', value: 'a.txt' }], system: 'You simulate a Linux terminal.' },
+      { conversations: [{ from: 'narrator', value: '?' }] },
+    ];
+    const text = JSON.stringify(rows, null, 2);
+    expect(importerFor('auto', 'data.json', text).id).toBe('sharegpt');
+    const { bundles, problems } = runImporter(shareGptImporter, 'data.json', text);
+    expect(bundles.map((b) => b.nodes.slice(1).map((n) => [n.action, n.observation]))).toEqual([[['ls', 'a.txt']]]);
+    expect(bundles[0]!.trajectory.title).toBe('data.json · row 1 (world-model chat)');
+    expect(problems.map((p) => [p.line, p.reason])).toEqual([[null, 'row 2: a turn comes from "narrator"; expected one of human, gpt, observation, function_call, system']]);
+    const messages = JSON.stringify([{ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] }], null, 2);
+    expect(importerFor('auto', 'chat.json', messages).id).toBe('messages');
   });
 
   it('says which line is not a chat row, in plain words', () => {

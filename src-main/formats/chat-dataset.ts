@@ -15,6 +15,7 @@ import { actionFromPrompt, guiBlocksFromPrompt, observationFromResponse, OBSERVA
 import { contentKey } from './content-key';
 import type { ImporterOptions, ImportItem, ImportSource } from './format';
 import { parseArgs, type ChatRow, type ChatTurn } from './chat-rows';
+import { parseJsonDocument } from './json-document';
 import { jsonLines } from './json-lines';
 import { callsInText, shellCommandOf, toolCallAction, unwrapToolResponse } from './tool-call';
 
@@ -218,6 +219,33 @@ export function continues(row: ChatRow, next: ChatRow): boolean {
   return row.turns.every((t, i) => sameTurn(t, next.turns[i]!));
 }
 
+/** Whether the file is one JSON array of rows (LLaMA-Factory's .json datasets) rather than JSON lines. */
+function isJsonArray(source: ImportSource): boolean {
+  for (const line of source.lines()) {
+    if (line.error) return false;
+    const text = line.text.trimStart();
+    if (text !== '') return text.startsWith('[');
+  }
+  return false;
+}
+
+type JsonRow = { kind: 'json'; lineNo: number; line: number | null; text: string; value: unknown } | Extract<ImportItem, { kind: 'problem' }>;
+
+/** The rows of a JSONL file (numbered by line) or of a JSON array file (numbered by position, no line). */
+function* jsonRows(source: ImportSource): Iterable<JsonRow> {
+  if (!isJsonArray(source)) {
+    for (const item of jsonLines(source)) yield item.kind === 'json' ? { ...item, line: item.lineNo } : item;
+    return;
+  }
+  const doc = parseJsonDocument(source.text());
+  if ('problem' in doc) {
+    yield doc.problem;
+    return;
+  }
+  const rows = doc.value as unknown[];
+  for (let i = 0; i < rows.length; i++) yield { kind: 'json', lineNo: i + 1, line: null, text: JSON.stringify(rows[i]), value: rows[i] };
+}
+
 /** `next` with the reasoning only `row` held (a per-step sample keeps the last turn's reasoning only). */
 function merged(row: ChatRow, next: ChatRow): ChatRow {
   return { ...next, turns: next.turns.map((t, i) => (t.reasoning === undefined && row.turns[i]?.reasoning !== undefined ? { ...t, reasoning: row.turns[i]!.reasoning } : t)) };
@@ -238,21 +266,23 @@ export function* chatLines(
   unit = 'line',
 ): Iterable<ImportItem> {
   let pending: { row: ChatRow; first: number; last: number; text: string } | null = null;
+  const arrayFile = isJsonArray(source);
+  const rowUnit = arrayFile ? 'row' : unit;
   const flush = function* (): Iterable<ImportItem> {
     if (!pending) return;
     const { row, first, last, text } = pending;
     pending = null;
-    const where = first === last ? `${unit} ${last}` : `${unit}s ${first}–${last}`;
-    yield* chatRowItems(row, options?.chatAs, { format, file: source.name, line: last, where, text }, newId, now);
+    const where = first === last ? `${rowUnit} ${last}` : `${rowUnit}s ${first}–${last}`;
+    yield* chatRowItems(row, options?.chatAs, { format, file: source.name, line: arrayFile ? null : last, where, text }, newId, now);
   };
-  for (const item of jsonLines(source)) {
+  for (const item of jsonRows(source)) {
     if (item.kind === 'problem') {
       yield item;
       continue;
     }
     const row = rowTurns(item.value);
     if (typeof row === 'string') {
-      yield { kind: 'problem', line: item.lineNo, reason: row };
+      yield { kind: 'problem', line: item.line, reason: item.line === null ? `row ${item.lineNo}: ${row}` : row };
       continue;
     }
     if (pending && continues(pending.row, row)) {
