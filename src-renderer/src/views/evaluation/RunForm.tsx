@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { cancelEvaluation, changeEvaluationForm, startEvaluation, useEvaluation } from '../../state/evaluation';
+import { chooseSavePath } from '../../api/download';
 import { loadModel, useSimulation } from '../../state/simulation';
+import { useStudio } from '../../state/store';
 
 function eta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '';
@@ -16,6 +18,7 @@ export function RunForm() {
   const job = useEvaluation((s) => s.job);
   const lastRun = useEvaluation((s) => s.lastRun);
   const model = useSimulation((s) => s.model);
+  const nativeDialogs = useStudio((s) => s.app?.nativeDialogs ?? false);
   const [otherModel, setOtherModel] = useState('');
   const running = job?.running ?? false;
   const canStart = !running && !!form.dataDir.trim() && !!form.outDir.trim() && !!model?.loaded;
@@ -36,11 +39,17 @@ export function RunForm() {
     >
       <label>
         Data folder (&lt;domain&gt;_test.jsonl files)
-        <input value={form.dataDir} onChange={(e) => changeEvaluationForm({ dataDir: e.target.value })} spellCheck={false} />
+        <span className="row">
+          <input value={form.dataDir} onChange={(e) => changeEvaluationForm({ dataDir: e.target.value })} spellCheck={false} />
+          {nativeDialogs && <ChooseFolder title="The benchmark data folder" current={form.dataDir} onChosen={(dataDir) => changeEvaluationForm({ dataDir })} />}
+        </span>
       </label>
       <label>
         Output folder (a run there before is resumed)
-        <input value={form.outDir} onChange={(e) => changeEvaluationForm({ outDir: e.target.value })} spellCheck={false} />
+        <span className="row">
+          <input value={form.outDir} onChange={(e) => changeEvaluationForm({ outDir: e.target.value })} spellCheck={false} />
+          {nativeDialogs && <ChooseFolder title="Where the run's files go" current={form.outDir} onChosen={(outDir) => changeEvaluationForm({ outDir })} />}
+        </span>
       </label>
       <div className="row">
         <span data-testid="eval-model">
@@ -118,5 +127,14 @@ export function RunForm() {
         </div>
       )}
     </form>
+  );
+}
+
+/** The desktop app's folder chooser beside a folder field. */
+function ChooseFolder({ title, current, onChosen }: { title: string; current: string; onChosen(path: string): void }) {
+  return (
+    <button type="button" onClick={() => void chooseSavePath({ title, defaultPath: current, folder: true }).then((path) => path && onChosen(path))}>
+      Choose…
+    </button>
   );
 }
