@@ -54,9 +54,9 @@ describe('the format registry', () => {
   });
 
   it('refuses an unknown format or a writer the format lacks, listing what exists', () => {
-    expect(() => exportPipeline('csv', 'x')).toThrow(/Unknown export format "csv"\. Known formats: messages, sharegpt, parquet, agentworldbench, jsonl\./);
+    expect(() => exportPipeline('csv', 'x')).toThrow(/Unknown export format "csv"\. Known formats: messages, prompt-completion, preference, sharegpt, parquet, agentworldbench, jsonl\./);
     expect(() => exporterFor('parquet')).toThrow(/dataset folder, not one file/);
-    expect(() => datasetFormat('jsonl')).toThrow(/not a dataset\. Dataset formats: messages, sharegpt, parquet, agentworldbench/);
+    expect(() => datasetFormat('jsonl')).toThrow(/not a dataset\. Dataset formats: messages, prompt-completion, preference, sharegpt, parquet, agentworldbench/);
     expect(() => importerFor('csv', 'x.csv', '')).toThrow(/Unknown import format "csv"/);
   });
 });
