@@ -51,6 +51,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`cleaning up a workspace${NO_CHROMIUM}`, () 
 
     // Delete one sample from the node panel: its id is shown there, as the CLI takes it.
     await selectStep(page, 'ls -la');
+    await expect.poll(() => page.getByTestId('node-origin').textContent()).toBe('simulated');
     const deletedId = await page.getByTestId('node-id').textContent();
     expect(deletedId).toMatch(/^\S{8,}$/);
     await page.locator('.node-actions').getByRole('button', { name: 'Delete', exact: true }).click();
@@ -118,6 +119,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`cleaning up a workspace${NO_CHROMIUM}`, () 
     await page.goto(session.studio.url);
     await openTrajectory(page, /term-0002/);
     await selectStep(page, 'mkdir build');
+    // The inspector follows the selection once it rests: wait for the step, not the initial state.
+    await expect.poll(() => page.locator('.inspector-head').textContent()).toMatch(/step \d/);
     const nodeId = (await page.getByTestId('node-id').textContent())!;
 
     const { stdout } = await run(process.execPath, [CLI, 'simulate', '--workspace', workspace, '--node', nodeId, '--action', 'whoami', '--model', TEST_MODEL, '--max-tokens', '8', '--seed', '3']);
