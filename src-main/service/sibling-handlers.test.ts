@@ -45,11 +45,15 @@ describe('the sibling contract', () => {
     studio.close();
   });
 
-  it('lists states by agreement with each sample told apart', async () => {
+  it('lists states by agreement with each sample told apart, a lone perturbed one by its kind', async () => {
     const { studio, trajectoryId, samples, root } = studioWithSamples();
+    const store = studio.requireStore();
+    const lone = store.addNode({ parentId: root.id, action: 'df -h', observation: 'No space left', origin: 'perturbed', provenance: { perturbations: [{ kind: 'disk-full', mode: 'transform', params: {}, seed: 1, version: 1 }] } });
+    store.addNode({ parentId: root.id, action: 'pwd', observation: '/', origin: 'simulated' });
     const { rows, variants } = ok<{ rows: AgreementRow[]; variants: SampleVariant[] }>(await dispatch(studio, 'siblings.agreement', { trajectoryId }));
     expect(rows).toEqual([expect.objectContaining({ parentId: root.id, label: 'ls -la', samples: 4 })]);
-    expect(variants.map((v) => v.nodeId)).toEqual(samples.map((s) => s.id));
+    expect(variants.map((v) => v.nodeId)).toEqual([...samples.map((s) => s.id), lone.id]);
+    expect(variants.at(-1)).toMatchObject({ perturbation: 'disk-full', of: 1 });
     studio.close();
   });
 

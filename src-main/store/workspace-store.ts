@@ -358,8 +358,8 @@ export class WorkspaceStore {
 
   /**
    * Only the nodes of a trajectory that are two or more samples (neither real nor imported) of
-   * one action from one state, with the recorded steps of the same action beside them: what
-   * sibling agreement needs, read without loading a large tree whole.
+   * one action from one state, or a perturbed one, with the recorded steps of the same action
+   * beside them: what sibling agreement and sample labels need, without loading a large tree whole.
    */
   getSiblingSamples(trajectoryId: string): NodeRecord[] {
     const rows = this.db
@@ -367,7 +367,7 @@ export class WorkspaceStore {
         `SELECT n.* FROM nodes n JOIN (
            SELECT parent_id, action FROM nodes
            WHERE trajectory_id = ? AND parent_id IS NOT NULL AND origin NOT IN ('real', 'imported')
-           GROUP BY parent_id, action HAVING COUNT(*) >= 2
+           GROUP BY parent_id, action HAVING COUNT(*) >= 2 OR SUM(origin = 'perturbed') >= 1
          ) g ON g.parent_id = n.parent_id AND g.action = n.action
          ORDER BY n.rowid`,
       )

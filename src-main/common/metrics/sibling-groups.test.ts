@@ -68,9 +68,10 @@ describe('sibling samples of one action', () => {
   });
 
   it('lists only states with two or more samples of an action, least agreement first', () => {
+    const lonePerturbed = node(real.id, 'cat c.txt', 'boom', 'perturbed', { perturbations: [{ kind: 'disk-full', mode: 'transform', params: {}, seed: 1, version: 1 }] });
     const agreeing = node(real.id, 'cat b.txt', 'same', 'simulated');
     const agreeing2 = node(real.id, 'cat b.txt', 'same', 'simulated');
-    const { rows, variants } = agreementRows([...nodes, agreeing, agreeing2]);
+    const { rows, variants } = agreementRows([...nodes, lonePerturbed, agreeing, agreeing2]);
     expect(rows.map((r) => [r.label, r.samples])).toEqual([
       ['ls -la', 3],
       ['cat b.txt', 2],
@@ -78,6 +79,8 @@ describe('sibling samples of one action', () => {
     expect(rows[0]!.agreement).toBeLessThan(rows[1]!.agreement);
     expect(rows[1]).toMatchObject({ agreement: 1, distinct: 1, preferredNodeId: null });
     expect(rows[0]!.preferredNodeId).toBe(p1.id);
-    expect(variants.map((v) => v.nodeId)).toEqual([s1.id, s2.id, p1.id, agreeing.id, agreeing2.id]);
+    // A lone perturbed sample has no agreement row, but its row still names its perturbation.
+    expect(variants.map((v) => v.nodeId)).toEqual([s1.id, s2.id, p1.id, lonePerturbed.id, agreeing.id, agreeing2.id]);
+    expect(variants.find((v) => v.nodeId === lonePerturbed.id)).toMatchObject({ sample: 1, of: 1, perturbation: 'disk-full' });
   });
 });

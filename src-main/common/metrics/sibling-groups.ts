@@ -89,12 +89,16 @@ export function compareGroup(group: RawGroup, domain: Domain): SiblingGroup {
   };
 }
 
-/** Every state with two or more samples of one action, least agreement first; and each sample's variant. */
+/** Every state with two or more samples of one action, least agreement first; and each sample's variant (a lone perturbed one's too). */
 export function agreementRows(nodes: readonly NodeRecord[]): { rows: AgreementRow[]; variants: SampleVariant[] } {
   const rows: AgreementRow[] = [];
   const variants: SampleVariant[] = [];
   for (const group of rawSiblingGroups(nodes)) {
-    if (group.samples.length < 2) continue;
+    // A lone perturbed sample still says which perturbation it is; agreement needs two.
+    if (group.samples.length < 2) {
+      variants.push(...variantsOf(group).filter((v) => v.perturbation !== null));
+      continue;
+    }
     variants.push(...variantsOf(group));
     const compared = group.samples.slice(0, MAX_COMPARED_SAMPLES);
     const a = sampleAgreement(compared.map((n) => n.observation));

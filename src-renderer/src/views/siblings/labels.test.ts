@@ -5,6 +5,7 @@ describe('telling sibling samples apart', () => {
   it('labels each sample with its number, perturbation and seed', () => {
     expect(variantLabel({ nodeId: 'a', sample: 2, of: 4, seed: 101, perturbation: null })).toBe('#2/4 · seed 101');
     expect(variantLabel({ nodeId: 'b', sample: 3, of: 4, seed: null, perturbation: 'permission-denied' })).toBe('#3/4 · permission-denied');
+    expect(variantLabel({ nodeId: 'c', sample: 1, of: 1, seed: null, perturbation: 'disk-full' })).toBe('disk-full');
     const rows = [1, 2, 3, 4].map((sample) => variantLabel({ nodeId: String(sample), sample, of: 4, seed: 7 + sample, perturbation: null }));
     expect(new Set(rows).size).toBe(4);
   });

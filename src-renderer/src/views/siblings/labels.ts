@@ -5,7 +5,8 @@ import { agreementBand, type AgreementBand } from '../../../../src-main/common/m
 
 /** "#2/4 · seed 101", "#3/4 · permission-denied" — never four identical rows. */
 export function variantLabel(v: SampleVariant): string {
-  const parts = [`#${v.sample}/${v.of}`];
+  // A lone (perturbed) sample needs no number, only its kind.
+  const parts = v.of > 1 ? [`#${v.sample}/${v.of}`] : [];
   if (v.perturbation) parts.push(v.perturbation);
   if (v.seed !== null) parts.push(`seed ${v.seed}`);
   return parts.join(' · ');
