@@ -193,6 +193,17 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     await confirm.waitFor({ state: 'detached' });
     await page.locator('.workspace-path').waitFor();
     expect(await page.getByLabel('Workspace file').count()).toBe(0);
+
+    // Esc closes an open panel too, but not from a field, where it would lose what was typed.
+    await page.getByRole('button', { name: 'Workspace ▾' }).click();
+    await page.getByRole('menuitem', { name: 'New trajectory…' }).click();
+    const form = page.getByRole('form', { name: 'New trajectory' });
+    await form.getByLabel('Title').fill('half typed');
+    await page.keyboard.press('Escape');
+    expect(await form.getByLabel('Title').inputValue()).toBe('half typed');
+    await form.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
   });
 

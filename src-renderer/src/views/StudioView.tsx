@@ -43,7 +43,18 @@ export function StudioView() {
     document.addEventListener('worldloom:expand', openExpand);
     document.addEventListener('keydown', handleShortcut);
     const stopEscape = listenForOverlayEscape();
+    // Esc closes the open panel (New trajectory, Model, Export…), except from a field, where it
+    // would throw away what was typed; a dialog above it closes first (state/overlays.ts).
+    const closePanel = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || useOverlays.getState().open.length > 0) return;
+      const el = e.target as HTMLElement | null;
+      if (el && el !== document.body && !el.closest?.('.sheets')) return;
+      if (el?.closest?.('input, textarea, select, [contenteditable="true"], .monaco-editor')) return;
+      setPanel('none');
+    };
+    document.addEventListener('keydown', closePanel);
     return () => {
+      document.removeEventListener('keydown', closePanel);
       document.removeEventListener('worldloom:export', open);
       document.removeEventListener('worldloom:expand', openExpand);
       document.removeEventListener('keydown', handleShortcut);

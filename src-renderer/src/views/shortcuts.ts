@@ -8,7 +8,7 @@ import { useStudio } from '../state/store';
 import { changeLayout, setHelpOpen, setInspectorView, toggleRaw } from '../state/view-actions';
 import { runOrCancelSimulation, toggleReasoningExpanded } from '../state/simulation';
 import { nextDivergence } from '../state/compare';
-import { closeTopOverlay, topOverlay } from '../state/overlays';
+import { topOverlay } from '../state/overlays';
 
 /** Where a shortcut works; the help lists the shortcuts in this order, under these headings. */
 export const SHORTCUT_PLACES = {
@@ -94,11 +94,10 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: '?', what: 'show or hide this help', place: 'anywhere', matches: (e) => e.key === '?', run: () => setHelpOpen(!useStudio.getState().helpOpen) },
   {
     keys: 'Esc',
-    what: 'close the topmost dialog (this help, Sim vs real, a confirmation); in an editor, cancel the edit; in the search box, clear it',
+    what: 'close the topmost dialog (this help, Sim vs real, a confirmation), else the open panel (New trajectory, Model, Export…); in an editor, cancel the edit; in the search box, clear it',
     place: 'anywhere',
-    // Dialogs close from a capture listener (state/overlays.ts), before an editor inside them sees the key.
-    matches: plain('Escape'),
-    run: () => closeTopOverlay(),
+    // Handled where it applies: dialogs from a capture listener (state/overlays.ts), before an
+    // editor inside them sees the key; panels in StudioView; the editor and the search box themselves.
   },
 ];
 
