@@ -167,6 +167,21 @@ describe('chat datasets from elsewhere', () => {
     expect(bundle.kind === 'trajectory' && bundle.bundle.nodes.slice(1).map((s) => [s.action, s.observation])).toEqual([['ls', 'a.txt']]);
   });
 
+  it('a GUI world-model conversation keeps its task and screens on the nodes, the first screen as the initial state', () => {
+    const row = {
+      messages: [
+        { role: 'system', content: 'You simulate an Android phone.' },
+        { role: 'user', content: '### Turn 1\n**Task Instruction:**\nOpen settings\n\n**Current State:**\n[home]\n\n**Action:**\ntap(Settings)' },
+        { role: 'assistant', content: '**Environment Observation:**\n[settings]' },
+      ],
+    };
+    const { bundles } = runImporter(chatMessagesImporter, 'gui.jsonl', JSON.stringify(row));
+    const [root, step] = bundles[0]!.nodes;
+    expect(bundles[0]!.trajectory.domain).toBe('android');
+    expect(root!.observation).toBe('[home]');
+    expect(step).toMatchObject({ action: 'tap(Settings)', observation: '[settings]', provenance: { gui: { taskInstruction: 'Open settings', currentState: '[home]' } } });
+  });
+
   it('guesses world-model data from the system prompt or the turn layout', () => {
     expect(guessChatAs({ turns: [{ role: 'system', content: 'You simulate a shell.' }, { role: 'user', content: 'ls' }, { role: 'assistant', content: 'x' }] }).as).toBe('world-model');
     expect(guessChatAs({ turns: [{ role: 'user', content: '### Turn 1\n**Action:**\nls' }, { role: 'assistant', content: 'x' }] }).as).toBe('world-model');

@@ -158,6 +158,9 @@ export function* chatRowItems(row: ChatRow, chatAs: ChatAs | undefined, ctx: Row
       } else skipped.push(skip(`turn ${i + 1} (a ${t.role} turn with no action before it)`, 'in world-model data an observation answers a user turn\'s action'));
     });
     if (action) skipped.push(skip(`turn ${(action as { i: number }).i + 1} (the last action, with no observation)`, 'the conversation ends before the environment answered it'));
+    // GUI layouts show the first screen in the first turn, not in the system message.
+    const firstScreen = (steps[0]?.provenance as { gui?: GuiBlocks } | undefined)?.gui?.currentState;
+    if (initialState === '' && firstScreen) initialState = firstScreen;
   } else {
     if (systemTurn || row.system !== undefined) {
       rootExtra.agentSystemPrompt = system;
