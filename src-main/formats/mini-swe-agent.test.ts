@@ -68,6 +68,9 @@ describe('mini-swe-agent importer', () => {
 
   it('is told apart from a chat dataset and from SWE-agent by its content', () => {
     expect(importerFor('auto', 'run.json', JSON.stringify(bareList, null, 2)).id).toBe('mini-swe-agent');
+    // A long run: the head holds only the start of `info`, the format tag is far beyond it.
+    const long = JSON.stringify({ info: { exit_status: 'Submitted', mini_version: '1.13.4' }, messages: bareList, trajectory_format: 'mini-swe-agent-1' }, null, 2);
+    expect(importerFor('auto', 'run.traj.json', long.slice(0, long.indexOf('"messages"'))).id).toBe('mini-swe-agent');
   });
 
   it('reads commands and outputs the way the harness writes them', () => {

@@ -115,6 +115,8 @@ export const miniSweAgentImporter: TrajectoryImporter = {
   label: 'mini-swe-agent trajectory (.json)',
   detect(_name, head) {
     if (/"trajectory_format"\s*:\s*"mini-swe-agent/.test(head)) return 0.98;
+    // The format tag comes last; in a long run only `info` (first) is in the head.
+    if (head.trimStart().startsWith('{') && /"mini_version"\s*:|"minisweagent\./.test(head)) return 0.95;
     const start = head.trimStart();
     // A bare message list whose assistant turns fence bash commands.
     if (start.startsWith('[') && /"role"\s*:\s*"system"/.test(head) && /"role"\s*:\s*"(user|assistant)"/.test(head) && head.includes('```')) return 0.6;
