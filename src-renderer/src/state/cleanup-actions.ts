@@ -5,7 +5,7 @@
 // are kept in the workspace file, so after a reload Ctrl+Z can still take back the latest ones.
 // The tree follows through the change events the core sends (./change-events.ts).
 import type { DeletionSummary, TrajectoryVersion } from '../../../src-main/common/contract/curation';
-import type { NodeRecord } from '../../../src-main/common/trajectory/model';
+import type { NodeRecord, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { ApiCallError, call } from '../api/client';
 import { attempt, notify } from './store';
 import { useStudio } from './studio';
@@ -69,8 +69,8 @@ export async function deleteTrajectory(id: string): Promise<void> {
 }
 
 /** Changes a trajectory's title or environment description; the old one stays as a version and undo puts it back. */
-async function revise(id: string, change: { title?: string; systemPrompt?: string }, label: string): Promise<boolean> {
-  const done = await attempt(label === 'rename' ? 'Renaming' : 'Saving the description', async () => {
+async function revise(id: string, change: { title?: string; systemPrompt?: string; worldSpec?: WorldSpec | null }, label: string, busy: string): Promise<boolean> {
+  const done = await attempt(busy, async () => {
     const { keptVersion } = await call('trajectory.revise', { id, ...change });
     if (keptVersion === null) return true;
     // Undo brings back the version kept just now; redo brings back what undo replaced, kept as the next version.
@@ -97,11 +97,16 @@ export function renameTrajectory(id: string, title: string): Promise<boolean> {
     notify('error', 'A trajectory needs a title', ['Type one, or press Esc to keep the old one.']);
     return Promise.resolve(false);
   }
-  return revise(id, { title: clean }, 'rename');
+  return revise(id, { title: clean }, 'rename', 'Renaming');
 }
 
 export function reviseDescription(id: string, systemPrompt: string): Promise<boolean> {
-  return revise(id, { systemPrompt }, 'description change');
+  return revise(id, { systemPrompt }, 'description change', 'Saving the description');
+}
+
+/** Sets or removes a trajectory's world specification; the old one stays as a version and undo puts it back. */
+export function reviseWorldSpec(id: string, worldSpec: WorldSpec | null): Promise<boolean> {
+  return revise(id, { worldSpec }, 'world specification change', 'Saving the world specification');
 }
 
 /** A trajectory's earlier titles, descriptions and world specifications, newest first; empty (with a notice) when they cannot be read. */

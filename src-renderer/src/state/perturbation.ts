@@ -3,7 +3,7 @@
 import type { Domain, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
 import { notify, showNewNodes } from './store';
-import { recordAddedNodes } from './cleanup-actions';
+import { recordAddedNodes, reviseWorldSpec } from './cleanup-actions';
 import { areaHook } from './studio';
 
 export type { UserFileDraft, UserFileReport } from './slices/perturbation';
@@ -48,12 +48,9 @@ export async function perturb(
 }
 
 export async function saveWorldSpec(trajectoryId: string, worldSpec: WorldSpec | null): Promise<void> {
-  try {
-    // The trajectory.changed event puts the new specification into the open trajectory.
-    await call('trajectory.setWorldSpec', { id: trajectoryId, worldSpec });
+  // The trajectory.changed event puts the new specification into the open trajectory; the old one is kept as a version (Ctrl+Z).
+  if (await reviseWorldSpec(trajectoryId, worldSpec)) {
     notify('info', worldSpec ? 'World specification saved: every simulation in this trajectory follows it.' : 'World specification removed.');
-  } catch (err) {
-    notify('error', 'Could not save the world specification', [(err as Error).message]);
   }
 }
 
