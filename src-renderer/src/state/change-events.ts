@@ -13,7 +13,7 @@ import { rerunSearch } from './search-actions';
 import { comparisonMayHaveChanged, followRealityJob } from './compare';
 import { followExportJob } from './dataset';
 import { receiveGpuInstallLine, receiveToken, refreshModel } from './simulation';
-import { followImport, insertNode, refreshTrajectories, selectTrajectory, useStudio } from './store';
+import { followImport, insertNode, notify, refreshTrajectories, selectTrajectory, useStudio } from './store';
 import { treeNodeOf, withChangedNode, withoutLeaf } from './tree-rows';
 
 const set = useStudio.setState;
@@ -56,9 +56,11 @@ export function followChanges(): void {
     void rerunSearch();
   });
   onEvent('trajectories.added', () => void refreshTrajectories());
-  onEvent('trajectories.removed', ({ trajectoryIds }) => {
+  onEvent('trajectories.removed', ({ reason, trajectoryIds }) => {
     void refreshTrajectories();
-    if (!trajectoryIds.includes(get().trajectory?.id ?? '')) return;
+    const open = get().trajectory;
+    if (!open || !trajectoryIds.includes(open.id)) return;
+    if (reason === 'elsewhere') notify('info', `“${open.title}” was deleted by another process`, ['Its deletion is kept in the workspace: Undo there, or reopen the workspace and press Ctrl+Z, brings it back.']);
     forgetNodes();
     set({ trajectory: null, tree: null, selectedNodeId: null, editingNodeId: null });
   });

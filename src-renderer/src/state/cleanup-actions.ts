@@ -7,7 +7,7 @@
 import type { DeletionSummary, TrajectoryVersion } from '../../../src-main/common/contract/curation';
 import type { NodeRecord, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { ApiCallError, call } from '../api/client';
-import { attempt, notify } from './store';
+import { attempt, notify, selectTrajectory } from './store';
 import { useStudio } from './studio';
 import { recorded, type UndoEntry } from './undo-history';
 
@@ -34,7 +34,9 @@ function deletable(what: { nodes: string[] } | { trajectories: string[] }, delet
   const restore = async () => {
     if (!latest) throw new Error('There is nothing kept to put back.');
     try {
-      await call('deletion.restore', { id: latest });
+      const { trajectories } = await call('deletion.restore', { id: latest });
+      // A trajectory brought back opens again where nothing else is open.
+      if (trajectories[0] && !get().trajectory) await selectTrajectory(trajectories[0].id);
     } catch (err) {
       // Put back already (another window, or before a reload): the history moves past it instead of sticking there.
       if (!(err instanceof ApiCallError && err.code === 'not-found')) throw err;
