@@ -64,4 +64,23 @@ describe.skipIf(NO_CHROMIUM !== '')(`comparing sibling samples in the host UI${N
     await expect.poll(() => page.getByRole('dialog', { name: 'States by agreement' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it('shows the kind of each perturbed sibling in its row', async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name: /term-0002/ }).click();
+    const tree = page.getByRole('tree', { name: 'Trajectory tree' });
+    const step = tree.getByRole('treeitem').filter({ has: page.locator('.tree-text', { hasText: /^mkdir build/ }) });
+    await step.click();
+    await page.getByText('Perturb this step').click();
+    const kinds = page.getByRole('list', { name: 'Perturbation kinds' });
+    await kinds.getByLabel(/disk full/i).check();
+    await kinds.getByLabel(/permission denied/i).check();
+    await page.getByRole('button', { name: 'Sweep 2 perturbations' }).click();
+    const perturbed = tree.getByRole('treeitem').filter({ has: page.locator('.badge', { hasText: 'perturbed' }) });
+    await expect.poll(() => perturbed.count()).toBe(2);
+    await expect.poll(async () => (await perturbed.getByTestId('variant-mark').allTextContents()).map((t) => t.replace(/^#\d\/2 · /, '')).sort()).toEqual(['terminal.disk-full', 'terminal.permission-denied']);
+    expect(errors).toEqual([]);
+  });
 });
