@@ -122,9 +122,9 @@ export function datasetCard(input: CardInput): CardFiles {
     ),
     '## Loading',
     input.format.howToLoad(input.name, splits),
-    builder === 'agent' && input.format.id !== 'parquet'
+    builder === 'agent' && (input.format.id === 'messages' || input.format.id === 'prompt-completion')
       ? "Tool-call arguments and `tools` are JSON strings, so every row has one type in Arrow; TRL parses `tools` itself. A chat template that iterates arguments as a mapping (Qwen3.5's) needs them parsed first: `ds.map(lambda r: {**r, 'messages': [{**m, 'tool_calls': [{**c, 'function': {**c['function'], 'arguments': json.loads(c['function']['arguments'])}} for c in m['tool_calls']] if m.get('tool_calls') else None} for m in r['messages']]})`. ms-swift reads assistant `tool_calls` as its own `tool_call` turns since its OpenAI message preprocessor (2026); older versions drop them."
-      : builder === 'agent'
+      : builder === 'agent' && input.format.id === 'parquet'
         ? 'Parquet keeps one message type for every row: each action is the assistant turn as text and each result the next user turn. Export `messages` or `prompt-completion` for tool calls.'
         : '',
     '## Which turns carry the loss',

@@ -53,7 +53,7 @@ export function lossSettings(format: string, options: ResolvedSampleOptions): Lo
     trl:
       format === 'messages'
         ? 'SFTTrainer trains every token of a `messages` conversation and cannot mask the history with Qwen templates (no `{% generation %}` markers): for TRL, export `prompt-completion`, whose completion is exactly the last turn.'
-        : 'Export `prompt-completion` for TRL: its completion is exactly the last turn.',
+        : 'export `prompt-completion` for TRL: its completion is exactly the last turn.',
     msSwift: '`--loss_scale last_round`: only the last assistant turn is trained.',
     llamaFactory: { mask_history: true },
   };
