@@ -16,10 +16,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import torch
-from datasets import load_dataset
-from transformers import AutoModelForCausalLM, AutoTokenizer
-from trl import DPOConfig, DPOTrainer, SFTConfig, SFTTrainer
+
+# Everything is local: no hub look-ups (CI reaches no hub), and no telemetry.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+
+import torch  # noqa: E402
+from datasets import load_dataset  # noqa: E402
+from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
+from trl import DPOConfig, DPOTrainer, SFTConfig, SFTTrainer  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKPOINT = REPO / "src-main" / "engine" / "onnx" / "fixtures" / "qwen35" / "hf"
