@@ -285,5 +285,12 @@ def test_dpo_on_sibling_pairs(exports, tokenizer, tmp_path):
         dataloader_num_workers=0,
     )
     trainer = DPOTrainer(model=model(), args=config, train_dataset=data, processing_class=tokenizer)
+    # DPO compares the two answers only: each side's tokens are its observation (and its reasoning), after the same prompt.
+    for row in trainer.train_dataset:
+        for side in ("chosen", "rejected"):
+            (answer,) = row[side]
+            thought = (answer["reasoning_content"] or "").strip()
+            assert tokenizer.decode(row[f"{side}_ids"]) == f"{thought}\n</think>\n\n{answer['content']}<|im_end|>\n"
+        assert tokenizer.decode(row["prompt_ids"]).endswith(row["prompt"][-1]["content"] + "<|im_end|>\n<|im_start|>assistant\n<think>\n")
     result = trainer.train()
     assert result.global_step == 2 and torch.isfinite(torch.tensor(result.training_loss))
