@@ -84,6 +84,20 @@ function builderDescription(o: ResolvedSampleOptions): string {
   return `World-model SFT in the prompt contract's layout (system prompt, then one user turn per action and one assistant turn per observation); ${unit}, ${reasoning}.`;
 }
 
+/** How many assistant turns the files hold against how many the samples teach: what a trainer that trains every turn would retrain. */
+function turnCounts(input: CardInput): string {
+  let assistant = 0;
+  let taught = 0;
+  for (const split of input.splits) {
+    assistant += input.stats.splits[split].assistantTurns;
+    taught += input.stats.splits[split].taughtTurns;
+  }
+  if (assistant === taught || input.sampleOptions.builder === 'preference') return '';
+  const counts = `The files hold ${fmt(assistant)} assistant turns; ${fmt(taught)} of them are taught`;
+  if (input.format.id === 'prompt-completion') return `${counts} (the prompt holds the rest, which TRL does not train).`;
+  return `${counts}. A trainer that trains every assistant turn trains ${(assistant / Math.max(1, taught)).toFixed(1)}× what the samples teach; the settings above prevent it.`;
+}
+
 const fmt = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : n.toFixed(1));
 
 export function datasetCard(input: CardInput): CardFiles {
@@ -129,6 +143,7 @@ export function datasetCard(input: CardInput): CardFiles {
         : '',
     '## Which turns carry the loss',
     lossSection(input.format.id, input.sampleOptions),
+    turnCounts(input),
     builder === 'preference' ? `## How pairs are made\n\n${PAIRING_RULE}` : '',
     '## By domain',
     countsTable('domain', input, (s) => s.byDomain),

@@ -11,6 +11,9 @@ export interface SplitStats {
   byOrigin: Counts;
   byPerturbation: Counts;
   tokenLengths: number[];
+  /** Assistant turns written, and those the sample teaches (the rest repeat history). */
+  assistantTurns: number;
+  taughtTurns: number;
 }
 
 export interface ProvenanceStats {
@@ -40,6 +43,11 @@ export class DatasetStats {
     if (sample.perturbations.length === 0) bump(s.byPerturbation, 'none');
     for (const kind of sample.perturbations) bump(s.byPerturbation, kind);
     s.tokenLengths.push(tokens);
+    for (let i = 0; i < sample.messages.length; i++) {
+      if (sample.messages[i]!.role !== 'assistant') continue;
+      s.assistantTurns++;
+      if (sample.completionFrom === null || i >= sample.completionFrom) s.taughtTurns++;
+    }
     for (const m of sample.models) bump(this.models, m);
     for (const f of sample.sources) bump(this.sources, f);
     for (const seed of sample.seeds) this.seeds.add(seed);
@@ -65,5 +73,5 @@ export class DatasetStats {
 }
 
 function emptySplit(): SplitStats {
-  return { samples: 0, trajectories: new Set(), byDomain: {}, byOrigin: {}, byPerturbation: {}, tokenLengths: [] };
+  return { samples: 0, trajectories: new Set(), byDomain: {}, byOrigin: {}, byPerturbation: {}, tokenLengths: [], assistantTurns: 0, taughtTurns: 0 };
 }

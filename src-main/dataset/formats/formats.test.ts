@@ -195,6 +195,8 @@ describe('dataset formats: prompt/completion, tool calls, preference pairs', () 
     const card = readFileSync(join(opts.out, 'README.md'), 'utf8');
     expect(card).toContain("only the completion, the step's observation, carries the loss");
     expect(card).toContain('`SFTConfig(completion_only_loss=True)`');
+    // History turns are counted apart from taught ones: every step sample teaches one turn.
+    expect(card).toMatch(new RegExp(`The files hold \\d+ assistant turns; ${rows.length} of them are taught \\(the prompt holds the rest`));
   });
 
   it('agent samples: tool calls and tool results in messages, prompt/completion and ShareGPT, read back', async () => {
