@@ -32,7 +32,8 @@ export interface TrainingChat {
   id: string;
   domain: SessionDomain;
   split: 'train' | 'test';
-  kind: 'session' | 'template' | 'control';
+  /** contrast: a control pair's prompt without its instruction, answered with the real screen (control-chats.ts). */
+  kind: 'session' | 'template' | 'control' | 'contrast';
   messages: ChatMessage[];
   /** Which assistant turns carry the loss: all of them, or only the last (control pairs). */
   loss: 'all' | 'last';

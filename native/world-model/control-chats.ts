@@ -8,6 +8,7 @@
 //
 //   tsx native/world-model/control-chats.ts [--sessions FILE] [--out FILE] [--seed N]
 //                                           [--terminal N] [--mcp N] [--web N]   (pairs per training session)
+//                                           [--contrast]   (each pair's prompt again without the instruction, answered with the real screen)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,13 +19,13 @@ import { workspaceRegistry } from '../../src-main/service/perturbation-handlers'
 import { messagesForStep } from '../../src-main/simulation/simulate-step';
 import { WorkspaceStore } from '../../src-main/store/workspace-store';
 import { responseForObservation } from '../../src-main/common/trajectory/turn-format';
-import { CONTROL_KINDS, controlPair, type TrainingChat } from './chats';
+import { CONTROL_KINDS, controlPair, sessionPrompt, type TrainingChat } from './chats';
 import { addRecordedSession } from './eval-workspace';
 import { DATA_DIR, PROMPTS_DIR, type RecordedSession, type SessionDomain } from './paths';
 import { Rng, subSeed } from './rng';
 import { readSessions } from './sessions';
 
-export function controlChats(sessions: readonly RecordedSession[], seed: number, perSession: Record<SessionDomain, number>): TrainingChat[] {
+export function controlChats(sessions: readonly RecordedSession[], seed: number, perSession: Record<SessionDomain, number>, contrast = false): TrainingChat[] {
   const chats: TrainingChat[] = [];
   for (const session of sessions) {
     if (session.split !== 'train' || session.steps.length === 0) continue;
@@ -45,6 +46,21 @@ export function controlChats(sessions: readonly RecordedSession[], seed: number,
         loss: 'last',
         messages: [...pair.messages, { role: 'assistant', content: responseForObservation(pair.target) }],
       });
+      // The same prompt without the instruction, answered with the real screen: a model that sees
+      // control targets far more often than plain last turns learns to perturb every answer
+      // (a stage-4 fine-tune at 2.7 control pairs per web session printed a spinner for every
+      // web step); the pair teaches that the instruction, not the position, decides.
+      if (contrast) {
+        const plain = sessionPrompt(session, index);
+        chats.push({
+          id: `${session.id}-plain4-${k}`,
+          domain: session.domain,
+          split: 'train',
+          kind: 'contrast',
+          loss: 'last',
+          messages: [...plain, { role: 'assistant', content: responseForObservation(session.steps[index]!.observation) }],
+        });
+      }
     }
   }
   return chats;
@@ -95,6 +111,7 @@ async function main(): Promise<void> {
       terminal: { type: 'string', default: '1' },
       mcp: { type: 'string', default: '5' },
       web: { type: 'string', default: '5' },
+      contrast: { type: 'boolean', default: false },
     },
   });
   const perSession = { terminal: Number(values.terminal), mcp: Number(values.mcp), web: Number(values.web) };
@@ -104,7 +121,7 @@ async function main(): Promise<void> {
   const sessions = readSessions(values.sessions!);
   const compared = await checkLayoutAgainstApp(sessions.filter((s) => s.split === 'test'), 3);
   console.log(`control prompts identical to the app's instruction-mode prompts: ${compared} of ${compared} compared`);
-  const chats = controlChats(sessions, Number(values.seed), perSession);
+  const chats = controlChats(sessions, Number(values.seed), perSession, values.contrast);
   writeFileSync(values.out!, chats.map((c) => JSON.stringify(c)).join('\n') + '\n');
   const byDomain = (['terminal', 'mcp', 'web'] as const).map((d) => `${d} ${chats.filter((c) => c.domain === d).length}`);
   console.log(`control pairs: ${chats.length} (${byDomain.join(', ')})`);
