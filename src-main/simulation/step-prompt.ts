@@ -10,7 +10,7 @@ import { buildWorldModelMessages } from '../common/prompt/world-model-messages';
 import { UserError } from '../common/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { NodeRecord } from '../common/trajectory/model';
-import { GUI_DOMAINS, guiBlocksFromPrompt, type GuiBlocks } from '../common/trajectory/turn-format';
+import { GUI_DOMAINS, guiBlocksFromPrompt, promptForAction, type GuiBlocks } from '../common/trajectory/turn-format';
 
 export interface StepPrompt {
   messages: ChatMessage[];
@@ -19,7 +19,19 @@ export interface StepPrompt {
 }
 
 
-const rawPrompt = (n: NodeRecord) => n.provenance.source?.rawAction ?? null;
+/** The GUI blocks (task, screen) an imported turn was written with, kept by the importer. */
+function importedGui(n: NodeRecord): GuiBlocks | null {
+  const gui = (n.provenance as { gui?: unknown }).gui;
+  return gui && typeof gui === 'object' ? (gui as GuiBlocks) : null;
+}
+
+/** The prompt an imported turn was written with: its raw text, else rebuilt from its GUI blocks. */
+function rawPrompt(n: NodeRecord): string | null {
+  const raw = n.provenance.source?.rawAction;
+  if (raw) return raw;
+  const gui = importedGui(n);
+  return gui ? promptForAction(n.depth, n.action, gui) : null;
+}
 const rawResponse = (n: NodeRecord) => n.provenance.source?.rawObservation ?? null;
 
 /** The chat messages the world model sees for `action` after `nodeId`. */
@@ -67,6 +79,7 @@ export async function promptForStep(
 
 /** A GUI trajectory's task and first screen, as its imported first turn states them. */
 function importedFirstTurn(store: WorkspaceStore, rootId: string): GuiBlocks {
-  const raw = store.paths.firstChildWithRawAction(rootId);
-  return raw ? guiBlocksFromPrompt(rawPrompt(raw)!) : {};
+  const first = store.paths.firstImportedChild(rootId);
+  if (!first) return {};
+  return importedGui(first) ?? guiBlocksFromPrompt(rawPrompt(first)!);
 }

@@ -29,12 +29,15 @@ describe('NodePaths', () => {
     expect(store.paths.pathTo('no-such-node')).toEqual([]);
   });
 
-  it('lists children in the order written and finds the first child with a non-empty imported prompt', () => {
+  it('lists children in the order written and finds the first child imported with its prompt (raw text or GUI blocks)', () => {
     const { store, rootId } = branchyWorkspace();
     expect(store.paths.children(rootId).map((n) => n.action)).toEqual(['other 1', 'step 1']);
-    expect(store.paths.firstChildWithRawAction(rootId)).toBeUndefined();
+    expect(store.paths.firstImportedChild(rootId)).toBeUndefined();
     store.addNode({ parentId: rootId, action: 'a', observation: 'o', origin: 'imported', provenance: { source: { format: 'agentworldbench', rawAction: '' } } });
     const raw = store.addNode({ parentId: rootId, action: 'b', observation: 'o', origin: 'imported', provenance: { source: { format: 'agentworldbench', rawAction: '### Turn 1' } } });
-    expect(store.paths.firstChildWithRawAction(rootId)?.id).toBe(raw.id);
+    expect(store.paths.firstImportedChild(rootId)?.id).toBe(raw.id);
+    const { store: other, rootId: otherRoot } = branchyWorkspace();
+    const gui = other.addNode({ parentId: otherRoot, action: 'tap(1)', observation: 'o', origin: 'imported', provenance: { gui: { taskInstruction: 'Open it' } } });
+    expect(other.paths.firstImportedChild(otherRoot)?.id).toBe(gui.id);
   });
 });

@@ -20,8 +20,10 @@ export class NodePaths {
          SELECT nodes.* FROM up JOIN nodes ON nodes.id = up.id ORDER BY nodes.depth`,
       ),
       children: db.prepare(`SELECT * FROM nodes WHERE parent_id = ? ORDER BY rowid`),
-      firstChildWithRawAction: db.prepare(
-        `SELECT * FROM nodes WHERE parent_id = ? AND json_extract(provenance, '$.source.rawAction') <> '' ORDER BY rowid LIMIT 1`,
+      firstImportedChild: db.prepare(
+        `SELECT * FROM nodes WHERE parent_id = ?
+           AND (json_extract(provenance, '$.source.rawAction') <> '' OR json_type(provenance, '$.gui') = 'object')
+         ORDER BY rowid LIMIT 1`,
       ),
     };
   }
@@ -36,9 +38,9 @@ export class NodePaths {
     return (this.stmt.children.all(nodeId) as NodeRow[]).map(toNode);
   }
 
-  /** The first child of `nodeId` that carries a non-empty imported prompt, if any. */
-  firstChildWithRawAction(nodeId: string): NodeRecord | undefined {
-    const row = this.stmt.firstChildWithRawAction.get(nodeId) as NodeRow | undefined;
+  /** The first child of `nodeId` imported with its prompt: a non-empty raw prompt or the GUI blocks it was written with. */
+  firstImportedChild(nodeId: string): NodeRecord | undefined {
+    const row = this.stmt.firstImportedChild.get(nodeId) as NodeRow | undefined;
     return row && toNode(row);
   }
 }
