@@ -146,14 +146,24 @@ export function environmentTools(trajectory: TrajectoryRecord, exampleAction: st
   if (trajectory.domain === 'terminal' || trajectory.domain === 'swe') {
     return { tools: [COMMAND_TOOL], source: 'natural', actionFor: (_name, args) => String(args.command ?? '') };
   }
-  if (trajectory.domain === 'web') return { tools: WEB_TOOLS, source: 'natural', actionFor: webAction };
+  if (trajectory.domain === 'web') return { tools: WEB_TOOLS, source: 'natural', actionFor: actionForToolCall };
   return { tools: [actTool(trajectory.domain, exampleAction)], source: 'natural', actionFor: (_name, args) => String(args.action ?? '') };
 }
 
-/** A browser tool call as the web recorder's action line (`goto URL`, `click REF`, `type REF "TEXT"`, …). */
-function webAction(name: string, args: Record<string, unknown>): string {
+/**
+ * The action a call of a natural tool stands for, as the domain's trajectories write actions:
+ * the command for `execute_command`, the text for `act`, the web recorder's action line for a
+ * browser tool (`goto URL`, `click REF`, `type REF "TEXT"`, …); any other call as its JSON.
+ * mcp-serve turns an agent's call into the action it simulates with it, and agent datasets read
+ * a call back into the action it was written from.
+ */
+export function actionForToolCall(name: string, args: Record<string, unknown>): string {
   const text = (key: string) => String(args[key] ?? '');
   switch (name) {
+    case 'execute_command':
+      return text('command');
+    case 'act':
+      return text('action');
     case 'navigate':
       return `goto ${text('url')}`;
     case 'click':
@@ -164,7 +174,9 @@ function webAction(name: string, args: Record<string, unknown>): string {
       return `press ${text('key')}`;
     case 'scroll':
       return `scroll ${text('direction') || 'down'}${typeof args.pixels === 'number' ? ` ${args.pixels}` : ''}`;
-    default:
+    case 'back':
       return 'back';
+    default:
+      return JSON.stringify({ name, arguments: args });
   }
 }

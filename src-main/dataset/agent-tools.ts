@@ -2,7 +2,7 @@
 // the agent had: an MCP trajectory's recorded tools/list, else the domain's natural tools
 // (the same ones `worldloom mcp-serve` offers for the trajectory); each action is read back
 // into a call of one of those tools. Pure.
-import { environmentTools, type EnvironmentTool } from '../agents/environment-tools';
+import { actionForToolCall, environmentTools, type EnvironmentTool } from '../agents/environment-tools';
 import { isObject } from '../common/json-values';
 import type { Domain, TrajectoryRecord } from '../common/trajectory/model';
 import type { ToolCall, ToolSchema } from './sample';
@@ -97,26 +97,5 @@ export function agentToolbox(trajectory: TrajectoryRecord, actions: readonly str
 
 /** The action a call stands for, in the layout the builders write actions (the inverse of callFor). */
 export function actionOfCall(call: ToolCall): string {
-  const a = call.arguments;
-  const text = (key: string) => String(a[key] ?? '');
-  switch (call.name) {
-    case 'execute_command':
-      return text('command');
-    case 'act':
-      return text('action');
-    case 'navigate':
-      return `goto ${text('url')}`;
-    case 'click':
-      return `click ${text('ref')}`;
-    case 'type':
-      return `type ${text('ref')} ${JSON.stringify(text('text'))}`;
-    case 'press':
-      return `press ${text('key')}`;
-    case 'scroll':
-      return `scroll ${text('direction')}${typeof a.pixels === 'number' ? ` ${a.pixels}` : ''}`;
-    case 'back':
-      return 'back';
-    default:
-      return JSON.stringify({ name: call.name, arguments: a });
-  }
+  return actionForToolCall(call.name, call.arguments);
 }
