@@ -193,6 +193,12 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     await confirm.waitFor({ state: 'detached' });
     await page.locator('.workspace-path').waitFor();
     expect(await page.getByLabel('Workspace file').count()).toBe(0);
+    // The desktop menu's Close Workspace (an event the Electron menu command raises) asks the same question.
+    const asked = await page.evaluate(() => !document.dispatchEvent(new CustomEvent('worldloom:close-workspace', { cancelable: true })));
+    expect(asked).toBe(true);
+    await confirm.waitFor();
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
 
     // Esc closes an open panel too, but not from a field, where it would lose what was typed.
     await page.getByRole('button', { name: 'Workspace ▾' }).click();

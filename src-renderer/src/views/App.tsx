@@ -65,6 +65,8 @@ export function App() {
         const { paths } = await call('dialog.pickImportFiles', {});
         await importPaths(paths);
       } else if (command === 'workspace.close') {
+        // The menu's Close asks first, as the toolbar's does; with no workspace view open there is nothing to ask about.
+        if (!document.dispatchEvent(new CustomEvent('worldloom:close-workspace', { cancelable: true }))) return;
         await closeWorkspace();
       } else if (command === 'export') {
         document.dispatchEvent(new CustomEvent('worldloom:export'));

@@ -15,6 +15,16 @@ export function WorkspaceMenu({ onNewTrajectory }: { onNewTrajectory(): void }) 
   const button = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
+    // The desktop menu's Close Workspace: the same confirmation as this menu's item.
+    const ask = (e: Event) => {
+      e.preventDefault();
+      setConfirming(true);
+    };
+    document.addEventListener('worldloom:close-workspace', ask);
+    return () => document.removeEventListener('worldloom:close-workspace', ask);
+  }, []);
+
+  useEffect(() => {
     if (!open) return;
     // Opened, the menu takes the focus on its first item, as menus do.
     root.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
