@@ -2,6 +2,7 @@
 // would see (models, completions streamed and not, reasoning apart), refusals that say what
 // to fix, and requests recorded as branches.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +119,23 @@ describe('serve --openai', () => {
     expect(wrongMethod.status).toBe(405);
     const nowhere = await fetch(`${api.baseUrl}/completions`, { method: 'POST', headers: { authorization: 'Bearer test-key' }, body: '{}' });
     expect(nowhere.status).toBe(404);
+    // A body over the limit is refused from its size, and a request naming another host (DNS rebinding) is refused.
+    // (On connections of their own, so the pool behind fetch keeps its sockets.)
+    const url = new URL(api.baseUrl);
+    const raw = (method: string, path: string, headers: Record<string, string>, body?: Buffer) =>
+      new Promise<number>((resolve, reject) => {
+        let status = 0;
+        const req = request({ host: '127.0.0.1', port: url.port, path, method, agent: false, headers: { authorization: 'Bearer test-key', ...headers } }, (res) => {
+          status = res.statusCode ?? 0;
+          res.resume();
+          resolve(status);
+        });
+        // The server may close the socket once it has answered, while the body is still going out.
+        req.on('error', (err) => (status ? undefined : reject(err)));
+        req.end(body);
+      });
+    expect(await raw('POST', '/v1/chat/completions', { 'content-type': 'application/json' }, Buffer.alloc(33 * 1024 * 1024, 32))).toBe(413);
+    expect(await raw('GET', '/v1/models', { host: `evil.example:${url.port}` })).toBe(421);
     // A client that hangs up mid-stream stops its generation; the next one is served.
     const hangUp = new AbortController();
     const streaming = await fetch(`${api.baseUrl}/chat/completions`, {

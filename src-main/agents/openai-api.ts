@@ -303,6 +303,8 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
+  // A declared size over the limit is refused before a byte is read.
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new ApiError(413, `The request body is over ${MAX_BODY_BYTES} bytes.`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const piece of req) {
