@@ -112,7 +112,15 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     await info.waitFor();
 
     // Neither covers the Simulate button or any toolbar button; each has a close button.
-    await simulate.scrollIntoViewIfNeeded();
+    // (The import re-renders the panel, so the button may be replaced while it is scrolled to: try again.)
+    await expect
+      .poll(() =>
+        simulate.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
     for (const notice of [error, info]) {
       await notice.getByRole('button', { name: /^Dismiss/ }).waitFor();
       const noticeBox = await box(notice);
