@@ -3,17 +3,13 @@
 // does not know. Reasoning goes in `reasoning_content` (TRL with Qwen-family templates)
 // or inline as <think>…</think> (ms-swift), as the user chose; agent samples call tools
 // (chat-rows.ts) and carry a `tools` column.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { actionOfCall } from '../agent-tools';
-import type { DatasetSample, SampleMessage, Split } from '../sample';
-import { SPLITS } from '../sample';
+import type { DatasetSample, SampleMessage, ToolSchema } from '../sample';
 import { chatRowMessages, sampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
 import { MessagesRowSchema } from './framework-schemas';
-import { LineFile } from './line-file';
 import type { FormatEntry } from '../../formats/format';
-import { parseJsonLines, type DatasetFormatSpec, type WriteContext } from './dataset-format';
-import type { ToolSchema } from '../sample';
+import type { DatasetFormatSpec, WriteContext } from './dataset-format';
+import { openSplitFiles, readSplitFiles, splitFileName } from './jsonl-splits';
 
 export function messagesRow(sample: DatasetSample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { messages: ChatRowMessage[]; tools?: string } {
   const messages = chatRowMessages(sample.messages, context);
@@ -23,8 +19,6 @@ export function messagesRow(sample: DatasetSample, context: Pick<WriteContext, '
 export function messagesFromRow(row: { messages: ChatRowMessage[] }): SampleMessage[] {
   return row.messages.map((m) => sampleMessageFromRow(m, actionOfCall));
 }
-
-export const splitFileName = (split: Split) => `${split}.jsonl`;
 
 export const messagesJsonlFormat: DatasetFormatSpec = {
   id: 'messages',
@@ -46,30 +40,13 @@ export const messagesJsonlFormat: DatasetFormatSpec = {
     ].join('\n');
   },
   dataFiles: (split) => [splitFileName(split)],
-  open(dir, context) {
-    const files = new Map<Split, LineFile>();
-    return {
-      write(sample, split) {
-        let file = files.get(split);
-        if (!file) files.set(split, (file = new LineFile(join(dir, splitFileName(split)))));
-        return file.write(JSON.stringify(messagesRow(sample, context)) + '\n');
-      },
-      async finish() {
-        for (const file of files.values()) await file.close();
-        return [...files.keys()].map(splitFileName);
-      },
-    };
-  },
+  open: (dir, context) => openSplitFiles(dir, (sample) => messagesRow(sample, context)),
   async read(dir) {
-    return SPLITS.flatMap((split) => {
-      const path = join(dir, splitFileName(split));
-      if (!existsSync(path)) return [];
-      return parseJsonLines(readFileSync(path, 'utf8'), splitFileName(split), (row) => MessagesRowSchema.parse(row)).map((row) => ({
-        split,
-        messages: messagesFromRow(row),
-        ...(row.tools !== undefined ? { tools: JSON.parse(row.tools) as ToolSchema[] } : {}),
-      }));
-    });
+    return readSplitFiles(dir, (row) => MessagesRowSchema.parse(row), (row, split) => ({
+      split,
+      messages: messagesFromRow(row),
+      ...(row.tools !== undefined ? { tools: JSON.parse(row.tools) as ToolSchema[] } : {}),
+    }));
   },
 };
 

@@ -1,18 +1,13 @@
 // TRL's conversational preference JSONL for DPO: `{"prompt": [...], "chosen": [...],
 // "rejected": [...]}`, one pair of sibling observations per line (preference-pairs.ts says
 // how pairs are made). DPOTrainer reads it as it is.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FormatEntry } from '../../formats/format';
 import { actionOfCall } from '../agent-tools';
-import type { DatasetSample, Split } from '../sample';
-import { SPLITS } from '../sample';
+import type { DatasetSample } from '../sample';
 import { chatRowMessages, sampleMessageFromRow, type ChatRowMessage } from './chat-rows';
-import { parseJsonLines, type DatasetFormatSpec, type WriteContext } from './dataset-format';
+import type { DatasetFormatSpec, WriteContext } from './dataset-format';
 import { PreferenceRowSchema } from './framework-schemas';
-import { LineFile } from './line-file';
-
-const fileName = (split: Split) => `${split}.jsonl`;
+import { openSplitFiles, readSplitFiles, splitFileName as fileName } from './jsonl-splits';
 
 export function preferenceRow(sample: DatasetSample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; chosen: ChatRowMessage[]; rejected: ChatRowMessage[] } {
   const at = sample.completionFrom ?? sample.messages.length - 1;
@@ -37,31 +32,14 @@ export const preferenceFormat: DatasetFormatSpec = {
     ].join('\n');
   },
   dataFiles: (split) => [fileName(split)],
-  open(dir, context) {
-    const files = new Map<Split, LineFile>();
-    return {
-      write(sample, split) {
-        let file = files.get(split);
-        if (!file) files.set(split, (file = new LineFile(join(dir, fileName(split)))));
-        return file.write(JSON.stringify(preferenceRow(sample, context)) + '\n');
-      },
-      async finish() {
-        for (const file of files.values()) await file.close();
-        return [...files.keys()].map(fileName);
-      },
-    };
-  },
+  open: (dir, context) => openSplitFiles(dir, (sample) => preferenceRow(sample, context)),
   async read(dir) {
-    return SPLITS.flatMap((split) => {
-      const path = join(dir, fileName(split));
-      if (!existsSync(path)) return [];
-      return parseJsonLines(readFileSync(path, 'utf8'), fileName(split), (row) => PreferenceRowSchema.parse(row)).map((row) => ({
-        split,
-        messages: [...row.prompt, ...row.chosen].map((m) => sampleMessageFromRow(m, actionOfCall)),
-        completionFrom: row.prompt.length,
-        rejected: row.rejected.map((m) => sampleMessageFromRow(m, actionOfCall)),
-      }));
-    });
+    return readSplitFiles(dir, (row) => PreferenceRowSchema.parse(row), (row, split) => ({
+      split,
+      messages: [...row.prompt, ...row.chosen].map((m) => sampleMessageFromRow(m, actionOfCall)),
+      completionFrom: row.prompt.length,
+      rejected: row.rejected.map((m) => sampleMessageFromRow(m, actionOfCall)),
+    }));
   },
 };
 

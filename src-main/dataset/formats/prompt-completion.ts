@@ -3,18 +3,13 @@
 // (agent); the completion is the one turn the sample teaches. TRL puts the loss on the
 // completion only by default (completion_only_loss), so earlier observations in the prompt
 // are context, never retrained. One step per sample: a path has many taught turns.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FormatEntry } from '../../formats/format';
 import { actionOfCall } from '../agent-tools';
-import type { DatasetSample, Split, ToolSchema } from '../sample';
-import { SPLITS } from '../sample';
+import type { DatasetSample, ToolSchema } from '../sample';
 import { chatRowMessages, sampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
-import { parseJsonLines, type DatasetFormatSpec, type WriteContext } from './dataset-format';
+import type { DatasetFormatSpec, WriteContext } from './dataset-format';
 import { PromptCompletionRowSchema } from './framework-schemas';
-import { LineFile } from './line-file';
-
-const fileName = (split: Split) => `${split}.jsonl`;
+import { openSplitFiles, readSplitFiles, splitFileName as fileName } from './jsonl-splits';
 
 export function promptCompletionRow(sample: DatasetSample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; completion: ChatRowMessage[]; tools?: string } {
   const at = sample.completionFrom ?? sample.messages.length - 1;
@@ -44,31 +39,14 @@ export const promptCompletionFormat: DatasetFormatSpec = {
     ].join('\n');
   },
   dataFiles: (split) => [fileName(split)],
-  open(dir, context) {
-    const files = new Map<Split, LineFile>();
-    return {
-      write(sample, split) {
-        let file = files.get(split);
-        if (!file) files.set(split, (file = new LineFile(join(dir, fileName(split)))));
-        return file.write(JSON.stringify(promptCompletionRow(sample, context)) + '\n');
-      },
-      async finish() {
-        for (const file of files.values()) await file.close();
-        return [...files.keys()].map(fileName);
-      },
-    };
-  },
+  open: (dir, context) => openSplitFiles(dir, (sample) => promptCompletionRow(sample, context)),
   async read(dir) {
-    return SPLITS.flatMap((split) => {
-      const path = join(dir, fileName(split));
-      if (!existsSync(path)) return [];
-      return parseJsonLines(readFileSync(path, 'utf8'), fileName(split), (row) => PromptCompletionRowSchema.parse(row)).map((row) => ({
-        split,
-        messages: [...row.prompt, ...row.completion].map((m) => sampleMessageFromRow(m, actionOfCall)),
-        completionFrom: row.prompt.length,
-        ...(row.tools !== undefined ? { tools: JSON.parse(row.tools) as ToolSchema[] } : {}),
-      }));
-    });
+    return readSplitFiles(dir, (row) => PromptCompletionRowSchema.parse(row), (row, split) => ({
+      split,
+      messages: [...row.prompt, ...row.completion].map((m) => sampleMessageFromRow(m, actionOfCall)),
+      completionFrom: row.prompt.length,
+      ...(row.tools !== undefined ? { tools: JSON.parse(row.tools) as ToolSchema[] } : {}),
+    }));
   },
 };
 
