@@ -3,7 +3,7 @@
 // "Tools (from tools/list):" followed by the JSON list, as the MCP recorder and the MCP log
 // importer write it; Qwen-style `<tools>` blocks too). Other domains serve their natural
 // tools, each call written as an action the way that domain's trajectories write them.
-import { isObject } from '../common/json-values';
+import { closingBracket, isObject } from '../common/json-values';
 import type { Domain, TrajectoryRecord } from '../common/trajectory/model';
 
 export interface EnvironmentTool {
@@ -66,32 +66,13 @@ function leadingJsonValues(text: string): unknown[] {
   for (;;) {
     while (at < text.length && /[\s,]/.test(text[at]!)) at++;
     if (text[at] !== '{' && text[at] !== '[') return values;
-    const end = matchingBracket(text, at);
+    const end = closingBracket(text, at);
     if (end < 0) return values;
     const value = tryJson(text.slice(at, end + 1));
     if (value === undefined) return values;
     values.push(value);
     at = end + 1;
   }
-}
-
-/** Where the bracket opened at `start` closes, strings respected; -1 when it never does. */
-function matchingBracket(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  return -1;
 }
 
 function fromListedTool(t: Record<string, unknown>): EnvironmentTool {

@@ -17,7 +17,7 @@
 // parser would keep a negative number and let it into the means.
 // Flat replies ({"format": 4, …} or "Format: 4" lines), what this rubric asked for before,
 // are still read, but only when they give all five as whole numbers from 1 to 5.
-import { isObject, textList } from './json-values';
+import { closingBracket, isObject, textList } from './json-values';
 
 export const RUBRIC = ['format', 'factuality', 'consistency', 'realism', 'quality'] as const;
 export type RubricDimension = (typeof RUBRIC)[number];
@@ -101,20 +101,8 @@ function answerText(text: string): string {
 function jsonObjects(text: string): string[] {
   const found: string[] = [];
   for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-      const c = text[i];
-      if (inString) {
-        if (c === '\\') i++;
-        else if (c === '"') inString = false;
-      } else if (c === '"') inString = true;
-      else if (c === '{') depth++;
-      else if (c === '}' && --depth === 0) {
-        found.push(text.slice(start, i + 1));
-        break;
-      }
-    }
+    const end = closingBracket(text, start);
+    if (end >= 0) found.push(text.slice(start, end + 1));
   }
   return found;
 }
