@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 // Unit tests sit beside the code they test; e2e tests have their own config (e2e/vitest.config.ts).
 export default defineConfig({
   test: {
-    include: ['src-main/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}'],
+    include: ['src-main/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}', 'native/**/*.test.ts'],
+    exclude: ['native/.venv/**', 'node_modules/**'],
     testTimeout: 30_000,
     pool: 'forks',
   },

@@ -9,8 +9,14 @@
 //   1.4–2 s per step measured). A weaker model than the shipped one: far fewer tokens seen.
 // - gpu: the shipped model's recipe (MODEL_CARD.md): on a GPU 383 steps of 65,536 tokens, then
 //   303 steps of 32,768 tokens from those weights with less MCP and web (about 10 minutes on
-//   one H100); then on the CPU 1,000 small terminal-heavy steps from there (~25 min); the
-//   shipped weights are 0.3 × the GPU model + 0.7 × the CPU fine-tune.
+//   one H100); then on the CPU 1,000 small terminal-heavy steps from there (~25 min), averaged
+//   0.3 × the GPU model + 0.7 × the CPU fine-tune; then stage 4 on the CPU (~95 min on 2
+//   cores): 5,000 small steps that add terminal sessions with coined names (so the model
+//   copies names instead of recalling them from the classic lists) and control pairs with
+//   their unperturbed twins (control-chats.ts --contrast) for the instruction perturbations.
+//
+// Both recipes record the coined-name sessions (seed --coined-seed, 5,000 terminal sessions,
+// ~4 min) beside the classic ones; the cpu recipe trains on both at once.
 //
 //   npm run model:build -- [--seed N] [--recipe cpu|gpu] [--steps N] [--precision fp32|int4] [--skip-record] [--skip-eval]
 //                          [--out DIR] [--checkpoint DIR]   (a trial build that leaves the shipped model alone)
@@ -47,6 +53,7 @@ const { values } = parseArgs({
     checkpoint: { type: 'string', default: CHECKPOINT_DIR },
     'skip-record': { type: 'boolean', default: false },
     'skip-eval': { type: 'boolean', default: false },
+    'coined-seed': { type: 'string', default: '4321' },
   },
 });
 if (!['fp32', 'int4'].includes(values.precision!)) throw new Error(`--precision is fp32 or int4, not ${values.precision}.`);
@@ -56,10 +63,18 @@ if (!values['skip-record'] || !existsSync(sessions)) run('record', TSX, [join(HE
 run('chats', TSX, [join(HERE, 'chats.ts'), '--seed', values.seed!, '--sessions', sessions]);
 run('tokenizer', PYTHON, [join(HERE, 'train_tokenizer.py'), join(DATA_DIR, 'chats.jsonl'), TOKENIZER_DIR]);
 run('samples', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR]);
+const coinedSessions = join(DATA_DIR, 'sessions-coined.jsonl');
+const coinedSamples = join(DATA_DIR, 'samples-coined.jsonl');
+if (!values['skip-record'] || !existsSync(coinedSessions)) {
+  run('record (coined names)', TSX, [join(HERE, 'record.ts'), '--seed', values['coined-seed']!, '--terminal', '5000', '--mcp', '0', '--web', '0', '--coined', '1', '--out', coinedSessions]);
+}
+run('chats (coined names)', TSX, [join(HERE, 'chats.ts'), '--seed', values['coined-seed']!, '--sessions', coinedSessions, '--out', join(DATA_DIR, 'chats-coined.jsonl')]);
+run('samples (coined names)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', join(DATA_DIR, 'chats-coined.jsonl'), '--out', coinedSamples]);
 const checkpoint = values.checkpoint!;
 const modelDir = values.out!;
-const train = (label: string, out: string, args: string[]) =>
-  run(label, PYTHON, [join(HERE, 'train.py'), join(DATA_DIR, 'samples.jsonl'), TOKENIZER_DIR, out, '--seed', values.seed!, ...args]);
+const trainOn = (samples: string, label: string, out: string, args: string[]) =>
+  run(label, PYTHON, [join(HERE, 'train.py'), samples, TOKENIZER_DIR, out, '--seed', values.seed!, ...args]);
+const train = (label: string, out: string, args: string[]) => trainOn(join(DATA_DIR, 'samples.jsonl'), label, out, args);
 if (values.recipe === 'gpu') {
   const stage1 = join(DATA_DIR, 'hf-checkpoint-stage1');
   train('train (stage 1)', stage1, ['--steps', '383', '--tokens-per-batch', '65536', '--lr', '2e-3', '--device', 'cuda']);
@@ -69,10 +84,21 @@ if (values.recipe === 'gpu') {
     '--mcp-share', '0.35', '--web-share', '0.6', '--seed', String(Number(values.seed) + 1), '--device', 'cuda']);
   train('train (stage 3)', stage3, ['--init-from', stage2, '--steps', '1000', '--tokens-per-batch', '3072', '--lr', '1e-3',
     '--mcp-share', '0.04', '--web-share', '0.1', '--seed', String(Number(values.seed) + 2), '--threads', '1', '--device', 'cpu']);
-  run('average', PYTHON, [join(HERE, 'average_checkpoints.py'), stage2, stage3, '0.7', checkpoint]);
+  const averaged = join(DATA_DIR, 'hf-checkpoint-averaged');
+  run('average', PYTHON, [join(HERE, 'average_checkpoints.py'), stage2, stage3, '0.7', averaged]);
+  const controls = join(DATA_DIR, 'control-contrast-chats.jsonl');
+  const controlSamples = join(DATA_DIR, 'control-contrast-samples.jsonl');
+  run('control pairs', TSX, [join(HERE, 'control-chats.ts'), '--sessions', sessions, '--contrast', '--out', controls]);
+  run('samples (control pairs)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', controls, '--out', controlSamples]);
+  // Control and contrast pairs per epoch: every terminal session already has one; MCP pairs are
+  // ~4,400 tokens (the tool list), so a share of them; web's were the fewest before this stage.
+  trainOn(coinedSamples, 'train (stage 4)', checkpoint, ['--init-from', averaged, '--extra-samples', join(DATA_DIR, 'samples.jsonl'),
+    '--extra-samples', controlSamples, '--steps', '5000', '--tokens-per-batch', '3072', '--lr', '6e-4', '--seed', String(Number(values.seed) + 6),
+    '--threads', '2', '--device', 'cpu', '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4', '--share', 'mcp/session=0.5',
+    '--share', 'mcp/control=0.15', '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35']);
 } else {
   train('train', checkpoint, ['--steps', values.steps!, '--tokens-per-batch', values['tokens-per-batch']!, '--mcp-share', '0.1', '--web-share', '0.2',
-    '--lr', '2e-3', '--threads', '1', '--device', 'cpu']);
+    '--lr', '2e-3', '--threads', '1', '--device', 'cpu', '--extra-samples', coinedSamples]);
 }
 // fp32 is checked by the converter itself (logits within a bound scaled by their size, greedy
 // tokens identical to transformers; exit 1 otherwise) and then through the engine by model:parity.

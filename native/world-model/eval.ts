@@ -5,8 +5,14 @@
 // the code behind `worldloom perturb`, checked for their condition, and a replay of every
 // demo trajectory. Prints the tables and the goals of issue 17; writes the numbers as JSON.
 //
+// Half the terminal sessions make up their own names (record.ts --coined): their steps are
+// also scored apart, as "terminal, coined names", so a model that recalls names from the
+// classic lists instead of copying them from the history shows it. The sessions of
+// hand-written-sessions.ts (other tools, names and habits than the generator's) are recorded
+// live too and scored as "terminal, hand-written".
+//
 //   tsx native/world-model/eval.ts [--model DIR] [--seed N] [--terminal N] [--mcp N] [--web N]
-//                                  [--perturb N] [--out FILE] [--dump FILE]
+//                                  [--coined X] [--perturb N] [--out FILE] [--dump FILE]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +27,12 @@ import { generationParameters } from '../../src-main/simulation/generation-param
 import { perturbStep } from '../../src-main/simulation/perturb-step';
 import { WorkspaceStore } from '../../src-main/store/workspace-store';
 import { BASELINES } from './baselines';
+import { HAND_WRITTEN_SESSIONS } from './hand-written-sessions';
 import { CONTROL_KINDS } from './chats';
 import { addDemoTrajectories, addRecordedSession } from './eval-workspace';
-import { MODEL_DIR, PROMPTS_DIR, REPO_ROOT, type RecordedStep, type SessionDomain } from './paths';
+import { MODEL_DIR, PROMPTS_DIR, REPO_ROOT, type RecordedSession, type RecordedStep, type SessionDomain } from './paths';
 import { recordSessions } from './record';
+import { recordTerminalCommands } from './recorders';
 import { Rng, subSeed } from './rng';
 
 const DOMAINS: SessionDomain[] = ['terminal', 'mcp', 'web'];
@@ -75,6 +83,7 @@ async function main(): Promise<void> {
       terminal: { type: 'string', default: '60' },
       mcp: { type: 'string', default: '16' },
       web: { type: 'string', default: '10' },
+      coined: { type: 'string', default: '0.5' },
       perturb: { type: 'string', default: '20' },
       'web-port': { type: 'string', default: '47312' },
       out: { type: 'string', default: join(REPO_ROOT, 'native', 'world-model', 'eval-results.json') },
@@ -85,17 +94,28 @@ async function main(): Promise<void> {
   const counts = { terminal: Number(values.terminal), mcp: Number(values.mcp), web: Number(values.web) };
   const started = performance.now();
   console.log(`recording held-out sessions (seed ${seed}: ${counts.terminal} terminal, ${counts.mcp} MCP, ${counts.web} web)…`);
-  const sessions = await recordSessions(seed, counts, { testFraction: 1, webPort: Number(values['web-port']), log: () => {} });
+  const sessions = await recordSessions(seed, counts, {
+    testFraction: 1,
+    webPort: Number(values['web-port']),
+    coinedShare: Number(values.coined),
+    log: () => {},
+  });
+
+  const handWritten: RecordedSession[] = [];
+  for (const session of HAND_WRITTEN_SESSIONS) {
+    handWritten.push({ id: `hand-written: ${session.title}`, split: 'test', ...(await recordTerminalCommands(session.commands)) });
+  }
 
   const dir = mkdtempSync(join(tmpdir(), 'worldloom-nano-eval-'));
   const store = WorkspaceStore.create(join(dir, 'eval.worldloom'));
   const { models, engine } = await openModelForCli(values.model);
   try {
     const ids = sessions.map((s) => addRecordedSession(store, s));
+    const handIds = handWritten.map((s) => addRecordedSession(store, s));
     const demoIds = addDemoTrajectories(store, join(REPO_ROOT, 'resources', 'demo'));
     const steps: Step[] = [];
     const refused = new Map<string, number>();
-    for (const trajectoryId of [...ids, ...demoIds]) {
+    for (const trajectoryId of [...ids, ...handIds, ...demoIds]) {
       const trajectory = store.getTrajectory(trajectoryId)!;
       // Greedy: a replay that scores the model should show what it most expects.
       let predicted = new Map<string, string>();
@@ -127,9 +147,12 @@ async function main(): Promise<void> {
 
     for (const [reason, n] of refused) console.log(`${n} trajectories could not be replayed at all (counted as empty predictions): ${reason}`);
     const report: Record<string, Record<string, Score>> = {};
-    const rows = [`${'system'.padEnd(22)}${'domain'.padEnd(10)}${'steps'.padEnd(7)}${'exact'.padEnd(8)}similarity`];
-    for (const domain of DOMAINS) {
-      const mine = steps.filter((s) => s.domain === domain && !s.demo);
+    const rows = [`${'system'.padEnd(22)}${'domain'.padEnd(24)}${'steps'.padEnd(7)}${'exact'.padEnd(8)}similarity`];
+    const handWrittenStep = (s: Step) => s.trajectory.startsWith('hand-written: ');
+    const groups: [label: string, domain: SessionDomain, mine: Step[]][] = DOMAINS.map((d) => [d, d, steps.filter((s) => s.domain === d && !s.demo && !handWrittenStep(s))]);
+    groups.splice(1, 0, ['terminal, coined names', 'terminal', steps.filter((s) => s.domain === 'terminal' && !s.demo && s.trajectory.endsWith('-coined'))],
+      ['terminal, hand-written', 'terminal', steps.filter(handWrittenStep)]);
+    for (const [label, domain, mine] of groups) {
       if (mine.length === 0) continue;
       const systems: [string, (s: Step) => string][] = [
         ['worldloom-nano', (s) => s.predicted],
@@ -137,8 +160,8 @@ async function main(): Promise<void> {
       ];
       for (const [name, predict] of systems) {
         const s = score(domain, mine.map((step) => [predict(step), step]));
-        (report[domain] ??= {})[name] = s;
-        rows.push(`${name.padEnd(22)}${domain.padEnd(10)}${String(s.steps).padEnd(7)}${s.exact.toFixed(3).padEnd(8)}${s.similarity.toFixed(3)}`);
+        (report[label] ??= {})[name] = s;
+        rows.push(`${name.padEnd(22)}${label.padEnd(24)}${String(s.steps).padEnd(7)}${s.exact.toFixed(3).padEnd(8)}${s.similarity.toFixed(3)}`);
       }
     }
     console.log(rows.join('\n'));
@@ -192,7 +215,7 @@ async function main(): Promise<void> {
       console.log(`\nterminal: similarity ${t['worldloom-nano']!.similarity.toFixed(3)} vs best baseline ${best.toFixed(3)} (margin ${(t['worldloom-nano']!.similarity - best).toFixed(3)}); ` +
         `exact ${t['worldloom-nano']!.exact.toFixed(3)} vs prompt line ${t['prompt line']!.exact.toFixed(3)} (margin ${(t['worldloom-nano']!.exact - t['prompt line']!.exact).toFixed(3)})`);
     }
-    for (const domain of ['mcp', 'web'] as const) {
+    for (const domain of ['terminal, coined names', 'terminal, hand-written', 'mcp', 'web']) {
       const r = report[domain];
       if (!r) continue;
       const best = Math.max(...BASELINES.map(([name]) => r[name]!.similarity));

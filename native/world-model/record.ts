@@ -4,7 +4,11 @@
 // the seed alone; each session is assigned to train or test as a whole (never step by
 // step), and test sessions identical to a train one are dropped.
 //
-//   tsx native/world-model/record.ts [--seed N] [--terminal N] [--mcp N] [--web N] [--out FILE]
+//   tsx native/world-model/record.ts [--seed N] [--terminal N] [--mcp N] [--web N] [--coined X] [--out FILE]
+//
+// --coined X: the share of terminal sessions that make up their own file names and words
+// (terminal-actions.ts coinedVocabulary) instead of using the short classic lists; which
+// sessions do is drawn from a stream of its own, so the classic sessions stay the same.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +18,7 @@ import { DATA_DIR, type RecordedSession } from './paths';
 import { recordMcpSession, recordTerminalSession, recordWebSession } from './recorders';
 import { Rng, subSeed } from './rng';
 import { inParallel, writeSessions } from './sessions';
+import { coinedVocabulary } from './terminal-actions';
 import { serveStores } from './web-site';
 
 const TEST_FRACTION = 0.1;
@@ -31,7 +36,7 @@ export interface RecordCounts {
 export async function recordSessions(
   seed: number,
   counts: RecordCounts,
-  options: { webPort?: number; testFraction?: number; log?: (line: string) => void } = {},
+  options: { webPort?: number; testFraction?: number; coinedShare?: number; log?: (line: string) => void } = {},
 ): Promise<RecordedSession[]> {
   const log = options.log ?? console.log;
   const fraction = options.testFraction ?? TEST_FRACTION;
@@ -46,11 +51,15 @@ export async function recordSessions(
 
   // A few shells at a time: each command is a short process and the machine is shared.
   await timed('terminal', () =>
-    inParallel(counts.terminal, 3, async (i) => ({
-      id: `terminal-${seed}-${i}`,
-      split: split('terminal', i),
-      ...(await recordTerminalSession(new Rng(subSeed(seed, 'terminal', i)))),
-    })),
+    inParallel(counts.terminal, 3, async (i) => {
+      const coined = new Rng(subSeed(seed, 'vocabulary', i)).next() < (options.coinedShare ?? 0);
+      const vocab = coined ? coinedVocabulary(new Rng(subSeed(seed, 'coined-names', i))) : undefined;
+      return {
+        id: `terminal-${seed}-${i}${coined ? '-coined' : ''}`,
+        split: split('terminal', i),
+        ...(await recordTerminalSession(new Rng(subSeed(seed, 'terminal', i)), vocab)),
+      };
+    }),
   );
 
   const scratch = mkdtempSync(join(tmpdir(), 'worldloom-nano-memory-'));
@@ -100,6 +109,7 @@ async function main(): Promise<void> {
       mcp: { type: 'string', default: '800' },
       web: { type: 'string', default: '300' },
       'web-port': { type: 'string', default: String(DEFAULT_WEB_PORT) },
+      coined: { type: 'string', default: '0' },
       out: { type: 'string', default: join(DATA_DIR, 'sessions.jsonl') },
     },
   });
@@ -107,7 +117,9 @@ async function main(): Promise<void> {
   for (const [name, n] of Object.entries(counts)) {
     if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a whole number of sessions, got ${values[name as keyof typeof values]}.`);
   }
-  const sessions = await recordSessions(Number(values.seed), counts, { webPort: Number(values['web-port']) });
+  const coinedShare = Number(values.coined);
+  if (!(coinedShare >= 0 && coinedShare <= 1)) throw new Error(`--coined is a share between 0 and 1, got ${values.coined}.`);
+  const sessions = await recordSessions(Number(values.seed), counts, { webPort: Number(values['web-port']), coinedShare });
   mkdirSync(dirname(values.out!), { recursive: true });
   writeSessions(values.out!, sessions);
   const test = sessions.filter((s) => s.split === 'test').length;

@@ -14,7 +14,7 @@ import { WebEnvironment } from '../../src-main/reality/web-environment';
 import { mcpCalls, type McpServerName } from './mcp-actions';
 import type { RecordedSession, RecordedStep } from './paths';
 import type { Rng } from './rng';
-import { terminalCommands } from './terminal-actions';
+import { terminalCommands, type Vocabulary } from './terminal-actions';
 import { nextWebAction } from './web-actions';
 
 const require = createRequire(import.meta.url);
@@ -86,8 +86,12 @@ async function run(env: RealEnvironment, domain: RecordedSession['domain'], act:
   }
 }
 
-export function recordTerminalSession(rng: Rng): Promise<Session> {
-  const commands = terminalCommands(rng);
+export function recordTerminalSession(rng: Rng, vocab?: Vocabulary): Promise<Session> {
+  return recordTerminalCommands(terminalCommands(rng, vocab));
+}
+
+/** Runs fixed command lines in a fresh sandboxed terminal (the hand-written evaluation sessions). */
+export function recordTerminalCommands(commands: readonly string[]): Promise<Session> {
   // The app's default limits: they are written into the description the model reads.
   return run(new TerminalEnvironment(), 'terminal', (_last, i) => commands[i] ?? null);
 }

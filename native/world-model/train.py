@@ -23,7 +23,9 @@ import shutil
 import time
 
 import torch
+import torch.nn.functional as F
 from transformers import GenerationConfig, Qwen3_5MoeForCausalLM, Qwen3_5MoeTextConfig
+from transformers.models.qwen3_5_moe.modeling_qwen3_5_moe import load_balancing_loss_func
 
 LAYERS = "LLLALLLA"  # three Gated DeltaNet layers to one full-attention layer, as in Qwen3.5
 CONTEXT_LENGTH = 16384
@@ -101,11 +103,19 @@ def batch_tensors(batch, pad_id, device):
 
 
 def batch_loss(model, batch, pad_id, device, autocast):
+    """The same loss as Qwen3_5MoeForCausalLM(labels=...) (mean cross-entropy of the target
+    tokens plus the router balance loss), with the output head and softmax applied only where a
+    target token is predicted: most positions are prompt (an MCP tool list, the history), and
+    the 4,288-way head over every position was a quarter of a CPU step."""
     ids, mask, labels = batch_tensors(batch, pad_id, device)
     with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=autocast):
-        out = model(input_ids=ids, attention_mask=mask, labels=labels)
-    aux = out.aux_loss if out.aux_loss is not None else torch.zeros((), device=device)
-    return out.loss, aux, int((labels[:, 1:] != -100).sum())
+        out = model.model(input_ids=ids, attention_mask=mask, output_router_logits=True)
+        targets = labels[:, 1:]
+        predicted = targets != -100
+        logits = model.lm_head(out.last_hidden_state[:, :-1][predicted])
+    loss = F.cross_entropy(logits.float(), targets[predicted])
+    aux = load_balancing_loss_func(out.router_logits, model.config.num_experts, model.config.num_experts_per_tok, mask)
+    return loss + model.config.router_aux_loss_coef * aux, aux, int(predicted.sum())
 
 
 @torch.no_grad()
