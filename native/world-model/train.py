@@ -151,6 +151,8 @@ def main():
     parser.add_argument("--tokens-per-batch", type=int, default=16384)
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--threads", type=int, default=max(1, min(2, os.cpu_count() or 1)))
+    parser.add_argument("--cpu-bf16", action="store_true",
+                        help="bf16 autocast on the CPU too (about 1.4x faster a step on a CPU with avx512_bf16 or AMX; a GPU always uses it)")
     parser.add_argument("--checkpoint-every", type=int, default=200)
     parser.add_argument("--init-from", default=None, help="start from this checkpoint's weights (a second stage of training)")
     parser.add_argument("--mcp-share", type=float, default=DOMAIN_SHARE["mcp"], help="share of MCP samples per epoch")
@@ -180,7 +182,7 @@ def main():
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     device = torch.device(args.device)
-    autocast = device.type == "cuda"
+    autocast = device.type == "cuda" or args.cpu_bf16
 
     with open(os.path.join(args.tokenizer_dir, "tokenizer.json"), encoding="utf-8") as f:
         tokenizer = json.load(f)
@@ -262,7 +264,7 @@ def main():
     save_checkpoint(model, args.tokenizer_dir, args.out_dir, ids)
     with open(os.path.join(args.out_dir, "training.json"), "w", encoding="utf-8") as f:
         json.dump({"seed": args.seed, "steps": last_step, "schedule_steps": steps, "lr": args.lr, "tokens_per_batch": args.tokens_per_batch,
-                   "device": str(device), "parameters": params, "layers": LAYERS, "init_from": args.init_from, "shares": shares,
+                   "device": str(device), "bf16": autocast, "parameters": params, "layers": LAYERS, "init_from": args.init_from, "shares": shares,
                    "extra_samples": [os.path.basename(p) for p in args.extra_samples],
                    "minutes": round((time.time() - started) / 60, 1)}, f, indent=2)
     if os.path.exists(resume_path):
