@@ -11,7 +11,7 @@
 //   303 steps of 32,768 tokens from those weights with less MCP and web (about 10 minutes on
 //   one H100); then on the CPU 1,000 small terminal-heavy steps from there (~25 min), averaged
 //   0.3 × the GPU model + 0.7 × the CPU fine-tune; then stage 4 on the CPU (~95 min on 2
-//   cores): 5,000 small steps that add terminal sessions with coined names (so the model
+//   cores): 4,500 small steps of a 5,000-step schedule that add terminal sessions with coined names (so the model
 //   copies names instead of recalling them from the classic lists) and control pairs with
 //   their unperturbed twins (control-chats.ts --contrast) for the instruction perturbations.
 //
@@ -93,8 +93,8 @@ if (values.recipe === 'gpu') {
   // Control and contrast pairs per epoch: every terminal session already has one; MCP pairs are
   // ~4,400 tokens (the tool list), so a share of them; web's were the fewest before this stage.
   trainOn(coinedSamples, 'train (stage 4)', checkpoint, ['--init-from', averaged, '--extra-samples', join(DATA_DIR, 'samples.jsonl'),
-    '--extra-samples', controlSamples, '--steps', '5000', '--tokens-per-batch', '3072', '--lr', '6e-4', '--seed', String(Number(values.seed) + 6),
-    '--threads', '2', '--device', 'cpu', '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4', '--share', 'mcp/session=0.5',
+    '--extra-samples', controlSamples, '--steps', '5000', '--stop-after', '4500', '--tokens-per-batch', '3072', '--lr', '6e-4', '--seed', String(Number(values.seed) + 6),
+    '--threads', '2', '--device', 'cpu', '--cpu-bf16', '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4', '--share', 'mcp/session=0.5',
     '--share', 'mcp/control=0.15', '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35']);
 } else {
   train('train', checkpoint, ['--steps', values.steps!, '--tokens-per-batch', values['tokens-per-batch']!, '--mcp-share', '0.1', '--web-share', '0.2',
