@@ -1,8 +1,8 @@
 """Averages two checkpoints of the same model, weight by weight: (1 - w) * A + w * B.
 
-The shipped worldloom-nano is such an average: the GPU-trained model (A) and its terminal
-fine-tune on the CPU (B). B alone predicts terminal steps better but has forgotten MCP; the
-average keeps most of both (scores in the model card).
+worldloom-nano's stage 4 starts from such an average: the GPU-trained model (A) and its
+terminal fine-tune on the CPU (B). B alone predicts terminal steps better but has forgotten
+MCP; the average keeps most of both (scores in the model card).
 
 Usage: native/.venv/bin/python native/world-model/average_checkpoints.py A_DIR B_DIR WEIGHT OUT_DIR
 """
