@@ -91,13 +91,15 @@ async function main(): Promise<void> {
     },
   });
   const seed = Number(values.seed);
+  const coinedShare = Number(values.coined);
+  if (!(coinedShare >= 0 && coinedShare <= 1)) throw new Error(`--coined is the share of terminal sessions with coined names, between 0 and 1; got ${values.coined}.`);
   const counts = { terminal: Number(values.terminal), mcp: Number(values.mcp), web: Number(values.web) };
   const started = performance.now();
   console.log(`recording held-out sessions (seed ${seed}: ${counts.terminal} terminal, ${counts.mcp} MCP, ${counts.web} web)…`);
   const sessions = await recordSessions(seed, counts, {
     testFraction: 1,
     webPort: Number(values['web-port']),
-    coinedShare: Number(values.coined),
+    coinedShare,
     log: () => {},
   });
 

@@ -120,7 +120,7 @@ const WEIGHTS = {
   pwd: 3, env: 5, rm: 4, copy: 4, isDir: 2, typo: 3, script: 2, misc: 4, system: 4, project: 2,
 } as Record<Kind, number>;
 /** Coined sessions also write and query column files (name and number per line) and list trees. */
-const CODED_WEIGHTS: Record<Kind, number> = { ...WEIGHTS, table: 5, columns: 6, tree: 2 };
+const COINED_WEIGHTS: Record<Kind, number> = { ...WEIGHTS, table: 5, columns: 6, tree: 2 };
 
 /** Questions an agent asks a fresh machine; the answers are the sandbox's own. */
 const SYSTEM = ['whoami', 'hostname', 'id', 'uname -s', 'uname -m', 'python3 --version', 'bash --version | head -n 1',
@@ -132,7 +132,7 @@ const SYSTEM = ['whoami', 'hostname', 'id', 'uname -s', 'uname -m', 'python3 --v
 function nextCommand(rng: Rng, s: State): string {
   const files = local(s, s.files);
   const dirs = local(s, s.dirs);
-  let kind = rng.weighted(s.vocab.coined ? CODED_WEIGHTS : WEIGHTS);
+  let kind = rng.weighted(s.vocab.coined ? COINED_WEIGHTS : WEIGHTS);
   if (files.length === 0 && ['append', 'read', 'count', 'grep', 'sort', 'pipe', 'rm', 'copy'].includes(kind)) kind = 'create';
   const tables = files.filter((f) => (s.files.get(path(s, f)) ?? []).every((line) => /^\S+ \d+$/.test(line)));
   if (kind === 'columns' && tables.length === 0) kind = 'table';
