@@ -11,9 +11,10 @@
 //   303 steps of 32,768 tokens from those weights with less MCP and web (about 10 minutes on
 //   one H100); then on the CPU 1,000 small terminal-heavy steps from there (~25 min), averaged
 //   0.3 × the GPU model + 0.7 × the CPU fine-tune; then stage 4 on the CPU (~95 min on 2
-//   cores): 4,500 small steps of a 5,000-step schedule that add terminal sessions with coined names (so the model
-//   copies names instead of recalling them from the classic lists) and control pairs with
-//   their unperturbed twins (control-chats.ts --contrast) for the instruction perturbations.
+//   cores): 4,500 small steps of a 5,000-step schedule that add terminal sessions with
+//   coined names (so the model copies names instead of recalling them from the classic
+//   lists) and control pairs with their unperturbed twins (control-chats.ts --contrast) for
+//   the instruction perturbations.
 //
 // Both recipes record the coined-name sessions (seed --coined-seed, 5,000 terminal sessions,
 // ~4 min) beside the classic ones; the cpu recipe trains on both at once.

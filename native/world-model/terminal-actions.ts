@@ -115,10 +115,11 @@ function newFile(rng: Rng, s: State): string {
 type Kind = 'create' | 'append' | 'read' | 'readMissing' | 'count' | 'grep' | 'sort' | 'pipe' | 'ls' | 'mkdir' | 'cd'
   | 'pwd' | 'env' | 'rm' | 'copy' | 'isDir' | 'typo' | 'script' | 'misc' | 'system' | 'project' | 'table' | 'columns' | 'tree';
 
-const WEIGHTS = {
+/** The classic kinds; the column kinds are only for coined sessions (their files are name-and-number lines). */
+const WEIGHTS: Record<Exclude<Kind, 'table' | 'columns' | 'tree'>, number> = {
   create: 10, append: 3, read: 8, readMissing: 9, count: 5, grep: 5, sort: 4, pipe: 5, ls: 6, mkdir: 4, cd: 5,
   pwd: 3, env: 5, rm: 4, copy: 4, isDir: 2, typo: 3, script: 2, misc: 4, system: 4, project: 2,
-} as Record<Kind, number>;
+};
 /** Coined sessions also write and query column files (name and number per line) and list trees. */
 const COINED_WEIGHTS: Record<Kind, number> = { ...WEIGHTS, table: 5, columns: 6, tree: 2 };
 
@@ -132,7 +133,7 @@ const SYSTEM = ['whoami', 'hostname', 'id', 'uname -s', 'uname -m', 'python3 --v
 function nextCommand(rng: Rng, s: State): string {
   const files = local(s, s.files);
   const dirs = local(s, s.dirs);
-  let kind = rng.weighted(s.vocab.coined ? COINED_WEIGHTS : WEIGHTS);
+  let kind: Kind = s.vocab.coined ? rng.weighted(COINED_WEIGHTS) : rng.weighted(WEIGHTS);
   if (files.length === 0 && ['append', 'read', 'count', 'grep', 'sort', 'pipe', 'rm', 'copy'].includes(kind)) kind = 'create';
   const tables = files.filter((f) => (s.files.get(path(s, f)) ?? []).every((line) => /^\S+ \d+$/.test(line)));
   if (kind === 'columns' && tables.length === 0) kind = 'table';
