@@ -14,10 +14,14 @@
 //   cores): 4,500 small steps of a 5,000-step schedule that add terminal sessions with
 //   coined names (so the model copies names instead of recalling them from the classic
 //   lists) and control pairs with their unperturbed twins (control-chats.ts --contrast) for
-//   the instruction perturbations.
+//   the instruction perturbations; then stage 5 on the CPU (~100 min): 5,500 small steps on
+//   terminal sessions with the wide tools (python3, sed, diff, scripts, loops, configs, logs,
+//   JSON) over a replay of everything before at a fraction (--source-share), with more
+//   control pairs of the kinds the eval showed least often (control-chats.ts --kinds).
 //
 // Both recipes record the coined-name sessions (seed --coined-seed, 5,000 terminal sessions,
-// ~4 min) beside the classic ones; the cpu recipe trains on both at once.
+// ~4 min) and the wide-tool sessions (seed --wide-seed, 4,000, ~4 min) beside the classic
+// ones; the cpu recipe trains on all three at once.
 //
 //   npm run model:build -- [--seed N] [--recipe cpu|gpu] [--steps N] [--precision fp32|int4] [--skip-record] [--skip-eval]
 //                          [--out DIR] [--checkpoint DIR]   (a trial build that leaves the shipped model alone)
@@ -31,6 +35,9 @@ const PYTHON = process.env.WORLDLOOM_PYTHON ?? join(REPO_ROOT, 'native', '.venv'
 const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const HERE = join(REPO_ROOT, 'native', 'world-model');
 const TOKENIZER_DIR = join(DATA_DIR, 'tokenizer');
+/** The instruction-perturbation kinds stage 5 adds pairs of (control-chats.ts --kinds). */
+const TARGETED_KINDS = ['terminal.disk-full', 'terminal.command-not-found', 'terminal.permission-denied', 'mcp.rate-limited', 'mcp.auth-expired',
+  'mcp.tool-error', 'mcp.truncated-result', 'web.consent-popup'];
 
 function run(label: string, command: string, args: string[]): void {
   console.log(`\n== ${label}: ${[command, ...args].join(' ')}`);
@@ -55,6 +62,7 @@ const { values } = parseArgs({
     'skip-record': { type: 'boolean', default: false },
     'skip-eval': { type: 'boolean', default: false },
     'coined-seed': { type: 'string', default: '4321' },
+    'wide-seed': { type: 'string', default: '5555' },
   },
 });
 if (!['fp32', 'int4'].includes(values.precision!)) throw new Error(`--precision is fp32 or int4, not ${values.precision}.`);
@@ -71,6 +79,13 @@ if (!values['skip-record'] || !existsSync(coinedSessions)) {
 }
 run('chats (coined names)', TSX, [join(HERE, 'chats.ts'), '--seed', values['coined-seed']!, '--sessions', coinedSessions, '--out', join(DATA_DIR, 'chats-coined.jsonl')]);
 run('samples (coined names)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', join(DATA_DIR, 'chats-coined.jsonl'), '--out', coinedSamples]);
+const wideSessions = join(DATA_DIR, 'sessions-wide.jsonl');
+const wideSamples = join(DATA_DIR, 'samples-wide.jsonl');
+if (!values['skip-record'] || !existsSync(wideSessions)) {
+  run('record (wide tools)', TSX, [join(HERE, 'record.ts'), '--seed', values['wide-seed']!, '--terminal', '4000', '--mcp', '0', '--web', '0', '--coined', '1', '--wide', '1', '--out', wideSessions]);
+}
+run('chats (wide tools)', TSX, [join(HERE, 'chats.ts'), '--seed', values['wide-seed']!, '--sessions', wideSessions, '--out', join(DATA_DIR, 'chats-wide.jsonl')]);
+run('samples (wide tools)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', join(DATA_DIR, 'chats-wide.jsonl'), '--out', wideSamples]);
 const checkpoint = values.checkpoint!;
 const modelDir = values.out!;
 const trainOn = (samples: string, label: string, out: string, args: string[]) =>
@@ -93,13 +108,29 @@ if (values.recipe === 'gpu') {
   run('samples (control pairs)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', controls, '--out', controlSamples]);
   // Control and contrast pairs per epoch: every terminal session already has one; MCP pairs are
   // ~4,400 tokens (the tool list), so a share of them; web's were the fewest before this stage.
-  trainOn(coinedSamples, 'train (stage 4)', checkpoint, ['--init-from', averaged, '--extra-samples', join(DATA_DIR, 'samples.jsonl'),
+  const stage4 = join(DATA_DIR, 'hf-checkpoint-coined');
+  trainOn(coinedSamples, 'train (stage 4)', stage4, ['--init-from', averaged, '--extra-samples', join(DATA_DIR, 'samples.jsonl'),
     '--extra-samples', controlSamples, '--steps', '5000', '--stop-after', '4500', '--tokens-per-batch', '3072', '--lr', '6e-4', '--seed', String(Number(values.seed) + 6),
     '--threads', '2', '--device', 'cpu', '--cpu-bf16', '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4', '--share', 'mcp/session=0.5',
     '--share', 'mcp/control=0.15', '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35']);
+  // Stage 4's eval still missed disk-full, rate-limited, truncated-result and consent-popup most
+  // often: four more pairs of those kinds (and of their neighbours) per MCP and web session, one per terminal one.
+  const targeted = join(DATA_DIR, 'control-targeted-chats.jsonl');
+  const targetedSamples = join(DATA_DIR, 'control-targeted-samples.jsonl');
+  run('control pairs (targeted)', TSX, [join(HERE, 'control-chats.ts'), '--sessions', sessions, '--contrast', '--seed', String(Number(values.seed) + 7), '--tag', '5',
+    '--terminal', '1', '--mcp', '4', '--web', '4', '--kinds', TARGETED_KINDS.join(','), '--out', targeted]);
+  run('samples (targeted control pairs)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', targeted, '--out', targetedSamples]);
+  // The wide-tool sessions at full share; the data of stages 1–4 replayed at a fraction so the
+  // model keeps what it learned there (web sessions stay at one per epoch).
+  trainOn(wideSamples, 'train (stage 5)', checkpoint, ['--init-from', stage4, '--extra-samples', coinedSamples, '--extra-samples', join(DATA_DIR, 'samples.jsonl'),
+    '--extra-samples', controlSamples, '--extra-samples', targetedSamples, '--steps', '5500', '--tokens-per-batch', '3072', '--lr', '5e-4',
+    '--seed', String(Number(values.seed) + 7), '--threads', '2', '--device', 'cpu', '--cpu-bf16', '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4',
+    '--share', 'mcp/session=0.6', '--share', 'mcp/control=0.15', '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35',
+    '--share', 'web/session=2', '--source-share', 'samples-coined.jsonl=0.6', '--source-share', 'samples.jsonl=0.5',
+    '--source-share', 'control-contrast-samples.jsonl=0.5', '--source-share', 'control-targeted-samples.jsonl=0.5']);
 } else {
   train('train', checkpoint, ['--steps', values.steps!, '--tokens-per-batch', values['tokens-per-batch']!, '--mcp-share', '0.1', '--web-share', '0.2',
-    '--lr', '2e-3', '--threads', '1', '--device', 'cpu', '--extra-samples', coinedSamples]);
+    '--lr', '2e-3', '--threads', '1', '--device', 'cpu', '--extra-samples', coinedSamples, '--extra-samples', wideSamples]);
 }
 // fp32 is checked by the converter itself (logits within a bound scaled by their size, greedy
 // tokens identical to transformers; exit 1 otherwise) and then through the engine by model:parity.

@@ -9,6 +9,8 @@
 //   tsx native/world-model/control-chats.ts [--sessions FILE] [--out FILE] [--seed N]
 //                                           [--terminal N] [--mcp N] [--web N]   (pairs per training session)
 //                                           [--contrast]   (each pair's prompt again without the instruction, answered with the real screen)
+//                                           [--kinds ID,ID]   (only these kinds: more pairs of the ones the eval shows least often)
+//                                           [--tag NAME]   (a word in each pair's id, so two runs' pairs never share one)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,13 +27,20 @@ import { DATA_DIR, PROMPTS_DIR, type RecordedSession, type SessionDomain } from 
 import { Rng, subSeed } from './rng';
 import { readSessions } from './sessions';
 
-export function controlChats(sessions: readonly RecordedSession[], seed: number, perSession: Record<SessionDomain, number>, contrast = false): TrainingChat[] {
+export function controlChats(
+  sessions: readonly RecordedSession[],
+  seed: number,
+  perSession: Record<SessionDomain, number>,
+  contrast = false,
+  options: { kinds?: readonly string[]; tag?: string } = {},
+): TrainingChat[] {
   const chats: TrainingChat[] = [];
+  const tag = options.tag ?? '4';
   for (const session of sessions) {
     if (session.split !== 'train' || session.steps.length === 0) continue;
     const rng = new Rng(subSeed(seed, `controls-${session.id}`, 0));
-    const kinds = CONTROL_KINDS[session.domain];
-    const count = perSession[session.domain];
+    const kinds = options.kinds ? CONTROL_KINDS[session.domain].filter((k) => options.kinds!.includes(k)) : CONTROL_KINDS[session.domain];
+    const count = kinds.length ? perSession[session.domain] : 0;
     // A seeded rotation of the kinds: the first `kinds.length` pairs are all different.
     const offset = rng.int(0, kinds.length - 1);
     for (let k = 0; k < count; k++) {
@@ -39,7 +48,7 @@ export function controlChats(sessions: readonly RecordedSession[], seed: number,
       const index = rng.int(0, session.steps.length - 1);
       const pair = controlPair(session, index, kindId, rng.int(0, 0x7fffffff));
       chats.push({
-        id: `${session.id}-control4-${k}`,
+        id: `${session.id}-control${tag}-${k}`,
         domain: session.domain,
         split: 'train',
         kind: 'control',
@@ -53,7 +62,7 @@ export function controlChats(sessions: readonly RecordedSession[], seed: number,
       if (contrast) {
         const plain = sessionPrompt(session, index);
         chats.push({
-          id: `${session.id}-plain4-${k}`,
+          id: `${session.id}-plain${tag}-${k}`,
           domain: session.domain,
           split: 'train',
           kind: 'contrast',
@@ -112,16 +121,24 @@ async function main(): Promise<void> {
       mcp: { type: 'string', default: '5' },
       web: { type: 'string', default: '5' },
       contrast: { type: 'boolean', default: false },
+      kinds: { type: 'string' },
+      tag: { type: 'string', default: '4' },
     },
   });
   const perSession = { terminal: Number(values.terminal), mcp: Number(values.mcp), web: Number(values.web) };
   for (const [domain, n] of Object.entries(perSession)) {
     if (!Number.isInteger(n) || n < 0) throw new Error(`--${domain} must be a whole number of control pairs per session (0 or more).`);
   }
+  const kinds = values.kinds?.split(',').map((k) => k.trim()).filter(Boolean);
+  const known = Object.values(CONTROL_KINDS).flat();
+  for (const kind of kinds ?? []) {
+    if (!known.includes(kind)) throw new Error(`--kinds: ${kind} is not a control kind; the kinds are ${known.join(', ')}.`);
+  }
+  if (!/^[a-z0-9]+$/.test(values.tag!)) throw new Error(`--tag is a short word of letters and digits, got ${values.tag}.`);
   const sessions = readSessions(values.sessions!);
   const compared = await checkLayoutAgainstApp(sessions.filter((s) => s.split === 'test'), 3);
   console.log(`control prompts identical to the app's instruction-mode prompts: ${compared} of ${compared} compared`);
-  const chats = controlChats(sessions, Number(values.seed), perSession, values.contrast);
+  const chats = controlChats(sessions, Number(values.seed), perSession, values.contrast, { kinds, tag: values.tag });
   writeFileSync(values.out!, chats.map((c) => JSON.stringify(c)).join('\n') + '\n');
   const byDomain = (['terminal', 'mcp', 'web'] as const).map((d) => `${d} ${chats.filter((c) => c.domain === d).length}`);
   console.log(`control pairs: ${chats.length} (${byDomain.join(', ')})`);

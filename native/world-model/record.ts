@@ -4,11 +4,13 @@
 // the seed alone; each session is assigned to train or test as a whole (never step by
 // step), and test sessions identical to a train one are dropped.
 //
-//   tsx native/world-model/record.ts [--seed N] [--terminal N] [--mcp N] [--web N] [--coined X] [--out FILE]
+//   tsx native/world-model/record.ts [--seed N] [--terminal N] [--mcp N] [--web N] [--coined X] [--wide X] [--out FILE]
 //
 // --coined X: the share of terminal sessions that make up their own file names and words
 // (terminal-actions.ts coinedVocabulary) instead of using the short classic lists; which
 // sessions do is drawn from a stream of its own, so the classic sessions stay the same.
+// --wide X: the share of the coined ones that also use python3, sed, diff, sh scripts, loops,
+// configs, logs and JSON (wideVocabulary), drawn from another stream of its own.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,7 +20,7 @@ import { DATA_DIR, type RecordedSession } from './paths';
 import { recordMcpSession, recordTerminalSession, recordWebSession } from './recorders';
 import { Rng, subSeed } from './rng';
 import { inParallel, writeSessions } from './sessions';
-import { coinedVocabulary } from './terminal-actions';
+import { coinedVocabulary, wideVocabulary } from './terminal-actions';
 import { serveStores } from './web-site';
 
 const TEST_FRACTION = 0.1;
@@ -36,7 +38,7 @@ export interface RecordCounts {
 export async function recordSessions(
   seed: number,
   counts: RecordCounts,
-  options: { webPort?: number; testFraction?: number; coinedShare?: number; log?: (line: string) => void } = {},
+  options: { webPort?: number; testFraction?: number; coinedShare?: number; wideShare?: number; log?: (line: string) => void } = {},
 ): Promise<RecordedSession[]> {
   const log = options.log ?? console.log;
   const fraction = options.testFraction ?? TEST_FRACTION;
@@ -53,9 +55,11 @@ export async function recordSessions(
   await timed('terminal', () =>
     inParallel(counts.terminal, 3, async (i) => {
       const coined = new Rng(subSeed(seed, 'vocabulary', i)).next() < (options.coinedShare ?? 0);
-      const vocab = coined ? coinedVocabulary(new Rng(subSeed(seed, 'coined-names', i))) : undefined;
+      const wide = coined && new Rng(subSeed(seed, 'tools', i)).next() < (options.wideShare ?? 0);
+      const names = new Rng(subSeed(seed, 'coined-names', i));
+      const vocab = wide ? wideVocabulary(names) : coined ? coinedVocabulary(names) : undefined;
       return {
-        id: `terminal-${seed}-${i}${coined ? '-coined' : ''}`,
+        id: `terminal-${seed}-${i}${wide ? '-wide' : coined ? '-coined' : ''}`,
         split: split('terminal', i),
         ...(await recordTerminalSession(new Rng(subSeed(seed, 'terminal', i)), vocab)),
       };
@@ -110,6 +114,7 @@ async function main(): Promise<void> {
       web: { type: 'string', default: '300' },
       'web-port': { type: 'string', default: String(DEFAULT_WEB_PORT) },
       coined: { type: 'string', default: '0' },
+      wide: { type: 'string', default: '0' },
       out: { type: 'string', default: join(DATA_DIR, 'sessions.jsonl') },
     },
   });
@@ -119,7 +124,9 @@ async function main(): Promise<void> {
   }
   const coinedShare = Number(values.coined);
   if (!(coinedShare >= 0 && coinedShare <= 1)) throw new Error(`--coined is a share between 0 and 1, got ${values.coined}.`);
-  const sessions = await recordSessions(Number(values.seed), counts, { webPort: Number(values['web-port']), coinedShare });
+  const wideShare = Number(values.wide);
+  if (!(wideShare >= 0 && wideShare <= 1)) throw new Error(`--wide is a share between 0 and 1 of the coined sessions, got ${values.wide}.`);
+  const sessions = await recordSessions(Number(values.seed), counts, { webPort: Number(values['web-port']), coinedShare, wideShare });
   mkdirSync(dirname(values.out!), { recursive: true });
   writeSessions(values.out!, sessions);
   const test = sessions.filter((s) => s.split === 'test').length;

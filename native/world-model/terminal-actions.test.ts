@@ -5,17 +5,50 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Rng, subSeed } from './rng';
-import { CLASSIC_VOCABULARY, coinedVocabulary, terminalCommands } from './terminal-actions';
+import { CLASSIC_VOCABULARY, coinedVocabulary, terminalCommands, wideVocabulary } from './terminal-actions';
 
 const session = (seed: number, i: number, coined: boolean): string[] =>
   terminalCommands(new Rng(subSeed(seed, 'terminal', i)), coined ? coinedVocabulary(new Rng(subSeed(seed, 'coined-names', i))) : undefined);
+const wideSession = (seed: number, i: number): string[] =>
+  terminalCommands(new Rng(subSeed(seed, 'terminal', i)), wideVocabulary(new Rng(subSeed(seed, 'coined-names', i))));
+const sessionsDigest = (make: (i: number) => string[]): string => {
+  const digest = createHash('sha256');
+  for (let i = 0; i < 300; i++) digest.update(JSON.stringify(make(i)) + '\n');
+  return digest.digest('hex');
+};
 
 describe('terminal sessions for worldloom-nano', () => {
   it('records the same classic sessions for seed 1234 as the shipped model was trained on', () => {
-    const digest = createHash('sha256');
-    for (let i = 0; i < 300; i++) digest.update(JSON.stringify(session(1234, i, false)) + '\n');
     // Taken from the generator as it was when data/sessions.jsonl of the shipped model was recorded.
-    expect(digest.digest('hex')).toBe('ee1652df872176e217d535bd0790b34faffb91cfe236b217f5d5fbe9b78fa6bc');
+    expect(sessionsDigest((i) => session(1234, i, false))).toBe('ee1652df872176e217d535bd0790b34faffb91cfe236b217f5d5fbe9b78fa6bc');
+  });
+
+  it('records the same coined sessions for seed 4321 as the shipped model was trained on', () => {
+    // Taken from the generator as it was when data/sessions-coined.jsonl was recorded (before the wide tools).
+    expect(sessionsDigest((i) => session(4321, i, true))).toBe('ec7aebe7b4eaf3debb525910f635d09f20f91bf994fbe5a2d64b28b9e97fbd40');
+  });
+
+  it('gives wide sessions python3, sed, diff, scripts, loops and tests, and keeps them out of the other sessions', () => {
+    const tools: Record<string, RegExp> = {
+      python3: /^python3 /, sed: /^sed /, diff: /^(diff|cmp) /, script: /^(sh|bash) \S+\.sh$|^\.\/\S+\.sh$/, loop: /^for \w+ in /, test: /^if \[ |^\[ -e /,
+      log: /^printf '(GET|POST|PUT|DELETE) /, json: /^echo '\{"/,
+    };
+    const seen = new Map<string, number>();
+    let commands = 0;
+    for (let i = 0; i < 300; i++) {
+      for (const command of wideSession(11, i)) {
+        commands++;
+        for (const [tool, pattern] of Object.entries(tools)) if (pattern.test(command)) seen.set(tool, (seen.get(tool) ?? 0) + 1);
+        // The shell must outlive every command: a session ends when its commands do, not before.
+        expect(command, `session ${i}`).not.toMatch(/^exit\b|; exit\b(?![^']*')/);
+      }
+    }
+    for (const tool of Object.keys(tools)) expect(seen.get(tool) ?? 0, tool).toBeGreaterThan(5);
+    const python = seen.get('python3')!;
+    expect(python / commands).toBeGreaterThan(0.04);
+    for (let i = 0; i < 300; i++) {
+      for (const command of [...session(11, i, true), ...session(11, i, false)]) expect(command).not.toMatch(/^(python3 -c|sed|diff|cmp|for) /);
+    }
   });
 
   it('makes the same coined vocabulary for the same seed, and a different one for another', () => {

@@ -60,13 +60,16 @@ def generation_config(ids):
 
 def load_samples(path, split):
     # A .gz file (how the samples travel to a lent GPU machine) reads the same.
+    source = os.path.basename(path)
     with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")) as f:
-        return [s for s in map(json.loads, f) if s["split"] == split]
+        return [{**s, "source": source} for s in map(json.loads, f) if s["split"] == split]
 
 
 def share_of(sample, shares):
-    """A sample's share per epoch: its domain and kind's ("mcp/control"), else its domain's."""
-    return shares.get(f'{sample["domain"]}/{sample.get("kind")}', shares.get(sample["domain"], 1.0))
+    """A sample's share per epoch: its domain and kind's ("mcp/control"), else its domain's,
+    times its file's (--source-share) when it has one."""
+    share = shares.get(f'{sample["domain"]}/{sample.get("kind")}', shares.get(sample["domain"], 1.0))
+    return share * shares.get(f'file:{sample.get("source")}', 1.0)
 
 
 def make_batches(samples, rng, tokens_per_batch, shares):
@@ -159,6 +162,8 @@ def main():
     parser.add_argument("--web-share", type=float, default=DOMAIN_SHARE["web"], help="share of web samples per epoch")
     parser.add_argument("--share", action="append", default=[], metavar="DOMAIN/KIND=X",
                         help="share per epoch of one domain's samples of one kind (session, template, control), e.g. mcp/control=0.5")
+    parser.add_argument("--source-share", action="append", default=[], metavar="FILE=X",
+                        help="share per epoch of the samples of one file (its name), times their domain/kind share, e.g. samples.jsonl=0.3")
     parser.add_argument("--extra-samples", action="append", default=[], metavar="JSONL",
                         help="more training samples (their train split), e.g. control-chats.ts's pairs through samples.ts")
     parser.add_argument("--stop-after", type=int, default=None,
@@ -172,6 +177,13 @@ def main():
         if "/" not in key or not value:
             parser.error(f"--share {item}: write DOMAIN/KIND=X, e.g. mcp/control=0.5")
         shares[key] = float(value)
+    for item in args.source_share:
+        name, _, value = item.partition("=")
+        if not name or not value:
+            parser.error(f"--source-share {item}: write FILE=X, e.g. samples.jsonl=0.3")
+        if name not in {os.path.basename(p) for p in [args.samples, *args.extra_samples]}:
+            parser.error(f"--source-share {item}: {name} is not one of the sample files of this run")
+        shares[f"file:{name}"] = float(value)
     for path, made_by in ((args.samples, "samples.ts"), *((p, "samples.ts") for p in args.extra_samples), (os.path.join(args.tokenizer_dir, "tokenizer.json"), "train_tokenizer.py")):
         if not os.path.exists(path):
             parser.error(f"{path} is missing: run native/world-model/{made_by} first, or the whole pipeline with npm run model:build")

@@ -1,0 +1,52 @@
+"""train.py's sample mix: per-epoch shares by domain and kind, and by file (--source-share),
+which stage 5 uses to replay the earlier data at a fraction of the new."""
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import train
+
+HERE = Path(__file__).parent
+
+
+def write_samples(path, domain, kind, n):
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(n):
+            f.write(json.dumps({"id": f"{path.stem}-{i}", "domain": domain, "kind": kind, "split": "train" if i % 10 else "test",
+                                "ids": [1] * (20 + i % 7), "spans": [[10, 20]]}) + "\n")
+
+
+def test_samples_know_their_file(tmp_path):
+    write_samples(tmp_path / "a.jsonl", "terminal", "session", 30)
+    samples = train.load_samples(str(tmp_path / "a.jsonl"), "train")
+    assert len(samples) == 27 and {s["source"] for s in samples} == {"a.jsonl"}
+
+
+def test_a_file_share_multiplies_the_domain_and_kind_share():
+    sample = {"domain": "terminal", "kind": "control", "source": "old.jsonl"}
+    assert train.share_of(sample, {"terminal": 1.0}) == 1.0
+    assert train.share_of(sample, {"terminal": 1.0, "terminal/control": 0.4}) == 0.4
+    assert train.share_of(sample, {"terminal": 1.0, "terminal/control": 0.4, "file:old.jsonl": 0.5}) == 0.2
+    assert train.share_of({**sample, "source": "new.jsonl"}, {"terminal/control": 0.4, "file:old.jsonl": 0.5}) == 0.4
+
+
+def test_batches_take_each_file_at_its_share(tmp_path):
+    write_samples(tmp_path / "new.jsonl", "terminal", "session", 2000)
+    write_samples(tmp_path / "old.jsonl", "terminal", "session", 2000)
+    samples = train.load_samples(str(tmp_path / "new.jsonl"), "train") + train.load_samples(str(tmp_path / "old.jsonl"), "train")
+    batches = train.make_batches(samples, random.Random(3), 400, {"terminal": 1.0, "file:old.jsonl": 0.25})
+    taken = [s["source"] for b in batches for s in b]
+    assert taken.count("new.jsonl") == 1800
+    assert 0.2 < taken.count("old.jsonl") / 1800 < 0.3
+
+
+def test_a_share_for_a_file_not_in_the_run_is_refused(tmp_path):
+    write_samples(tmp_path / "new.jsonl", "terminal", "session", 20)
+    (tmp_path / "tok").mkdir()
+    (tmp_path / "tok" / "tokenizer.json").write_text("{}")
+    result = subprocess.run([sys.executable, str(HERE / "train.py"), str(tmp_path / "new.jsonl"), str(tmp_path / "tok"), str(tmp_path / "out"),
+                             "--source-share", "samples.jsonl=0.5"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "samples.jsonl is not one of the sample files of this run" in result.stderr
