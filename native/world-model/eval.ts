@@ -9,10 +9,14 @@
 // also scored apart, as "terminal, coined names", so a model that recalls names from the
 // classic lists instead of copying them from the history shows it. The sessions of
 // hand-written-sessions.ts (other tools, names and habits than the generator's) are recorded
-// live too and scored as "terminal, hand-written".
+// live too and scored as "terminal, hand-written" and "terminal, hand-written 2" (the second set
+// written after stage 5's data was fixed: see that file). --wide more sessions (another seed stream)
+// use the wide tools of stage 5 (record.ts --wide: python3, sed, diff, scripts, loops, configs,
+// logs, JSON) and are scored apart as "terminal, wide tools", outside the "terminal" group so
+// that group stays the same sessions as before.
 //
 //   tsx native/world-model/eval.ts [--model DIR] [--seed N] [--terminal N] [--mcp N] [--web N]
-//                                  [--coined X] [--perturb N] [--out FILE] [--dump FILE]
+//                                  [--coined X] [--wide N] [--perturb N] [--out FILE] [--dump FILE]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +31,7 @@ import { generationParameters } from '../../src-main/simulation/generation-param
 import { perturbStep } from '../../src-main/simulation/perturb-step';
 import { WorkspaceStore } from '../../src-main/store/workspace-store';
 import { BASELINES } from './baselines';
-import { HAND_WRITTEN_SESSIONS } from './hand-written-sessions';
+import { HAND_WRITTEN_SESSIONS, HAND_WRITTEN_SESSIONS_2 } from './hand-written-sessions';
 import { CONTROL_KINDS } from './chats';
 import { addDemoTrajectories, addRecordedSession } from './eval-workspace';
 import { MODEL_DIR, PROMPTS_DIR, REPO_ROOT, type RecordedSession, type RecordedStep, type SessionDomain } from './paths';
@@ -84,6 +88,7 @@ async function main(): Promise<void> {
       mcp: { type: 'string', default: '16' },
       web: { type: 'string', default: '10' },
       coined: { type: 'string', default: '0.5' },
+      wide: { type: 'string', default: '20' },
       perturb: { type: 'string', default: '20' },
       'web-port': { type: 'string', default: '47312' },
       out: { type: 'string', default: join(REPO_ROOT, 'native', 'world-model', 'eval-results.json') },
@@ -103,9 +108,17 @@ async function main(): Promise<void> {
     log: () => {},
   });
 
+  const wideCount = Number(values.wide);
+  if (!Number.isInteger(wideCount) || wideCount < 0) throw new Error(`--wide is a number of sessions with the wide tools, got ${values.wide}.`);
+  const wideSessions = await recordSessions(seed + 1, { terminal: wideCount, mcp: 0, web: 0 }, { testFraction: 1, coinedShare: 1, wideShare: 1, log: () => {} });
+  if (wideCount > 0) console.log(`recorded ${wideSessions.length} more terminal sessions with the wide tools (seed ${seed + 1})`);
+
   const handWritten: RecordedSession[] = [];
   for (const session of HAND_WRITTEN_SESSIONS) {
     handWritten.push({ id: `hand-written: ${session.title}`, split: 'test', ...(await recordTerminalCommands(session.commands)) });
+  }
+  for (const session of HAND_WRITTEN_SESSIONS_2) {
+    handWritten.push({ id: `hand-written 2: ${session.title}`, split: 'test', ...(await recordTerminalCommands(session.commands)) });
   }
 
   const dir = mkdtempSync(join(tmpdir(), 'worldloom-nano-eval-'));
@@ -113,11 +126,12 @@ async function main(): Promise<void> {
   const { models, engine } = await openModelForCli(values.model);
   try {
     const ids = sessions.map((s) => addRecordedSession(store, s));
+    const wideIds = wideSessions.map((s) => addRecordedSession(store, s));
     const handIds = handWritten.map((s) => addRecordedSession(store, s));
     const demoIds = addDemoTrajectories(store, join(REPO_ROOT, 'resources', 'demo'));
     const steps: Step[] = [];
     const refused = new Map<string, number>();
-    for (const trajectoryId of [...ids, ...handIds, ...demoIds]) {
+    for (const trajectoryId of [...ids, ...wideIds, ...handIds, ...demoIds]) {
       const trajectory = store.getTrajectory(trajectoryId)!;
       // Greedy: a replay that scores the model should show what it most expects.
       let predicted = new Map<string, string>();
@@ -149,11 +163,14 @@ async function main(): Promise<void> {
 
     for (const [reason, n] of refused) console.log(`${n} trajectories could not be replayed at all (counted as empty predictions): ${reason}`);
     const report: Record<string, Record<string, Score>> = {};
-    const rows = [`${'system'.padEnd(22)}${'domain'.padEnd(24)}${'steps'.padEnd(7)}${'exact'.padEnd(8)}similarity`];
+    const rows = [`${'system'.padEnd(22)}${'domain'.padEnd(26)}${'steps'.padEnd(7)}${'exact'.padEnd(8)}similarity`];
     const handWrittenStep = (s: Step) => s.trajectory.startsWith('hand-written: ');
-    const groups: [label: string, domain: SessionDomain, mine: Step[]][] = DOMAINS.map((d) => [d, d, steps.filter((s) => s.domain === d && !s.demo && !handWrittenStep(s))]);
+    const handWritten2Step = (s: Step) => s.trajectory.startsWith('hand-written 2: ');
+    const wideStep = (s: Step) => s.trajectory.endsWith('-wide');
+    const groups: [label: string, domain: SessionDomain, mine: Step[]][] = DOMAINS.map((d) => [d, d, steps.filter((s) => s.domain === d && !s.demo && !handWrittenStep(s) && !handWritten2Step(s) && !wideStep(s))]);
     groups.splice(1, 0, ['terminal, coined names', 'terminal', steps.filter((s) => s.domain === 'terminal' && !s.demo && s.trajectory.endsWith('-coined'))],
-      ['terminal, hand-written', 'terminal', steps.filter(handWrittenStep)]);
+      ['terminal, wide tools', 'terminal', steps.filter(wideStep)], ['terminal, hand-written', 'terminal', steps.filter(handWrittenStep)],
+      ['terminal, hand-written 2', 'terminal', steps.filter(handWritten2Step)]);
     for (const [label, domain, mine] of groups) {
       if (mine.length === 0) continue;
       const systems: [string, (s: Step) => string][] = [
@@ -163,13 +180,13 @@ async function main(): Promise<void> {
       for (const [name, predict] of systems) {
         const s = score(domain, mine.map((step) => [predict(step), step]));
         (report[label] ??= {})[name] = s;
-        rows.push(`${name.padEnd(22)}${label.padEnd(24)}${String(s.steps).padEnd(7)}${s.exact.toFixed(3).padEnd(8)}${s.similarity.toFixed(3)}`);
+        rows.push(`${name.padEnd(22)}${label.padEnd(26)}${String(s.steps).padEnd(7)}${s.exact.toFixed(3).padEnd(8)}${s.similarity.toFixed(3)}`);
       }
     }
     console.log(rows.join('\n'));
 
     // Instruction-mode perturbations on held-out steps, one kind each, as the perturbation panel sends them.
-    const perturbations: { kind: string; shown: boolean }[] = [];
+    const perturbations: { kind: string; shown: boolean; action: string; predicted: string; target: string }[] = [];
     const parameters = generationParameters(engine, store);
     const registry = workspaceRegistry(store);
     const perDomain = Number(values.perturb);
@@ -187,7 +204,7 @@ async function main(): Promise<void> {
         const target = record
           ? applyTransform(planPerturbation({ kindId, mode: 'transform', params: record.params, seed: record.seed }), node.observation, { domain, action: node.action })
           : '';
-        perturbations.push({ kind: kindId, shown: made !== undefined && conditionShown(made.observation, target, node.observation) });
+        perturbations.push({ kind: kindId, shown: made !== undefined && conditionShown(made.observation, target, node.observation), action: node.action, predicted: made?.observation ?? '', target });
       }
     }
     const hitRate = mean(perturbations.map((p) => (p.shown ? 1 : 0)));
@@ -217,7 +234,7 @@ async function main(): Promise<void> {
       console.log(`\nterminal: similarity ${t['worldloom-nano']!.similarity.toFixed(3)} vs best baseline ${best.toFixed(3)} (margin ${(t['worldloom-nano']!.similarity - best).toFixed(3)}); ` +
         `exact ${t['worldloom-nano']!.exact.toFixed(3)} vs prompt line ${t['prompt line']!.exact.toFixed(3)} (margin ${(t['worldloom-nano']!.exact - t['prompt line']!.exact).toFixed(3)})`);
     }
-    for (const domain of ['terminal, coined names', 'terminal, hand-written', 'mcp', 'web']) {
+    for (const domain of ['terminal, coined names', 'terminal, wide tools', 'terminal, hand-written', 'terminal, hand-written 2', 'mcp', 'web']) {
       const r = report[domain];
       if (!r) continue;
       const best = Math.max(...BASELINES.map(([name]) => r[name]!.similarity));
@@ -228,8 +245,14 @@ async function main(): Promise<void> {
     for (const [goal, met] of Object.entries(goals)) console.log(`${met ? 'met    ' : 'NOT met'}  ${goal}`);
     const seconds = (performance.now() - started) / 1000;
     console.log(`\n${steps.length} steps replayed, ${perturbations.length} perturbations, in ${seconds.toFixed(0)} s`);
-    if (values.dump) writeFileSync(values.dump, steps.map((s) => JSON.stringify({ domain: s.domain, trajectory: s.trajectory, action: s.action, real: s.real, predicted: s.predicted })).join('\n') + '\n');
-    writeFileSync(values.out!, JSON.stringify({ seed, counts, report, perturbations: { hitRate, byKind }, demos, goals, seconds: Math.round(seconds) }, null, 2) + '\n');
+    if (values.dump) {
+      const lines = [
+        ...steps.map((s) => ({ domain: s.domain, trajectory: s.trajectory, action: s.action, real: s.real, predicted: s.predicted })),
+        ...perturbations.map((p) => ({ perturbation: p.kind, shown: p.shown, action: p.action, target: p.target, predicted: p.predicted })),
+      ];
+      writeFileSync(values.dump, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    }
+    writeFileSync(values.out!, JSON.stringify({ seed, counts: { ...counts, wide: wideCount }, report, perturbations: { hitRate, byKind }, demos, goals, seconds: Math.round(seconds) }, null, 2) + '\n');
   } finally {
     store.close();
     await models.unload();
