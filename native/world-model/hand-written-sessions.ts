@@ -58,7 +58,7 @@ export const HAND_WRITTEN_SESSIONS: readonly HandWrittenSession[] = [
 export const HAND_WRITTEN_SESSIONS_2: readonly HandWrittenSession[] = [
   {
     title: 'a reading list',
-    commands: ["printf 'Dune\nNeuromancer\nDune\nSolaris\n' > books.txt", 'sort -u books.txt', 'sort books.txt | uniq -d', 'echo Hyperion | tee -a books.txt',
+    commands: ["printf 'Dune\\nNeuromancer\\nDune\\nSolaris\\n' > books.txt", 'sort -u books.txt', 'sort books.txt | uniq -d', 'echo Hyperion | tee -a books.txt',
       'wc -l books.txt', 'grep -n Dune books.txt', 'tail -n 2 books.txt'],
   },
   {
@@ -68,7 +68,7 @@ export const HAND_WRITTEN_SESSIONS_2: readonly HandWrittenSession[] = [
   },
   {
     title: 'two inventories',
-    commands: ["printf 'bolt\nnut\nscrew\n' > left.txt", "printf 'nut\nscrew\nwasher\n' > right.txt", 'comm -12 left.txt right.txt', 'comm -3 left.txt right.txt',
+    commands: ["printf 'bolt\\nnut\\nscrew\\n' > left.txt", "printf 'nut\\nscrew\\nwasher\\n' > right.txt", 'comm -12 left.txt right.txt', 'comm -3 left.txt right.txt',
       'diff left.txt right.txt', 'cat left.txt right.txt | sort -u | wc -l'],
   },
   {
@@ -78,7 +78,7 @@ export const HAND_WRITTEN_SESSIONS_2: readonly HandWrittenSession[] = [
   },
   {
     title: 'bytes and widths',
-    commands: ['echo abc | od -c', "printf 'one two three four five six seven\n' > line.txt", 'fold -w 10 line.txt', 'wc -m line.txt', 'head -c 7 line.txt; echo',
+    commands: ['echo abc | od -c', "printf 'one two three four five six seven\\n' > line.txt", 'fold -w 10 line.txt', 'wc -m line.txt', 'head -c 7 line.txt; echo',
       "tr -d 'aeiou' < line.txt", 'rev line.txt'],
   },
   {

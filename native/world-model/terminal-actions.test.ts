@@ -4,6 +4,7 @@
 // query only files the session made.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { HAND_WRITTEN_SESSIONS, HAND_WRITTEN_SESSIONS_2 } from './hand-written-sessions';
 import { Rng, subSeed } from './rng';
 import { CLASSIC_VOCABULARY, coinedVocabulary, terminalCommands, wideVocabulary } from './terminal-actions';
 
@@ -94,5 +95,12 @@ describe('terminal sessions for worldloom-nano', () => {
       }
     }
     expect(columnCommands).toBeGreaterThan(20);
+  });
+
+  it('types each hand-written command on one line, except a heredoc', () => {
+    // A newline inside printf's quotes would make bash ask for the rest ("> ") instead of printing escapes.
+    for (const { title, commands } of [...HAND_WRITTEN_SESSIONS, ...HAND_WRITTEN_SESSIONS_2]) {
+      for (const command of commands) if (!/<< '?EOF'?\n/.test(command)) expect(command, title).not.toContain('\n');
+    }
   });
 });
