@@ -14,7 +14,7 @@
 //   cores): 4,500 small steps of a 5,000-step schedule that add terminal sessions with
 //   coined names (so the model copies names instead of recalling them from the classic
 //   lists) and control pairs with their unperturbed twins (control-chats.ts --contrast) for
-//   the instruction perturbations; then stage 5 on the CPU (~90 min): 5,000 small steps of a
+//   the instruction perturbations; then stage 5 on the CPU (~100 min): 4,500 small steps of a
 //   5,500-step schedule on terminal sessions with the wide tools (python3, sed, diff, scripts,
 //   loops, configs, logs, JSON) over a replay of everything before at a fraction
 //   (--source-share), with more control pairs of the kinds the eval showed least often
@@ -124,7 +124,7 @@ if (values.recipe === 'gpu') {
   // The wide-tool sessions at full share; the data of stages 1–4 replayed at a fraction so the
   // model keeps what it learned there (web sessions stay at one per epoch).
   trainOn(wideSamples, 'train (stage 5)', checkpoint, ['--init-from', stage4, '--extra-samples', coinedSamples, '--extra-samples', join(DATA_DIR, 'samples.jsonl'),
-    '--extra-samples', controlSamples, '--extra-samples', targetedSamples, '--steps', '5500', '--stop-after', '5000', '--tokens-per-batch', '3072', '--lr', '5e-4',
+    '--extra-samples', controlSamples, '--extra-samples', targetedSamples, '--steps', '5500', '--stop-after', '4500', '--tokens-per-batch', '3072', '--lr', '5e-4',
     '--seed', String(Number(values.seed) + 7), '--threads', '2', '--device', 'cpu', '--cpu-bf16', '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4',
     '--share', 'mcp/session=0.6', '--share', 'mcp/control=0.15', '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35',
     '--share', 'web/session=2', '--source-share', 'samples-coined.jsonl=0.6', '--source-share', 'samples.jsonl=0.5',
