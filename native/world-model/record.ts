@@ -126,6 +126,7 @@ async function main(): Promise<void> {
   if (!(coinedShare >= 0 && coinedShare <= 1)) throw new Error(`--coined is a share between 0 and 1, got ${values.coined}.`);
   const wideShare = Number(values.wide);
   if (!(wideShare >= 0 && wideShare <= 1)) throw new Error(`--wide is a share between 0 and 1 of the coined sessions, got ${values.wide}.`);
+  if (wideShare > 0 && coinedShare === 0) throw new Error('--wide is a share of the coined sessions, and --coined is 0: add --coined 1 (every terminal session coined) to record wide ones.');
   const sessions = await recordSessions(Number(values.seed), counts, { webPort: Number(values['web-port']), coinedShare, wideShare });
   mkdirSync(dirname(values.out!), { recursive: true });
   writeSessions(values.out!, sessions);

@@ -50,3 +50,13 @@ def test_a_share_for_a_file_not_in_the_run_is_refused(tmp_path):
                              "--source-share", "samples.jsonl=0.5"], capture_output=True, text=True)
     assert result.returncode == 2
     assert "samples.jsonl is not one of the sample files of this run" in result.stderr
+
+
+def test_a_share_that_is_not_a_number_is_a_usage_error(tmp_path):
+    write_samples(tmp_path / "new.jsonl", "terminal", "session", 20)
+    (tmp_path / "tok").mkdir()
+    (tmp_path / "tok" / "tokenizer.json").write_text("{}")
+    result = subprocess.run([sys.executable, str(HERE / "train.py"), str(tmp_path / "new.jsonl"), str(tmp_path / "tok"), str(tmp_path / "out"),
+                             "--source-share", "new.jsonl=half"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "the share is a number of 0 or more" in result.stderr

@@ -72,6 +72,17 @@ def share_of(sample, shares):
     return share * shares.get(f'file:{sample.get("source")}', 1.0)
 
 
+def share_value(parser, option, item, value):
+    """A share from the command line, or a usage error that says what to write."""
+    try:
+        share = float(value)
+    except ValueError:
+        share = -1.0
+    if not 0.0 <= share:
+        parser.error(f"{option} {item}: the share is a number of 0 or more (1 = every sample once per epoch), e.g. 0.5")
+    return share
+
+
 def make_batches(samples, rng, tokens_per_batch, shares):
     """Batches of similar length (padding stays small), in a seeded order."""
     group = [s for s in samples if rng.random() < share_of(s, shares)]
@@ -176,14 +187,14 @@ def main():
         key, _, value = item.partition("=")
         if "/" not in key or not value:
             parser.error(f"--share {item}: write DOMAIN/KIND=X, e.g. mcp/control=0.5")
-        shares[key] = float(value)
+        shares[key] = share_value(parser, "--share", item, value)
     for item in args.source_share:
         name, _, value = item.partition("=")
         if not name or not value:
             parser.error(f"--source-share {item}: write FILE=X, e.g. samples.jsonl=0.3")
         if name not in {os.path.basename(p) for p in [args.samples, *args.extra_samples]}:
             parser.error(f"--source-share {item}: {name} is not one of the sample files of this run")
-        shares[f"file:{name}"] = float(value)
+        shares[f"file:{name}"] = share_value(parser, "--source-share", item, value)
     for path, made_by in ((args.samples, "samples.ts"), *((p, "samples.ts") for p in args.extra_samples), (os.path.join(args.tokenizer_dir, "tokenizer.json"), "train_tokenizer.py")):
         if not os.path.exists(path):
             parser.error(f"{path} is missing: run native/world-model/{made_by} first, or the whole pipeline with npm run model:build")
