@@ -42,21 +42,22 @@ def test_batches_take_each_file_at_its_share(tmp_path):
     assert 0.2 < taken.count("old.jsonl") / 1800 < 0.3
 
 
-def test_a_share_for_a_file_not_in_the_run_is_refused(tmp_path):
+def run_train(tmp_path, *options):
+    """train.py on a tiny sample file, as far as its command line goes."""
     write_samples(tmp_path / "new.jsonl", "terminal", "session", 20)
     (tmp_path / "tok").mkdir()
     (tmp_path / "tok" / "tokenizer.json").write_text("{}")
-    result = subprocess.run([sys.executable, str(HERE / "train.py"), str(tmp_path / "new.jsonl"), str(tmp_path / "tok"), str(tmp_path / "out"),
-                             "--source-share", "samples.jsonl=0.5"], capture_output=True, text=True)
+    return subprocess.run([sys.executable, str(HERE / "train.py"), str(tmp_path / "new.jsonl"), str(tmp_path / "tok"), str(tmp_path / "out"), *options],
+                          capture_output=True, text=True)
+
+
+def test_a_share_for_a_file_not_in_the_run_is_refused(tmp_path):
+    result = run_train(tmp_path, "--source-share", "samples.jsonl=0.5")
     assert result.returncode == 2
     assert "samples.jsonl is not one of the sample files of this run" in result.stderr
 
 
 def test_a_share_that_is_not_a_number_is_a_usage_error(tmp_path):
-    write_samples(tmp_path / "new.jsonl", "terminal", "session", 20)
-    (tmp_path / "tok").mkdir()
-    (tmp_path / "tok" / "tokenizer.json").write_text("{}")
-    result = subprocess.run([sys.executable, str(HERE / "train.py"), str(tmp_path / "new.jsonl"), str(tmp_path / "tok"), str(tmp_path / "out"),
-                             "--source-share", "new.jsonl=half"], capture_output=True, text=True)
+    result = run_train(tmp_path, "--source-share", "new.jsonl=half")
     assert result.returncode == 2
     assert "the share is a number of 0 or more" in result.stderr
