@@ -65,6 +65,28 @@ describe('undo of what the user added and deleted', () => {
     expect(useStudio.getState().notices.filter((n) => n.kind === 'error')).toEqual([]);
   });
 
+  it('waits for an undo still in flight before a redo pressed at once, so the redo finds the deletion to put back', async () => {
+    // The tree shows the undo from the change event before node.delete has answered.
+    let answerDelete = (): void => undefined;
+    answers.set('node.delete', (input) => new Promise((resolve) => {
+      answerDelete = () => {
+        const made = deletion('nodes', input.ids as string[]);
+        lastDeleted = made.id;
+        resolve({ deletion: made, nodes: [] });
+      };
+    }));
+    recordAddedNodes('2 simulated samples', [node('s1', 'p'), node('s2', 'p')]);
+    const undone = undo();
+    const redone = redo();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    answerDelete();
+    await Promise.all([undone, redone]);
+    expect(calls.map((c) => c.method)).toEqual(['node.delete', 'deletion.restore']);
+    expect(calls[1]?.input).toEqual({ id: lastDeleted });
+    expect(useStudio.getState().notices.filter((n) => n.kind === 'error')).toEqual([]);
+    expect(useStudio.getState().history.past).toHaveLength(1);
+  });
+
   it('takes back the workspace’s kept deletions after a reload, newest first, and redoes them by deleting again', async () => {
     const older = deletion('trajectories', ['t9']);
     const newer = deletion('nodes', ['n3']);

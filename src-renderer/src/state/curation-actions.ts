@@ -119,7 +119,26 @@ export function stopEditing(): void {
   set({ editingNodeId: null });
 }
 
-export async function undo(): Promise<void> {
+// Undo and redo run one at a time, in the order pressed. The tree follows the change events,
+// which can arrive before the call that caused them returns; a redo pressed as soon as the
+// undo shows must wait for that undo to finish, or it finds nothing yet to put back.
+let inFlight: Promise<void> = Promise.resolve();
+
+function inTurn(step: () => Promise<void>): Promise<void> {
+  const turn = inFlight.then(step);
+  inFlight = turn.catch(() => undefined);
+  return turn;
+}
+
+export function undo(): Promise<void> {
+  return inTurn(undoNow);
+}
+
+export function redo(): Promise<void> {
+  return inTurn(redoNow);
+}
+
+async function undoNow(): Promise<void> {
   const step = takeUndo(get().history);
   if (!step) return notify('info', 'Nothing to undo');
   set({ history: step.next });
@@ -131,7 +150,7 @@ export async function undo(): Promise<void> {
   if (!done) set({ history: { ...get().history, past: [...get().history.past, step.entry], future: get().history.future.slice(0, -1) } });
 }
 
-export async function redo(): Promise<void> {
+async function redoNow(): Promise<void> {
   const step = takeRedo(get().history);
   if (!step) return notify('info', 'Nothing to redo');
   set({ history: step.next });
