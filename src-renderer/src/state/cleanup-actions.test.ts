@@ -25,7 +25,7 @@ vi.mock('../api/client', () => ({
   onEvent: vi.fn(() => () => undefined),
 }));
 
-const { deletionEntries, recordAddedNodes, renameTrajectory } = await import('./cleanup-actions');
+const { deleteNode, deletionEntries, recordAddedNodes, renameTrajectory } = await import('./cleanup-actions');
 const { undo, redo } = await import('./curation-actions');
 const { useStudio } = await import('./store');
 const { EMPTY_HISTORY } = await import('./undo-history');
@@ -85,6 +85,30 @@ describe('undo of what the user added and deleted', () => {
     expect(calls[1]?.input).toEqual({ id: lastDeleted });
     expect(useStudio.getState().notices.filter((n) => n.kind === 'error')).toEqual([]);
     expect(useStudio.getState().history.past).toHaveLength(1);
+  });
+
+  it('waits for a delete still in flight before an undo pressed at once, so the undo takes back that delete and not the change before it', async () => {
+    let version = 0;
+    answers.set('trajectory.revise', () => ({ trajectory: {}, keptVersion: ++version }));
+    expect(await renameTrajectory('t1', 'Cleaned')).toBe(true);
+    let answerDelete = (): void => undefined;
+    let deletedAs = '';
+    answers.set('node.delete', (input) => new Promise((resolve) => {
+      answerDelete = () => {
+        const made = deletion('nodes', input.ids as string[]);
+        deletedAs = made.id;
+        resolve({ deletion: made, nodes: [] });
+      };
+    }));
+    const tree = { byId: new Map([['n1', node('n1', 'p')]]) } as unknown as ReturnType<typeof useStudio.getState>['tree'];
+    useStudio.setState({ tree, trajectory: { id: 't1' } as ReturnType<typeof useStudio.getState>['trajectory'] });
+    const deleted = deleteNode('n1');
+    const undone = undo();
+    await vi.waitFor(() => expect(calls.map((c) => c.method)).toEqual(['trajectory.revise', 'node.delete']));
+    answerDelete();
+    await Promise.all([deleted, undone]);
+    expect(calls.at(-1)).toEqual({ method: 'deletion.restore', input: { id: deletedAs } });
+    expect(useStudio.getState().history.past.map((e) => e.label)).toEqual(['rename']);
   });
 
   it('takes back the workspace’s kept deletions after a reload, newest first, and redoes them by deleting again', async () => {

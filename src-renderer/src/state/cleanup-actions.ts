@@ -7,6 +7,7 @@
 import type { DeletionSummary, TrajectoryVersion } from '../../../src-main/common/contract/curation';
 import type { NodeRecord, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { ApiCallError, call } from '../api/client';
+import { inTurn } from './change-queue';
 import { attempt, notify, selectTrajectory } from './store';
 import { useStudio } from './studio';
 import { recorded, type UndoEntry } from './undo-history';
@@ -53,26 +54,26 @@ export async function deleteNode(id: string): Promise<void> {
   if (!node) return;
   const trajectoryId = get().trajectory?.id;
   if (node.parentId === null) return trajectoryId ? deleteTrajectory(trajectoryId) : undefined;
-  await attempt('Deleting', async () => {
+  await inTurn(() => attempt('Deleting', async () => {
     const { deletion } = await call('node.delete', { ids: [id] });
     const kept = deletable({ nodes: [id] }, deletion.id);
     record({ label: `delete of ${deletion.label}`, undo: kept.restore, redo: kept.remove });
     notify('info', `Deleted ${deletion.label}${deletion.nodes > 1 ? ` (${deletion.nodes} nodes)` : ''}`, ['Ctrl+Z brings it back, even after the workspace is reopened.']);
-  });
+  }));
 }
 
 export async function deleteTrajectory(id: string): Promise<void> {
-  await attempt('Deleting the trajectory', async () => {
+  await inTurn(() => attempt('Deleting the trajectory', async () => {
     const { deletion } = await call('trajectory.delete', { ids: [id] });
     const kept = deletable({ trajectories: [id] }, deletion.id);
     record({ label: `delete of ${deletion.label}`, undo: kept.restore, redo: kept.remove });
     notify('info', `Deleted ${deletion.label} (${deletion.nodes} nodes)`, ['Ctrl+Z brings it back, even after the workspace is reopened.']);
-  });
+  }));
 }
 
 /** Changes a trajectory's title or environment description; the old one stays as a version and undo puts it back. */
 async function revise(id: string, change: { title?: string; systemPrompt?: string; worldSpec?: WorldSpec | null }, label: string, busy: string): Promise<boolean> {
-  const done = await attempt(busy, async () => {
+  const done = await inTurn(() => attempt(busy, async () => {
     const { keptVersion } = await call('trajectory.revise', { id, ...change });
     if (keptVersion === null) return true;
     // Undo brings back the version kept just now; redo brings back what undo replaced, kept as the next version.
@@ -89,7 +90,7 @@ async function revise(id: string, change: { title?: string; systemPrompt?: strin
       },
     });
     return true;
-  });
+  }));
   return done === true;
 }
 
@@ -123,7 +124,7 @@ export async function readVersions(id: string): Promise<TrajectoryVersion[]> {
 
 /** Puts an earlier description back (the current one is kept as a version in turn). */
 export async function restoreVersion(id: string, version: number): Promise<void> {
-  await attempt('Restoring the earlier version', async () => {
+  await inTurn(() => attempt('Restoring the earlier version', async () => {
     const { keptVersion } = await call('trajectory.restoreVersion', { id, version });
     if (keptVersion === null) return;
     let back = keptVersion;
@@ -132,7 +133,7 @@ export async function restoreVersion(id: string, version: number): Promise<void>
       back = answer.keptVersion ?? back;
     };
     record({ label: 'restore of an earlier version', undo: swap, redo: swap });
-  });
+  }));
 }
 
 /** New nodes the user made (simulated, perturbed samples): undo deletes them, redo brings them back. */

@@ -3,6 +3,7 @@
 // every change at once; the tree here is patched in place instead of refetched.
 import type { Curation, NodeRecord } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
+import { inTurn } from './change-queue';
 import { rerunSearch } from './search-actions';
 import { attempt, insertNode, notify, selectNode, selectTrajectory, useStudio } from './store';
 import { currentNodeRecord, forgetNode, rememberNode } from './node-records';
@@ -44,7 +45,7 @@ function describe(patch: Partial<Curation>): string {
 /** Changes a node's marks; undoable. */
 export async function setCuration(id: string, patch: Partial<Curation>): Promise<void> {
   if (!get().tree?.byId.has(id)) return;
-  await attempt('Saving the marks', async () => {
+  await inTurn(() => attempt('Saving the marks', async () => {
     // The full marks (the tree's outline has no note), so undo puts back exactly what was there.
     // A node that cannot be fetched fails here, and the notice says why.
     const before = (await currentNodeRecord(id)).curation;
@@ -55,7 +56,7 @@ export async function setCuration(id: string, patch: Partial<Curation>): Promise
       undo: async () => void (await writeCuration(id, undoPatch)),
       redo: async () => void (await writeCuration(id, patch)),
     });
-  });
+  }));
 }
 
 export async function toggleStar(id: string): Promise<void> {
@@ -95,14 +96,14 @@ async function takeBackEdit(edit: NodeRecord): Promise<void> {
 
 /** Saves an edited state as a new node beside the original, selects it and shows the diff. */
 export async function saveEdit(originalId: string, action: string, observation: string): Promise<NodeRecord | undefined> {
-  return attempt('Saving the edit', async () => {
+  return inTurn(() => attempt('Saving the edit', async () => {
     const edit = await call('node.edit', { id: originalId, action, observation });
     insertNode(edit);
     set({ editingNodeId: null, inspectorView: 'diff' });
     record({ label: `edit of step ${edit.depth}`, undo: () => takeBackEdit(edit), redo: () => putBackEdit(edit.id) });
     void rerunSearch();
     return edit;
-  });
+  }));
 }
 
 export function startEditing(id: string): void {
@@ -119,17 +120,7 @@ export function stopEditing(): void {
   set({ editingNodeId: null });
 }
 
-// Undo and redo run one at a time, in the order pressed. The tree follows the change events,
-// which can arrive before the call that caused them returns; a redo pressed as soon as the
-// undo shows must wait for that undo to finish, or it finds nothing yet to put back.
-let inFlight: Promise<void> = Promise.resolve();
-
-function inTurn(step: () => Promise<void>): Promise<void> {
-  const turn = inFlight.then(step);
-  inFlight = turn.catch(() => undefined);
-  return turn;
-}
-
+// A redo pressed as soon as the undo shows waits for that undo to finish (./change-queue.ts).
 export function undo(): Promise<void> {
   return inTurn(undoNow);
 }
