@@ -134,7 +134,7 @@ if (values.recipe === 'gpu') {
     '--source-share', `control-contrast-samples.jsonl=${fileShares[2]}`, '--source-share', `control-targeted-samples.jsonl=${fileShares[3]}`];
   const stage5 = join(DATA_DIR, 'hf-checkpoint-stage5w');
   trainOn(wideSamples, 'train (stage 5)', stage5, onWideSessions(stage4, ['--steps', '5500', '--stop-after', '4500', '--lr', '5e-4'], 7, ['0.6', '0.5', '0.5', '0.5']));
-  // Stage 5 stopped at a fifth of its peak learning rate. Stage 6 runs a whole schedule down to a
+  // Stage 5 stopped at a sixth of its peak learning rate. Stage 6 runs a whole schedule down to a
   // tenth, with the coined sessions (names the model can only copy) at full share.
   trainOn(wideSamples, 'train (stage 6)', checkpoint, onWideSessions(stage5, ['--steps', '3200', '--lr', '4e-4'], 8, ['1.0', '0.35', '0.4', '0.4']));
 } else {
