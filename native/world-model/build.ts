@@ -19,7 +19,9 @@
 //   loops, configs, logs, JSON) over a replay of everything before at a fraction
 //   (--source-share), with more control pairs of the kinds the eval showed least often
 //   (control-chats.ts --kinds); then stage 6 on the CPU (~65 min): a whole 3,200-step schedule
-//   from stage 5, down to a tenth of its learning rate, with the coined sessions at full share.
+//   from stage 5, down to a tenth of its learning rate, with the coined sessions at full share;
+//   then stage 7 (~35 min): 1,700 steps from stage 6 at half its learning rate with MCP
+//   sessions at a whole share (stage 6 had cost MCP some similarity).
 //
 // Both recipes record the coined-name sessions (seed --coined-seed, 5,000 terminal sessions,
 // ~4 min) and the wide-tool sessions (seed --wide-seed, 4,000, ~4 min) beside the classic
@@ -125,18 +127,21 @@ if (values.recipe === 'gpu') {
   // Stages 5 and 6: the wide-tool sessions at full share; the data of stages 1–4 replayed at a
   // fraction (--source-share) so the model keeps what it learned there (web sessions stay at
   // one per epoch). Each file's share, in the order coined, classic, control, targeted.
-  const onWideSessions = (init: string, schedule: string[], seedOffset: number, fileShares: [string, string, string, string]) => [
+  const onWideSessions = (init: string, schedule: string[], seedOffset: number, fileShares: [string, string, string, string], mcpSessions = '0.6') => [
     '--init-from', init, '--extra-samples', coinedSamples, '--extra-samples', join(DATA_DIR, 'samples.jsonl'), '--extra-samples', controlSamples,
     '--extra-samples', targetedSamples, ...schedule, '--tokens-per-batch', '3072', '--seed', String(Number(values.seed) + seedOffset),
     '--threads', '2', '--device', 'cpu', '--cpu-bf16', '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4',
-    '--share', 'mcp/session=0.6', '--share', 'mcp/control=0.15', '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35',
+    '--share', `mcp/session=${mcpSessions}`, '--share', 'mcp/control=0.15', '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35',
     '--share', 'web/session=2', '--source-share', `samples-coined.jsonl=${fileShares[0]}`, '--source-share', `samples.jsonl=${fileShares[1]}`,
     '--source-share', `control-contrast-samples.jsonl=${fileShares[2]}`, '--source-share', `control-targeted-samples.jsonl=${fileShares[3]}`];
   const stage5 = join(DATA_DIR, 'hf-checkpoint-stage5w');
   trainOn(wideSamples, 'train (stage 5)', stage5, onWideSessions(stage4, ['--steps', '5500', '--stop-after', '4500', '--lr', '5e-4'], 7, ['0.6', '0.5', '0.5', '0.5']));
   // Stage 5 stopped at a sixth of its peak learning rate. Stage 6 runs a whole schedule down to a
   // tenth, with the coined sessions (names the model can only copy) at full share.
-  trainOn(wideSamples, 'train (stage 6)', checkpoint, onWideSessions(stage5, ['--steps', '3200', '--lr', '4e-4'], 8, ['1.0', '0.35', '0.4', '0.4']));
+  const stage6 = join(DATA_DIR, 'hf-checkpoint-stage6c');
+  trainOn(wideSamples, 'train (stage 6)', stage6, onWideSessions(stage5, ['--steps', '3200', '--lr', '4e-4'], 8, ['1.0', '0.35', '0.4', '0.4']));
+  // Stage 6 cost MCP 0.04 of similarity: stage 7 gives MCP sessions a whole share again, at half the learning rate.
+  trainOn(wideSamples, 'train (stage 7)', checkpoint, onWideSessions(stage6, ['--steps', '1700', '--lr', '2e-4'], 9, ['1.0', '0.35', '0.4', '0.4'], '1.0'));
 } else {
   train('train', checkpoint, ['--steps', values.steps!, '--tokens-per-batch', values['tokens-per-batch']!, '--mcp-share', '0.1', '--web-share', '0.2',
     '--lr', '2e-3', '--threads', '1', '--device', 'cpu', '--extra-samples', coinedSamples, '--extra-samples', wideSamples]);
