@@ -2,8 +2,9 @@
 // training never used), stores them as recorded trajectories in a scratch workspace, and
 // replays them through the model with the code behind `worldloom replay`. Beside the model,
 // the baselines on the same steps (baselines.ts). Then instruction-mode perturbations through
-// the code behind `worldloom perturb`, checked for their condition (perturbation-judge.ts), and a replay of every
-// demo trajectory. Prints the tables and the goals of issue 17; writes the numbers as JSON.
+// the code behind `worldloom perturb`, checked for their condition (perturbation-judge.ts),
+// and a replay of every demo trajectory. Prints the tables and the goals of issue 17; writes
+// the numbers as JSON.
 //
 // Half the terminal sessions make up their own names (record.ts --coined): their steps are
 // also scored apart, as "terminal, coined names", so a model that recalls names from the
