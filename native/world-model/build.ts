@@ -124,7 +124,7 @@ if (values.recipe === 'gpu') {
   run('control pairs (targeted)', TSX, [join(HERE, 'control-chats.ts'), '--sessions', sessions, '--contrast', '--seed', String(Number(values.seed) + 7), '--tag', '5',
     '--terminal', '1', '--mcp', '4', '--web', '4', '--kinds', TARGETED_KINDS.join(','), '--out', targeted]);
   run('samples (targeted control pairs)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', targeted, '--out', targetedSamples]);
-  // Stages 5 and 6: the wide-tool sessions at full share; the data of stages 1–4 replayed at a
+  // Stages 5–7: the wide-tool sessions at full share; the data of stages 1–4 replayed at a
   // fraction (--source-share) so the model keeps what it learned there (web sessions stay at
   // one per epoch). Each file's share, in the order coined, classic, control, targeted.
   const onWideSessions = (init: string, schedule: string[], seedOffset: number, fileShares: [string, string, string, string], mcpSessions = '0.6') => [
