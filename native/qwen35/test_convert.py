@@ -227,3 +227,24 @@ def test_trained_nano_checkpoint_passes_the_fp32_check(tmp_path):
     broken = convert(NANO_CHECKPOINT, tmp_path / "broken", "fp32", "tokens", model=corrupt(model, "expert"))
     report = check_folder(NANO_CHECKPOINT, broken, "fp32", model=model)
     assert any(line.startswith("FAIL") and "full-pass logits" in line for line in report.lines), report.summary()
+
+
+def test_recover_gives_back_the_checkpoint_the_folder_was_converted_from(checkpoints, tmp_path):
+    from recover import main as recover_main, recover
+
+    source = checkpoints["causal"]
+    original = load_checkpoint(source).state_dict()
+    folder = convert(source, tmp_path / "onnx", "fp32", "tokens")
+    recovered = recover(folder, tmp_path / "hf").state_dict()
+    assert recovered.keys() == original.keys()
+    for name, weights in original.items():
+        # A_log passes through exp and log, and a norm weight was stored as 1 + w, rounded at that
+        # sum's float32 step; every other weight comes back bit for bit.
+        offset_norm = name.endswith(("layernorm.weight", "norm.weight")) and ".linear_attn." not in name
+        half_step = 2.0**-24 * (1 + weights.abs().max().item())
+        tolerance = 1e-6 if name.endswith("A_log") else half_step if offset_norm else 0.0
+        assert (recovered[name] - weights).abs().max().item() <= tolerance, name
+    # The command checks its own round trip, and refuses folders it cannot invert with what to do.
+    assert recover_main(["--onnx", str(folder), "--out", str(tmp_path / "again")]) == 0
+    assert recover_main(["--onnx", str(convert(source, tmp_path / "int4", "int4", "tokens")), "--out", str(tmp_path / "x")]) == 2
+    assert recover_main(["--onnx", str(tmp_path), "--out", str(tmp_path / "y")]) == 2
