@@ -90,6 +90,21 @@ if (!values['skip-record'] || !existsSync(wideSessions)) {
 }
 run('chats (wide tools)', TSX, [join(HERE, 'chats.ts'), '--seed', values['wide-seed']!, '--sessions', wideSessions, '--out', join(DATA_DIR, 'chats-wide.jsonl')]);
 run('samples (wide tools)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', join(DATA_DIR, 'chats-wide.jsonl'), '--out', wideSamples]);
+// The gpu recipe's stage 9 trains on more sessions of both kinds (the next seeds).
+const freshCoinedSamples = join(DATA_DIR, 'samples-coined2.jsonl');
+const freshWideSamples = join(DATA_DIR, 'samples-wide2.jsonl');
+if (values.recipe === 'gpu') {
+  const fresh = [['coined2', freshCoinedSamples, values['coined-seed']!, '5000', []], ['wide2', freshWideSamples, values['wide-seed']!, '4000', ['--wide', '1']]] as const;
+  for (const [name, samples, seed, count, extra] of fresh) {
+    const recorded = join(DATA_DIR, `sessions-${name}.jsonl`);
+    const nextSeed = String(Number(seed) + 1);
+    if (!values['skip-record'] || !existsSync(recorded)) {
+      run(`record (${name})`, TSX, [join(HERE, 'record.ts'), '--seed', nextSeed, '--terminal', count, '--mcp', '0', '--web', '0', '--coined', '1', ...extra, '--out', recorded]);
+    }
+    run(`chats (${name})`, TSX, [join(HERE, 'chats.ts'), '--seed', nextSeed, '--sessions', recorded, '--out', join(DATA_DIR, `chats-${name}.jsonl`)]);
+    run(`samples (${name})`, TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', join(DATA_DIR, `chats-${name}.jsonl`), '--out', samples]);
+  }
+}
 const checkpoint = values.checkpoint!;
 const modelDir = values.out!;
 const trainOn = (samples: string, label: string, out: string, args: string[]) =>
@@ -127,10 +142,11 @@ if (values.recipe === 'gpu') {
   // Stages 5–7: the wide-tool sessions at full share; the data of stages 1–4 replayed at a
   // fraction (--source-share) so the model keeps what it learned there (web sessions stay at
   // one per epoch). Each file's share, in the order coined, classic, control, targeted.
-  const onWideSessions = (init: string, schedule: string[], seedOffset: number, fileShares: [string, string, string, string], mcpSessions = '0.6') => [
+  const onWideSessions = (init: string, schedule: string[], seedOffset: number, fileShares: [string, string, string, string], mcpSessions = '0.6',
+    machine = ['--tokens-per-batch', '3072', '--threads', '2', '--device', 'cpu', '--cpu-bf16']) => [
     '--init-from', init, '--extra-samples', coinedSamples, '--extra-samples', join(DATA_DIR, 'samples.jsonl'), '--extra-samples', controlSamples,
-    '--extra-samples', targetedSamples, ...schedule, '--tokens-per-batch', '3072', '--seed', String(Number(values.seed) + seedOffset),
-    '--threads', '2', '--device', 'cpu', '--cpu-bf16', '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4',
+    '--extra-samples', targetedSamples, ...schedule, ...machine, '--seed', String(Number(values.seed) + seedOffset),
+    '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4',
     '--share', `mcp/session=${mcpSessions}`, '--share', 'mcp/control=0.15', '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35',
     '--share', 'web/session=2', '--source-share', `samples-coined.jsonl=${fileShares[0]}`, '--source-share', `samples.jsonl=${fileShares[1]}`,
     '--source-share', `control-contrast-samples.jsonl=${fileShares[2]}`, '--source-share', `control-targeted-samples.jsonl=${fileShares[3]}`];
@@ -141,7 +157,19 @@ if (values.recipe === 'gpu') {
   const stage6 = join(DATA_DIR, 'hf-checkpoint-stage6c');
   trainOn(wideSamples, 'train (stage 6)', stage6, onWideSessions(stage5, ['--steps', '3200', '--lr', '4e-4'], 8, ['1.0', '0.35', '0.4', '0.4']));
   // Stage 6 cost MCP 0.04 of similarity: stage 7 gives MCP sessions a whole share again, at half the learning rate.
-  trainOn(wideSamples, 'train (stage 7)', checkpoint, onWideSessions(stage6, ['--steps', '1700', '--lr', '2e-4'], 9, ['1.0', '0.35', '0.4', '0.4'], '1.0'));
+  const stage7 = join(DATA_DIR, 'hf-checkpoint-stage7');
+  const stage7Mix = (init: string, schedule: string[], seedOffset: number, machine?: string[]) =>
+    onWideSessions(init, schedule, seedOffset, ['1.0', '0.35', '0.4', '0.4'], '1.0', machine);
+  trainOn(wideSamples, 'train (stage 7)', stage7, stage7Mix(stage6, ['--steps', '1700', '--lr', '2e-4'], 9));
+  // Stages 8 and 9 on the GPU, in batches of 64k and 128k tokens: each saw 10–14 times the tokens
+  // of a CPU stage in 5–6 minutes. Stage 8 is stage 7's mix; stage 9 adds fresh coined and
+  // wide-tool sessions (seeds + 1), so its ~3 epochs are not the same sessions over and over.
+  // Their step counts are what --minutes fitted on the lent H100 (see the model card).
+  const gpu = (tokens: string) => ['--tokens-per-batch', tokens, '--device', 'cuda'];
+  const stage8 = join(DATA_DIR, 'hf-checkpoint-stage8');
+  trainOn(wideSamples, 'train (stage 8)', stage8, stage7Mix(stage7, ['--steps', '492', '--lr', '1.2e-3'], 19, gpu('65536')));
+  trainOn(wideSamples, 'train (stage 9)', checkpoint, [...stage7Mix(stage8, ['--steps', '305', '--lr', '1e-3'], 21, gpu('131072')),
+    '--extra-samples', freshCoinedSamples, '--extra-samples', freshWideSamples]);
 } else {
   train('train', checkpoint, ['--steps', values.steps!, '--tokens-per-batch', values['tokens-per-batch']!, '--mcp-share', '0.1', '--web-share', '0.2',
     '--lr', '2e-3', '--threads', '1', '--device', 'cpu', '--extra-samples', coinedSamples, '--extra-samples', wideSamples]);

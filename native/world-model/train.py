@@ -16,6 +16,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import lzma
 import math
 import os
 import random
@@ -59,9 +60,10 @@ def generation_config(ids):
 
 
 def load_samples(path, split):
-    # A .gz file (how the samples travel to a lent GPU machine) reads the same.
+    # A .gz or .xz file (how the samples travel to a lent GPU machine) reads the same.
     source = os.path.basename(path)
-    with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")) as f:
+    opener = gzip.open if path.endswith(".gz") else lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
         return [{**s, "source": source} for s in map(json.loads, f) if s["split"] == split]
 
 
