@@ -21,11 +21,15 @@
 //   (control-chats.ts --kinds); then stage 6 on the CPU (~65 min): a whole 3,200-step schedule
 //   from stage 5, down to a tenth of its learning rate, with the coined sessions at full share;
 //   then stage 7 (~35 min): 1,700 steps from stage 6 at half its learning rate with MCP
-//   sessions at a whole share (stage 6 had cost MCP some similarity).
+//   sessions at a whole share (stage 6 had cost MCP some similarity); then stages 8 and 9 on
+//   the GPU again (~6 and ~5 min on one H100): 492 steps of 65,536 tokens on stage 7's mix,
+//   then 305 steps of 131,072 tokens with fresh coined and wide-tool sessions (the next seeds)
+//   beside it.
 //
 // Both recipes record the coined-name sessions (seed --coined-seed, 5,000 terminal sessions,
 // ~4 min) and the wide-tool sessions (seed --wide-seed, 4,000, ~4 min) beside the classic
-// ones; the cpu recipe trains on all three at once.
+// ones; the cpu recipe trains on all three at once, the gpu recipe also records a second set of
+// each (the seeds + 1) for stage 9.
 //
 //   npm run model:build -- [--seed N] [--recipe cpu|gpu] [--steps N] [--precision fp32|int4] [--skip-record] [--skip-eval]
 //                          [--out DIR] [--checkpoint DIR]   (a trial build that leaves the shipped model alone)
