@@ -165,9 +165,10 @@ if (values.recipe === 'gpu') {
   const stage7Mix = (init: string, schedule: string[], seedOffset: number, machine?: string[]) =>
     onWideSessions(init, schedule, seedOffset, ['1.0', '0.35', '0.4', '0.4'], '1.0', machine);
   trainOn(wideSamples, 'train (stage 7)', stage7, stage7Mix(stage6, ['--steps', '1700', '--lr', '2e-4'], 9));
-  // Stages 8 and 9 on the GPU, in batches of 64k and 128k tokens: each saw 10–14 times the tokens
-  // of a CPU stage in 5–6 minutes. Stage 8 is stage 7's mix; stage 9 adds fresh coined and
-  // wide-tool sessions (seeds + 1), so its ~3 epochs are not the same sessions over and over.
+  // Stages 8 and 9 on the GPU, in batches of 64k and 128k tokens: each saw three to four times
+  // the tokens of the longest CPU stage (stage 6's 10 M) in 5–6 minutes. Stage 8 is stage 7's
+  // mix; stage 9 adds fresh coined and wide-tool sessions (seeds + 1), so its ~2 epochs are not
+  // the same sessions over and over.
   // Their step counts are what --minutes fitted on the lent H100 (see the model card).
   const gpu = (tokens: string) => ['--tokens-per-batch', tokens, '--device', 'cuda'];
   const stage8 = join(DATA_DIR, 'hf-checkpoint-stage8');

@@ -24,6 +24,22 @@ def test_samples_know_their_file(tmp_path):
     assert len(samples) == 27 and {s["source"] for s in samples} == {"a.jsonl"}
 
 
+def test_compressed_samples_read_as_the_plain_file(tmp_path):
+    # How samples travel to a lent GPU machine: .gz or .xz, read without unpacking first.
+    import gzip
+    import lzma
+
+    write_samples(tmp_path / "a.jsonl", "terminal", "session", 30)
+    plain = (tmp_path / "a.jsonl").read_bytes()
+    (tmp_path / "a.jsonl.gz").write_bytes(gzip.compress(plain))
+    (tmp_path / "a.jsonl.xz").write_bytes(lzma.compress(plain))
+    expected = [{k: v for k, v in s.items() if k != "source"} for s in train.load_samples(str(tmp_path / "a.jsonl"), "test")]
+    for name in ("a.jsonl.gz", "a.jsonl.xz"):
+        samples = train.load_samples(str(tmp_path / name), "test")
+        assert [{k: v for k, v in s.items() if k != "source"} for s in samples] == expected
+        assert {s["source"] for s in samples} == {name}
+
+
 def test_a_file_share_multiplies_the_domain_and_kind_share():
     sample = {"domain": "terminal", "kind": "control", "source": "old.jsonl"}
     assert train.share_of(sample, {"terminal": 1.0}) == 1.0
