@@ -24,7 +24,7 @@
 //   sessions at a whole share (stage 6 had cost MCP some similarity); then stages 8 and 9 on
 //   the GPU again (~6 and ~5 min on one H100): 492 steps of 65,536 tokens on stage 7's mix,
 //   then 305 steps of 131,072 tokens with fresh coined and wide-tool sessions (the next seeds)
-//   beside it.
+//   beside it; the shipped weights are 0.5 × stage 7 + 0.5 × stage 9.
 //
 // Both recipes record the coined-name sessions (seed --coined-seed, 5,000 terminal sessions,
 // ~4 min) and the wide-tool sessions (seed --wide-seed, 4,000, ~4 min) beside the classic
@@ -173,8 +173,12 @@ if (values.recipe === 'gpu') {
   const gpu = (tokens: string) => ['--tokens-per-batch', tokens, '--device', 'cuda'];
   const stage8 = join(DATA_DIR, 'hf-checkpoint-stage8');
   trainOn(wideSamples, 'train (stage 8)', stage8, stage7Mix(stage7, ['--steps', '492', '--lr', '1.2e-3'], 19, gpu('65536')));
-  trainOn(wideSamples, 'train (stage 9)', checkpoint, [...stage7Mix(stage8, ['--steps', '305', '--lr', '1e-3'], 21, gpu('131072')),
+  const stage9 = join(DATA_DIR, 'hf-checkpoint-stage9');
+  trainOn(wideSamples, 'train (stage 9)', stage9, [...stage7Mix(stage8, ['--steps', '305', '--lr', '1e-3'], 21, gpu('131072')),
     '--extra-samples', freshCoinedSamples, '--extra-samples', freshWideSamples]);
+  // Stages 8 and 9 copy a garbled action's repeated fragment until the token budget runs out
+  // (stage 7 did not); half and half with stage 7 keeps most of their gains and rarely does.
+  run('average (stages 7 and 9)', PYTHON, [join(HERE, 'average_checkpoints.py'), stage7, stage9, '0.5', checkpoint]);
 } else {
   train('train', checkpoint, ['--steps', values.steps!, '--tokens-per-batch', values['tokens-per-batch']!, '--mcp-share', '0.1', '--web-share', '0.2',
     '--lr', '2e-3', '--threads', '1', '--device', 'cpu', '--extra-samples', coinedSamples, '--extra-samples', wideSamples]);
