@@ -65,7 +65,7 @@ def source_of(name: str, layer_types: list[str]):
         if module == "A_log":
             return f"{layer}.linear_attn.neg_exp_A", lambda a: np.log(-a)
         if rest in ("linear_attn.conv1d.weight", "linear_attn.dt_bias", "linear_attn.norm.weight"):
-            return f"{layer}.{rest}" if module != "dt_bias" else f"{layer}.linear_attn.dt_bias", same
+            return f"{layer}.{rest}", same
     if rest == "mlp.gate.weight":
         return f"{layer}.moe.router.weight", transposed
     if rest == "mlp.experts.gate_up_proj":
