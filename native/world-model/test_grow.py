@@ -1,0 +1,72 @@
+"""grow.py: the grown checkpoint has a copy after each full-attention layer, computes exactly what
+the original did, and the copies can still learn (their zeroed outputs get gradients)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import load_file
+from transformers import Qwen3_5MoeForCausalLM
+
+import train
+
+HERE = Path(__file__).parent
+IDS = {"<|endoftext|>": 0, "<|im_end|>": 2}
+
+
+@pytest.fixture(scope="module")
+def original(tmp_path_factory):
+    torch.manual_seed(7)
+    model = Qwen3_5MoeForCausalLM(train.model_config(256, IDS)).eval()
+    folder = tmp_path_factory.mktemp("original")
+    model.save_pretrained(folder)
+    return folder
+
+
+def grow(source: Path, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(HERE / "grow.py"), "--from", str(source), "--out", str(out)], capture_output=True, text=True)
+
+
+def test_grown_checkpoint_copies_each_full_attention_layer_and_computes_the_same(original, tmp_path):
+    result = grow(original, tmp_path / "grown")
+    assert result.returncode == 0, result.stderr
+    config = json.loads((tmp_path / "grown" / "config.json").read_text())
+    assert config["num_hidden_layers"] == 10
+    assert "".join("A" if t == "full_attention" else "L" for t in config["layer_types"]) == "LLLAALLLAA"
+
+    before, after = load_file(str(next(original.glob("*.safetensors")))), load_file(str(tmp_path / "grown" / "model.safetensors"))
+    # Layer 4 of the grown model is the copy of layer 3: same attention, zero output projections.
+    assert torch.equal(after["model.layers.4.self_attn.q_proj.weight"], before["model.layers.3.self_attn.q_proj.weight"])
+    assert not after["model.layers.4.self_attn.o_proj.weight"].any()
+    assert not after["model.layers.4.mlp.shared_expert.down_proj.weight"].any()
+    # Layers after the copy moved down by one, untouched.
+    assert torch.equal(after["model.layers.5.linear_attn.in_proj_qkv.weight"], before["model.layers.4.linear_attn.in_proj_qkv.weight"])
+    assert torch.equal(after["model.layers.3.self_attn.o_proj.weight"], before["model.layers.3.self_attn.o_proj.weight"])
+
+    grown = Qwen3_5MoeForCausalLM.from_pretrained(str(tmp_path / "grown"), dtype=torch.float32)
+    ids = torch.randint(3, 256, (1, 40))
+    with torch.no_grad():
+        reference = Qwen3_5MoeForCausalLM.from_pretrained(str(original), dtype=torch.float32).eval()(ids).logits
+        assert torch.allclose(grown.eval()(ids).logits, reference, atol=1e-5)
+    # A zero output projection is not a dead layer: training reaches the copy at once.
+    grown.train()
+    grown(ids, labels=ids).loss.backward()
+    assert grown.model.layers[4].self_attn.o_proj.weight.grad.abs().sum() > 0
+
+
+def test_refuses_a_folder_without_weights_or_full_attention(original, tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "config.json").write_text((original / "config.json").read_text())
+    result = grow(empty, tmp_path / "out")
+    assert result.returncode != 0 and "recover.py" in result.stderr
+
+    linear_only = tmp_path / "linear"
+    linear_only.mkdir()
+    config = json.loads((original / "config.json").read_text())
+    config["layer_types"] = ["linear_attention"] * len(config["layer_types"])
+    (linear_only / "config.json").write_text(json.dumps(config))
+    result = grow(linear_only, tmp_path / "out2")
+    assert result.returncode != 0 and "no full-attention layers" in result.stderr
