@@ -73,6 +73,7 @@ def main() -> int:
     if "full_attention" not in config.get("layer_types", []):
         raise SystemExit(f"{source}/config.json names no full-attention layers: this grows a Qwen3.5-MoE checkpoint.")
 
+    original_layers = len(config["layer_types"])
     grown, layer_types = grow(read_state(source), config["layer_types"])
     out.mkdir(parents=True, exist_ok=True)
     for name in ("generation_config.json", "tokenizer.json", "tokenizer_config.json", "chat_template.jinja"):
@@ -91,7 +92,7 @@ def main() -> int:
         before = Qwen3_5MoeForCausalLM.from_pretrained(str(source), dtype=torch.float32).eval()(ids).logits
         after = Qwen3_5MoeForCausalLM.from_pretrained(str(out), dtype=torch.float32).eval()(ids).logits
     gap = (before - after).abs().max().item()
-    print(f"grew {source} from {len(config['layer_types']) - layer_types.count('full_attention') // 2} to {len(layer_types)} layers "
+    print(f"grew {source} from {original_layers} to {len(layer_types)} layers "
           f"({''.join('A' if t == 'full_attention' else 'L' for t in layer_types)}) in {out}; largest logit change {gap:.2e}")
     if gap > 1e-4:
         print("the grown model does not compute what the original did: a copied layer's output is not zero", file=sys.stderr)
