@@ -10,8 +10,8 @@ CPU starts from the trained model and only has to teach the copies what to add.
 Each copy keeps its attention weights (its queries and keys already attend somewhere useful)
 but its two output projections are zero: the attention's o_proj, and the down projections of
 every expert and of the shared expert. A zero output adds nothing to the residual stream, so
-the grown model's logits equal the original's; the script checks that on real token ids and
-exits 1 otherwise.
+the grown model's logits equal the original's; the script checks that on random token ids
+and exits 1 otherwise.
 
     python native/world-model/grow.py --from CKPT --out DIR
 """
@@ -69,6 +69,9 @@ def main() -> int:
     parser.add_argument("--out", required=True, help="folder for the grown checkpoint")
     args = parser.parse_args()
     source, out = Path(args.source), Path(args.out)
+    if out.resolve() == source.resolve():
+        # Growing in place would replace the weights the check compares against.
+        raise SystemExit(f"--out is the --from folder ({source}): write the grown checkpoint to another folder.")
     config = json.loads((source / "config.json").read_text())
     if "full_attention" not in config.get("layer_types", []):
         raise SystemExit(f"{source}/config.json names no full-attention layers: this grows a Qwen3.5-MoE checkpoint.")

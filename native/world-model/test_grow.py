@@ -70,3 +70,7 @@ def test_refuses_a_folder_without_weights_or_full_attention(original, tmp_path):
     (linear_only / "config.json").write_text(json.dumps(config))
     result = grow(linear_only, tmp_path / "out2")
     assert result.returncode != 0 and "no full-attention layers" in result.stderr
+
+    result = grow(original, original)
+    assert result.returncode != 0 and "another folder" in result.stderr
+    assert json.loads((original / "config.json").read_text())["num_hidden_layers"] == 8
