@@ -74,3 +74,43 @@ def test_refuses_a_folder_without_weights_or_full_attention(original, tmp_path):
     result = grow(original, original)
     assert result.returncode != 0 and "another folder" in result.stderr
     assert json.loads((original / "config.json").read_text())["num_hidden_layers"] == 8
+
+
+def tiny_run(tmp_path: Path, grown: Path, *options: str) -> subprocess.CompletedProcess:
+    """train.py for two steps from a grown checkpoint, on samples of random ids."""
+    rng = torch.Generator().manual_seed(3)
+    with open(tmp_path / "samples.jsonl", "w", encoding="utf-8") as f:
+        for i in range(12):
+            ids = torch.randint(3, 256, (48,), generator=rng).tolist()
+            f.write(json.dumps({"id": f"s{i}", "domain": "terminal", "kind": "session", "split": "test" if i == 0 else "train",
+                                "ids": ids, "spans": [[20, 48]]}) + "\n")
+    (tmp_path / "tok").mkdir(exist_ok=True)
+    (tmp_path / "tok" / "tokenizer.json").write_text(json.dumps({"added_tokens": [{"content": t, "id": i} for t, i in IDS.items()]}))
+    (tmp_path / "tok" / "tokenizer_config.json").write_text("{}")
+    return subprocess.run([sys.executable, str(HERE / "train.py"), str(tmp_path / "samples.jsonl"), str(tmp_path / "tok"), str(tmp_path / "out"),
+                           "--init-from", str(grown), "--steps", "2", "--tokens-per-batch", "200", "--lr", "1e-2", "--device", "cpu", *options],
+                          capture_output=True, text=True)
+
+
+def test_training_only_the_copies_leaves_every_other_weight_as_it_was(original, tmp_path):
+    assert grow(original, tmp_path / "grown").returncode == 0
+    result = tiny_run(tmp_path, tmp_path / "grown", "--train-layers", "4,9")
+    assert result.returncode == 0, result.stderr
+    assert "training layers [4, 9] only" in result.stdout
+    before = load_file(str(tmp_path / "grown" / "model.safetensors"))
+    after = {}
+    for shard in (tmp_path / "out").glob("*.safetensors"):
+        after.update(load_file(str(shard)))
+    assert before.keys() == after.keys()
+    changed = {name for name in before if not torch.equal(before[name], after[name])}
+    assert changed, "the copies did not learn"
+    assert all(name.startswith(("model.layers.4.", "model.layers.9.")) for name in changed), sorted(changed)
+    assert "model.layers.4.self_attn.o_proj.weight" in changed and "model.layers.9.self_attn.o_proj.weight" in changed
+    assert json.loads((tmp_path / "out" / "training.json").read_text())["train_layers"] == "4,9"
+
+
+def test_train_layers_out_of_range_is_a_usage_error(original, tmp_path):
+    assert grow(original, tmp_path / "grown").returncode == 0
+    result = tiny_run(tmp_path, tmp_path / "grown", "--train-layers", "4,10")
+    assert result.returncode == 2
+    assert "layer indexes from 0 to 9" in result.stderr

@@ -85,6 +85,17 @@ def share_value(parser, option, item, value):
     return share
 
 
+def train_layers(parser, value, count):
+    """The layer indexes of --train-layers, or a usage error that says what to write."""
+    try:
+        trained = {int(x) for x in value.split(",")}
+    except ValueError:
+        trained = set()
+    if not trained or not all(0 <= i < count for i in trained):
+        parser.error(f"--train-layers {value}: write layer indexes from 0 to {count - 1} separated by commas, e.g. 4,9")
+    return trained
+
+
 def make_batches(samples, rng, tokens_per_batch, shares):
     """Batches of similar length (padding stays small), in a seeded order."""
     group = [s for s in samples if rng.random() < share_of(s, shares)]
@@ -183,6 +194,9 @@ def main():
                         help="stop after this many steps of the --steps schedule (its learning rate still decays over --steps)")
     parser.add_argument("--snapshot-every", type=int, default=0,
                         help="also save a Hugging Face checkpoint every N steps in OUT_DIR-stepN (to evaluate a run stopped early)")
+    parser.add_argument("--train-layers", default=None, metavar="I,J",
+                        help="train only these decoder layers (0-based), the rest frozen, e.g. the copies grow.py added: "
+                             "what the model learned stays as it was while the new layers learn")
     args = parser.parse_args()
     shares = {**DOMAIN_SHARE, "mcp": args.mcp_share, "web": args.web_share}
     for item in args.share:
@@ -228,18 +242,24 @@ def main():
     # A checkpoint grown by grow.py has more layers than LAYERS: report and key the run by its own.
     layers = "".join("A" if t == "full_attention" else "L" for t in config.layer_types)
     print(f"model: {params / 1e6:.2f}M parameters, vocab {vocab_size}, layers {layers}, device {device}", flush=True)
+    if args.train_layers is not None:
+        trained = train_layers(parser, args.train_layers, config.num_hidden_layers)
+        for name, p in model.named_parameters():
+            p.requires_grad_(name.startswith("model.layers.") and int(name.split(".")[2]) in trained)
+        print(f"training layers {sorted(trained)} only: {sum(p.numel() for p in model.parameters() if p.requires_grad) / 1e6:.2f}M "
+              "parameters, the rest frozen", flush=True)
 
     train = load_samples(args.samples, "train")
     for path in args.extra_samples:
         train += load_samples(path, "train")
     test = load_samples(args.samples, "test")[:300]
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.01)
+    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=args.lr, betas=(0.9, 0.95), weight_decay=0.01)
     resume_path = os.path.join(args.out_dir, "training-state.pt")
     digest = hashlib.sha256()
     for path in [args.samples, *args.extra_samples]:
         with open(path, "rb") as f:
             digest.update(f.read())
-    run_key = f"{args.seed}:{args.steps}:{args.lr}:{args.tokens_per_batch}:{layers}:{args.init_from}:{shares}:{digest.hexdigest()}"
+    run_key = f"{args.seed}:{args.steps}:{args.lr}:{args.tokens_per_batch}:{layers}:{args.init_from}:{shares}{':' + args.train_layers if args.train_layers else ''}:{digest.hexdigest()}"
     step = 0
     if os.path.exists(resume_path) and args.minutes is None:
         state = torch.load(resume_path, map_location=device)
@@ -267,7 +287,7 @@ def main():
         loss, aux, n = batch_loss(model, schedule[step], pad_id, device, autocast)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
         optimizer.step()
         step += 1
         seen += 1
@@ -296,6 +316,7 @@ def main():
     with open(os.path.join(args.out_dir, "training.json"), "w", encoding="utf-8") as f:
         json.dump({"seed": args.seed, "steps": last_step, "schedule_steps": steps, "lr": args.lr, "tokens_per_batch": args.tokens_per_batch,
                    "device": str(device), "bf16": autocast, "parameters": params, "layers": layers, "init_from": args.init_from, "shares": shares,
+                   "train_layers": args.train_layers,
                    "extra_samples": [os.path.basename(p) for p in args.extra_samples],
                    "minutes": round((time.time() - started) / 60, 1)}, f, indent=2)
     if os.path.exists(resume_path):
