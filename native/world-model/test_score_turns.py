@@ -1,0 +1,70 @@
+"""score_turns.py: a turn counts as exact only when the model's most likely token is the recorded
+one at every position of it, which is when greedy decoding would have written it."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from transformers import Qwen3_5MoeForCausalLM
+
+import score_turns
+import train
+
+HERE = Path(__file__).parent
+IDS = {"<|endoftext|>": 0, "<|im_end|>": 2}
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory):
+    torch.manual_seed(11)
+    model = Qwen3_5MoeForCausalLM(train.model_config(256, IDS)).eval()
+    folder = tmp_path_factory.mktemp("model")
+    model.save_pretrained(folder)
+    return folder
+
+
+def greedy_continuation(model, prompt, n):
+    ids = list(prompt)
+    with torch.no_grad():
+        for _ in range(n):
+            ids.append(int(model(torch.tensor([ids])).logits[0, -1].argmax()))
+    return ids
+
+
+def test_a_turn_the_model_would_write_is_exact_and_one_wrong_token_is_not(checkpoint, tmp_path):
+    model = Qwen3_5MoeForCausalLM.from_pretrained(str(checkpoint), dtype=torch.float32).eval()
+    prompt = [5, 17, 42, 9, 101, 33, 7, 64]
+    written = greedy_continuation(model, prompt, 6)  # what greedy decoding writes after the prompt
+    wrong = list(written)
+    wrong[-2] = (wrong[-2] + 1) % 250 + 3  # the turn's second-to-last token is not the model's choice
+    samples = [
+        {"id": "right", "domain": "terminal", "kind": "session", "split": "test", "ids": written, "spans": [[8, 14]]},
+        {"id": "wrong", "domain": "mcp", "kind": "session", "split": "test", "ids": wrong, "spans": [[8, 14]]},
+        {"id": "trained", "domain": "web", "kind": "session", "split": "train", "ids": wrong, "spans": [[8, 14]]},
+    ]
+    path = tmp_path / "samples.jsonl"
+    path.write_text("".join(json.dumps(s) + "\n" for s in samples))
+    scores = score_turns.score(model, train.load_samples(str(path), "test"), 0, torch.device("cpu"), 4096)
+    assert scores["terminal"] == {"turns": 1, "exact": 1.0, "token_accuracy": 1.0}
+    assert scores["terminal:samples.jsonl"]["exact"] == 1.0
+    assert scores["mcp"]["exact"] == 0.0
+    # Five of its six tokens are still the model's choice; the one after the wrong token is not
+    # guaranteed, so at least 4 of 6.
+    assert 4 / 6 <= scores["mcp"]["token_accuracy"] < 1.0
+    assert "web" not in scores  # training samples are not scored
+
+
+def test_the_command_line_compares_checkpoints_and_refuses_missing_files(checkpoint, tmp_path):
+    path = tmp_path / "samples.jsonl"
+    path.write_text(json.dumps({"id": "a", "domain": "terminal", "kind": "session", "split": "test", "ids": [5, 6, 7, 8], "spans": [[2, 4]]}) + "\n")
+    out = tmp_path / "scores.json"
+    result = subprocess.run([sys.executable, str(HERE / "score_turns.py"), str(path), "--checkpoint", str(checkpoint),
+                             "--device", "cpu", "--json", str(out)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    scores = json.loads(out.read_text())
+    assert list(scores) == [str(checkpoint)] and scores[str(checkpoint)]["terminal"]["turns"] == 1
+    missing = subprocess.run([sys.executable, str(HERE / "score_turns.py"), str(tmp_path / "nope.jsonl"), "--checkpoint", str(checkpoint)],
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and "samples.ts" in missing.stderr
