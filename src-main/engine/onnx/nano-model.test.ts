@@ -38,7 +38,7 @@ describe('worldloom-nano, the shipped default model', () => {
     expect(description.kind).toBe('onnx');
     expect(description.modelId).toBe('qwen3_5_moe_text');
     expect(description.contextLength).toBe(16384);
-    expect(description.notes[0]).toMatch(/^4 key\/value cache tensors and 12 conv\/recurrent state tensors/);
+    expect(description.notes[0]).toMatch(/^8 key\/value cache tensors and 12 conv\/recurrent state tensors/);
     expect(description.reasoning).toEqual({ reasons: true, canDisable: true });
   });
 
