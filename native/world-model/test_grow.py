@@ -11,18 +11,14 @@ from safetensors.torch import load_file
 from transformers import Qwen3_5MoeForCausalLM
 
 import train
+from conftest import TINY_IDS as IDS
 
 HERE = Path(__file__).parent
-IDS = {"<|endoftext|>": 0, "<|im_end|>": 2}
 
 
 @pytest.fixture(scope="module")
-def original(tmp_path_factory):
-    torch.manual_seed(7)
-    model = Qwen3_5MoeForCausalLM(train.model_config(256, IDS)).eval()
-    folder = tmp_path_factory.mktemp("original")
-    model.save_pretrained(folder)
-    return folder
+def original(tiny_checkpoint):
+    return tiny_checkpoint
 
 
 def grow(source: Path, out: Path) -> subprocess.CompletedProcess:

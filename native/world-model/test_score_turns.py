@@ -13,16 +13,11 @@ import score_turns
 import train
 
 HERE = Path(__file__).parent
-IDS = {"<|endoftext|>": 0, "<|im_end|>": 2}
 
 
 @pytest.fixture(scope="module")
-def checkpoint(tmp_path_factory):
-    torch.manual_seed(11)
-    model = Qwen3_5MoeForCausalLM(train.model_config(256, IDS)).eval()
-    folder = tmp_path_factory.mktemp("model")
-    model.save_pretrained(folder)
-    return folder
+def checkpoint(tiny_checkpoint):
+    return tiny_checkpoint
 
 
 def greedy_continuation(model, prompt, n):
