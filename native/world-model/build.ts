@@ -192,7 +192,8 @@ if (values.recipe === 'gpu') {
   // fresh sets (seeds + 2 and + 3) beside stage 7's classic, control and targeted samples.
   // 10a: 242 steps at peak lr 5e-4 from the grown weights; 10b and 10c: 371 steps at 5e-4 and
   // 393 at 3e-4 from 10a (step counts as --minutes fitted them on a lent H200, each beside other
-  // runs; the reference linear-attention kernels, since fla refuses Triton < 3.7.1 on Hopper).
+  // runs, whose first 30 steps warmed up as the default 1,500-step schedule would until the count
+  // was fitted; the reference linear-attention kernels, since fla refuses Triton < 3.7.1 on Hopper).
   const grown = join(DATA_DIR, 'hf-checkpoint-grown');
   run('grow', PYTHON, [join(HERE, 'grow.py'), '--from', stages7and9, '--out', grown]);
   const stage10Mix = (init: string, steps: string, lr: string, seedOffset: number) => [
