@@ -12,7 +12,7 @@ Earlier turns of a sample are rendered as history (no think block), the last as 
 writes it; both count, since a replay asks for every step. Reported per domain, and for the
 terminal samples of each file apart (classic, coined names, wide tools).
 
-Usage: score_turns.py SAMPLES [SAMPLES ...] --checkpoint DIR [--checkpoint DIR ...] [--limit N] [--device cpu|cuda]
+Usage: score_turns.py SAMPLES [SAMPLES ...] --checkpoint DIR [--checkpoint DIR ...] [--limit N] [--device cpu|cuda] [--json FILE]
 """
 import argparse
 import json
@@ -61,16 +61,21 @@ def main():
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--json", default=None, help="also write the scores here")
     args = parser.parse_args()
-    for path in args.samples + args.checkpoint:
+    for path in args.samples:
         if not os.path.exists(path):
-            parser.error(f"{path} does not exist: samples come from samples.ts, checkpoints from train.py")
+            parser.error(f"{path} does not exist: samples come from native/world-model/samples.ts")
+    for path in args.checkpoint:
+        if not os.path.exists(os.path.join(path, "config.json")):
+            parser.error(f"{path} is not a Hugging Face checkpoint (no config.json): train.py writes one, and "
+                         "native/qwen35/recover.py --onnx MODEL_DIR --out DIR recovers one from a converted fp32 folder")
     samples = []
     for path in args.samples:
         held_out = train.load_samples(path, "test")
         for domain in sorted({s["domain"] for s in held_out}):
             samples += [s for s in held_out if s["domain"] == domain][:args.limit]
     if not samples:
-        parser.error("no held-out (test split) samples in those files")
+        parser.error("no held-out samples in those files: their split is all train. Score the samples.ts output of a "
+                     "recording (record.ts holds a tenth of its sessions out), not a file of training samples only")
     device = torch.device(args.device)
     from transformers import Qwen3_5MoeForCausalLM
 

@@ -5,7 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import torch
 from transformers import Qwen3_5MoeForCausalLM
 
@@ -13,11 +12,6 @@ import score_turns
 import train
 
 HERE = Path(__file__).parent
-
-
-@pytest.fixture(scope="module")
-def checkpoint(tiny_checkpoint):
-    return tiny_checkpoint
 
 
 def greedy_continuation(model, prompt, n):
@@ -28,8 +22,8 @@ def greedy_continuation(model, prompt, n):
     return ids
 
 
-def test_a_turn_the_model_would_write_is_exact_and_one_wrong_token_is_not(checkpoint, tmp_path):
-    model = Qwen3_5MoeForCausalLM.from_pretrained(str(checkpoint), dtype=torch.float32).eval()
+def test_a_turn_the_model_would_write_is_exact_and_one_wrong_token_is_not(tiny_checkpoint, tmp_path):
+    model = Qwen3_5MoeForCausalLM.from_pretrained(str(tiny_checkpoint), dtype=torch.float32).eval()
     prompt = [5, 17, 42, 9, 101, 33, 7, 64]
     written = greedy_continuation(model, prompt, 6)  # what greedy decoding writes after the prompt
     wrong = list(written)
@@ -51,15 +45,21 @@ def test_a_turn_the_model_would_write_is_exact_and_one_wrong_token_is_not(checkp
     assert "web" not in scores  # training samples are not scored
 
 
-def test_the_command_line_compares_checkpoints_and_refuses_missing_files(checkpoint, tmp_path):
+def test_the_command_line_compares_checkpoints_and_refuses_missing_files(tiny_checkpoint, tmp_path):
     path = tmp_path / "samples.jsonl"
     path.write_text(json.dumps({"id": "a", "domain": "terminal", "kind": "session", "split": "test", "ids": [5, 6, 7, 8], "spans": [[2, 4]]}) + "\n")
     out = tmp_path / "scores.json"
-    result = subprocess.run([sys.executable, str(HERE / "score_turns.py"), str(path), "--checkpoint", str(checkpoint),
+    result = subprocess.run([sys.executable, str(HERE / "score_turns.py"), str(path), "--checkpoint", str(tiny_checkpoint),
                              "--device", "cpu", "--json", str(out)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     scores = json.loads(out.read_text())
-    assert list(scores) == [str(checkpoint)] and scores[str(checkpoint)]["terminal"]["turns"] == 1
-    missing = subprocess.run([sys.executable, str(HERE / "score_turns.py"), str(tmp_path / "nope.jsonl"), "--checkpoint", str(checkpoint)],
+    assert list(scores) == [str(tiny_checkpoint)] and scores[str(tiny_checkpoint)]["terminal"]["turns"] == 1
+    missing = subprocess.run([sys.executable, str(HERE / "score_turns.py"), str(tmp_path / "nope.jsonl"), "--checkpoint", str(tiny_checkpoint)],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "samples.ts" in missing.stderr
+    not_a_model = subprocess.run([sys.executable, str(HERE / "score_turns.py"), str(path), "--checkpoint", str(tmp_path)], capture_output=True, text=True)
+    assert not_a_model.returncode == 2 and "recover.py" in not_a_model.stderr
+    only_train = tmp_path / "train.jsonl"
+    only_train.write_text(path.read_text().replace('"test"', '"train"'))
+    no_held_out = subprocess.run([sys.executable, str(HERE / "score_turns.py"), str(only_train), "--checkpoint", str(tiny_checkpoint)], capture_output=True, text=True)
+    assert no_held_out.returncode == 2 and "held-out" in no_held_out.stderr
