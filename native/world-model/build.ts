@@ -28,12 +28,15 @@
 //   stage 10 on the GPU (~11 min on one H200): that average grown to 10 layers (grow.py: a copy
 //   of each full-attention layer), 242 steps of 65,536 tokens on four fresh sets of coined and
 //   wide-tool sessions (seeds + 2 and + 3), then two runs on from there (371 steps at 5e-4, 393
-//   at 3e-4); the shipped weights are those two averaged.
+//   at 3e-4), averaged; then stage 11 on the GPU (~11 min on one H200): three runs side by side
+//   from that average on four more fresh sets (coined names, seeds + 4 and + 5; wide tools, + 4;
+//   classic names, --coined-seed + 9), ~380 steps of 65,536 tokens at 3e-4, averaged, and three
+//   more from there (~220 steps at 2e-4), averaged again: the shipped weights.
 //
 // Both recipes record the coined-name sessions (seed --coined-seed, 5,000 terminal sessions,
 // ~4 min) and the wide-tool sessions (seed --wide-seed, 4,000, ~4 min) beside the classic
-// ones; the cpu recipe trains on all three at once, the gpu recipe also records three more sets
-// of each (the seeds + 1 for stage 9, + 2 and + 3 for stage 10).
+// ones; the cpu recipe trains on all three at once, the gpu recipe also records more sets
+// (the seeds + 1 for stage 9, + 2 and + 3 for stage 10, the four of stage 11).
 //
 //   npm run model:build -- [--seed N] [--recipe cpu|gpu] [--steps N] [--precision fp32|int4] [--skip-record] [--skip-eval]
 //                          [--out DIR] [--checkpoint DIR]   (a trial build that leaves the shipped model alone)
@@ -102,13 +105,16 @@ run('samples (wide tools)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKEN
 // two more sets of each (the seeds + 2 and + 3), none of which an earlier stage saw.
 const freshSamples = (name: string) => join(DATA_DIR, `samples-${name}.jsonl`);
 if (values.recipe === 'gpu') {
-  const fresh = [['coined2', 'coined', 1], ['wide2', 'wide', 1], ['coined3', 'coined', 2], ['wide3', 'wide', 2], ['coined4', 'coined', 3], ['wide4', 'wide', 3]] as const;
+  // Stage 11 adds coined5, coined6 and wide5, and classic2: terminal sessions with the classic
+  // names (seed --coined-seed + 9), half of what the evaluation's terminal sessions are.
+  const fresh = [['coined2', 'coined', 1], ['wide2', 'wide', 1], ['coined3', 'coined', 2], ['wide3', 'wide', 2], ['coined4', 'coined', 3], ['wide4', 'wide', 3],
+    ['coined5', 'coined', 4], ['coined6', 'coined', 5], ['wide5', 'wide', 4], ['classic2', 'classic', 9]] as const;
   for (const [name, kind, offset] of fresh) {
     const recorded = join(DATA_DIR, `sessions-${name}.jsonl`);
-    const seed = String(Number(values[kind === 'coined' ? 'coined-seed' : 'wide-seed']) + offset);
-    const [count, extra] = kind === 'coined' ? ['5000', []] : ['4000', ['--wide', '1']];
+    const seed = String(Number(values[kind === 'wide' ? 'wide-seed' : 'coined-seed']) + offset);
+    const [count, extra] = kind === 'wide' ? ['4000', ['--coined', '1', '--wide', '1']] : ['5000', ['--coined', kind === 'coined' ? '1' : '0']];
     if (!values['skip-record'] || !existsSync(recorded)) {
-      run(`record (${name})`, TSX, [join(HERE, 'record.ts'), '--seed', seed, '--terminal', count, '--mcp', '0', '--web', '0', '--coined', '1', ...extra, '--out', recorded]);
+      run(`record (${name})`, TSX, [join(HERE, 'record.ts'), '--seed', seed, '--terminal', count, '--mcp', '0', '--web', '0', ...extra, '--out', recorded]);
     }
     run(`chats (${name})`, TSX, [join(HERE, 'chats.ts'), '--seed', seed, '--sessions', recorded, '--out', join(DATA_DIR, `chats-${name}.jsonl`)]);
     run(`samples (${name})`, TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', join(DATA_DIR, `chats-${name}.jsonl`), '--out', freshSamples(name)]);
@@ -209,9 +215,37 @@ if (values.recipe === 'gpu') {
   trainOn(freshSamples('wide3'), 'train (stage 10b)', stage10b, stage10Mix(stage10a, '371', '5e-4', 36));
   const stage10c = join(DATA_DIR, 'hf-checkpoint-stage10c');
   trainOn(freshSamples('wide3'), 'train (stage 10c)', stage10c, stage10Mix(stage10a, '393', '3e-4', 37));
-  // The shipped weights: 10b and 10c averaged (two runs from one start; the average scored a
+  // Stage 10's weights: 10b and 10c averaged (two runs from one start; the average scored a
   // little above 10b alone on MCP and the hand-written sessions, the same on the terminal).
-  run('average (stages 10b and 10c)', PYTHON, [join(HERE, 'average_checkpoints.py'), stage10b, stage10c, '0.5', checkpoint]);
+  const stage10 = join(DATA_DIR, 'hf-checkpoint-stage10');
+  run('average (stages 10b and 10c)', PYTHON, [join(HERE, 'average_checkpoints.py'), stage10b, stage10c, '0.5', stage10]);
+  // Stage 11: the held-out loss was still falling, and the gap to the training loss said fresh
+  // sessions help more than epochs: three runs side by side from stage 10 on four fresh sets
+  // (coined5, coined6, wide5, classic2) with stage 10's sets replayed at a quarter, averaged;
+  // then three more from that average at a lower rate, averaged again (step counts as --minutes
+  // fitted them on a lent H200, four runs sharing it).
+  const stage11Mix = (init: string, steps: string, lr: string, seedOffset: number) => [
+    '--init-from', init, ...['coined5', 'coined6', 'classic2', 'coined3', 'coined4', 'wide3', 'wide4'].flatMap((name) => ['--extra-samples', freshSamples(name)]),
+    '--extra-samples', join(DATA_DIR, 'samples.jsonl'), '--extra-samples', controlSamples, '--extra-samples', targetedSamples,
+    '--steps', steps, '--lr', lr, ...gpu('65536'), '--seed', String(Number(values.seed) + seedOffset),
+    '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4', '--share', 'mcp/session=1.0', '--share', 'mcp/control=0.15',
+    '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35', '--share', 'web/session=2',
+    '--source-share', 'samples.jsonl=0.35', '--source-share', `${basename(controlSamples)}=0.4`, '--source-share', `${basename(targetedSamples)}=0.4`,
+    ...['coined3', 'coined4', 'wide3', 'wide4'].flatMap((name) => ['--source-share', `samples-${name}.jsonl=0.25`])];
+  const averageOfThree = (label: string, [a, b, c]: string[], out: string) => {
+    run(`average (${label}, first two)`, PYTHON, [join(HERE, 'average_checkpoints.py'), a!, b!, '0.5', `${out}-ab`]);
+    run(`average (${label})`, PYTHON, [join(HERE, 'average_checkpoints.py'), `${out}-ab`, c!, String(1 / 3), out]);
+  };
+  const round = (label: string, init: string, runs: [steps: string, seedOffset: number][], lr: string) =>
+    runs.map(([steps, seedOffset], i) => {
+      const out = join(DATA_DIR, `hf-checkpoint-${label}${'abc'[i]}`);
+      trainOn(freshSamples('wide5'), `train (${label}${'abc'[i]})`, out, stage11Mix(init, steps, lr, seedOffset));
+      return out;
+    });
+  const stage11 = join(DATA_DIR, 'hf-checkpoint-stage11');
+  averageOfThree('stage 11', round('stage11', stage10, [['375', 46], ['384', 47], ['381', 48]], '3e-4'), stage11);
+  // The shipped weights.
+  averageOfThree('stage 11, second round', round('stage11-2', stage11, [['211', 56], ['233', 57], ['225', 58]], '2e-4'), checkpoint);
 } else {
   train('train', checkpoint, ['--steps', values.steps!, '--tokens-per-batch', values['tokens-per-batch']!, '--mcp-share', '0.1', '--web-share', '0.2',
     '--lr', '2e-3', '--threads', '1', '--device', 'cpu', '--extra-samples', coinedSamples, '--extra-samples', wideSamples]);
