@@ -102,7 +102,8 @@ if (!values['skip-record'] || !existsSync(wideSessions)) {
 run('chats (wide tools)', TSX, [join(HERE, 'chats.ts'), '--seed', values['wide-seed']!, '--sessions', wideSessions, '--out', join(DATA_DIR, 'chats-wide.jsonl')]);
 run('samples (wide tools)', TSX, [join(HERE, 'samples.ts'), '--tokenizer', TOKENIZER_DIR, '--chats', join(DATA_DIR, 'chats-wide.jsonl'), '--out', wideSamples]);
 // The gpu recipe's stage 9 trains on more sessions of both kinds (the next seeds); stage 10 on
-// two more sets of each (the seeds + 2 and + 3), none of which an earlier stage saw.
+// two more sets of each (the seeds + 2 and + 3), stage 11 on four more; none of them is a set
+// an earlier stage saw.
 const freshSamples = (name: string) => join(DATA_DIR, `samples-${name}.jsonl`);
 if (values.recipe === 'gpu') {
   // Stage 11 adds coined5, coined6 and wide5, and classic2: terminal sessions with the classic
