@@ -46,6 +46,18 @@ async function box(locator: Locator) {
   return b;
 }
 
+/** Scrolls to a control, trying again while a re-render replaces it under the locator. */
+async function scrollTo(locator: Locator): Promise<void> {
+  await expect
+    .poll(() =>
+      locator.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(
+        () => true,
+        () => false,
+      ),
+    )
+    .toBe(true);
+}
+
 async function openTrajectoryNamed(page: Page, name: RegExp): Promise<void> {
   await page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name }).click();
   await tree(page).waitFor();
@@ -100,7 +112,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     await openTrajectoryNamed(page, /term-0001/);
     await tree(page).getByRole('treeitem').filter({ hasText: 'cat notes.txt' }).click();
     const simulate = page.getByRole('button', { name: 'Simulate', exact: true });
-    await simulate.scrollIntoViewIfNeeded();
+    // Opening the step re-renders the panel, so the button may be replaced while it is scrolled to.
+    await scrollTo(simulate);
 
     // A file that holds no trajectory: an error, which must stay.
     await page.getByTestId('import-input').setInputFiles({ name: 'broken_test.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from('{"not": "a trajectory"}\n') });
@@ -112,15 +125,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     await info.waitFor();
 
     // Neither covers the Simulate button or any toolbar button; each has a close button.
-    // (The import re-renders the panel, so the button may be replaced while it is scrolled to: try again.)
-    await expect
-      .poll(() =>
-        simulate.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(
-          () => true,
-          () => false,
-        ),
-      )
-      .toBe(true);
+    // (The import re-renders the panel too.)
+    await scrollTo(simulate);
     for (const notice of [error, info]) {
       await notice.getByRole('button', { name: /^Dismiss/ }).waitFor();
       const noticeBox = await box(notice);
