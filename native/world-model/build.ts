@@ -224,7 +224,8 @@ if (values.recipe === 'gpu') {
   // sessions help more than epochs: three runs side by side from stage 10 on four fresh sets
   // (coined5, coined6, wide5, classic2) with stage 10's sets replayed at a quarter, averaged;
   // then three more from that average at a lower rate, averaged again (step counts as --minutes
-  // fitted them on a lent H200, four runs sharing it).
+  // fitted them on a lent H200, four runs sharing it; there the first 30 steps warmed up as the
+  // default 1,500-step schedule would, as in stage 10).
   const stage11Mix = (init: string, steps: string, lr: string, seedOffset: number) => [
     '--init-from', init, ...['coined5', 'coined6', 'classic2', 'coined3', 'coined4', 'wide3', 'wide4'].flatMap((name) => ['--extra-samples', freshSamples(name)]),
     '--extra-samples', join(DATA_DIR, 'samples.jsonl'), '--extra-samples', controlSamples, '--extra-samples', targetedSamples,
