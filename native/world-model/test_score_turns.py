@@ -63,3 +63,31 @@ def test_the_command_line_compares_checkpoints_and_refuses_missing_files(tiny_ch
     only_train.write_text(path.read_text().replace('"test"', '"train"'))
     no_held_out = subprocess.run([sys.executable, str(HERE / "score_turns.py"), str(only_train), "--checkpoint", str(tiny_checkpoint)], capture_output=True, text=True)
     assert no_held_out.returncode == 2 and "held-out" in no_held_out.stderr
+
+
+def test_the_first_observation_token_is_scored_apart(tiny_checkpoint, tmp_path):
+    model = Qwen3_5MoeForCausalLM.from_pretrained(str(tiny_checkpoint), dtype=torch.float32).eval()
+    prompt = [5, 17, 42, 9, 101, 33, 7, 64]
+    written = greedy_continuation(model, prompt, 6)
+    header = written[8]  # the turn opens with the header's last token; the observation starts after it
+
+    def changed(position):
+        ids = list(written)
+        ids[position] = (ids[position] + 1) % 250 + 3
+        assert ids[position] != header
+        return ids
+
+    samples = [
+        {"id": "right", "domain": "terminal", "kind": "session", "split": "test", "ids": written, "spans": [[8, 14]]},
+        {"id": "wrong first", "domain": "mcp", "kind": "session", "split": "test", "ids": changed(9), "spans": [[8, 14]]},
+        {"id": "wrong later", "domain": "web", "kind": "session", "split": "test", "ids": changed(12), "spans": [[8, 14]]},
+    ]
+    path = tmp_path / "samples.jsonl"
+    path.write_text("".join(json.dumps(s) + "\n" for s in samples))
+    scores = score_turns.score(model, train.load_samples(str(path), "test"), 0, torch.device("cpu"), 4096, header)
+    assert (scores["terminal"]["first_token"], scores["terminal"]["missed_at_first"]) == (1.0, 0.0)
+    assert (scores["mcp"]["exact"], scores["mcp"]["first_token"], scores["mcp"]["missed_at_first"]) == (0.0, 0.0, 1.0)
+    assert (scores["web"]["exact"], scores["web"]["first_token"], scores["web"]["missed_at_first"]) == (0.0, 1.0, 0.0)
+    # Without a tokenizer there is no header to find, and nothing is reported for it.
+    assert "first_token" not in score_turns.score(model, train.load_samples(str(path), "test"), 0, torch.device("cpu"), 4096)["terminal"]
+    assert score_turns.observation_header_id(str(tiny_checkpoint)) is None
