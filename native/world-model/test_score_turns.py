@@ -91,3 +91,16 @@ def test_the_first_observation_token_is_scored_apart(tiny_checkpoint, tmp_path):
     # Without a tokenizer there is no header to find, and nothing is reported for it.
     assert "first_token" not in score_turns.score(model, train.load_samples(str(path), "test"), 0, torch.device("cpu"), 4096)["terminal"]
     assert score_turns.observation_header_id(str(tiny_checkpoint)) is None
+
+
+def test_the_header_token_is_found_in_the_shipped_tokenizer(tmp_path):
+    from tokenizers import Tokenizer
+
+    shipped = HERE.parent.parent / "resources" / "models" / "worldloom-nano" / "tokenizer.json"
+    (tmp_path / "tokenizer.json").write_bytes(shipped.read_bytes())
+    header = score_turns.observation_header_id(str(tmp_path))
+    tokenizer = Tokenizer.from_file(str(shipped))
+    assert tokenizer.decode([header]) == ":**\n"
+    # An observation's first token follows it in the tokens of a whole turn.
+    turn = tokenizer.encode("**Environment Observation:**\ncat: notes.txt: No such file or directory").ids
+    assert tokenizer.decode([turn[turn.index(header) + 1]]) == "cat"
