@@ -203,13 +203,18 @@ if (values.recipe === 'gpu') {
   // was fitted; the reference linear-attention kernels, since fla refuses Triton < 3.7.1 on Hopper).
   const grown = join(DATA_DIR, 'hf-checkpoint-grown');
   run('grow', PYTHON, [join(HERE, 'grow.py'), '--from', stages7and9, '--out', grown]);
-  const stage10Mix = (init: string, steps: string, lr: string, seedOffset: number) => [
-    '--init-from', init, '--extra-samples', freshSamples('coined3'), '--extra-samples', join(DATA_DIR, 'samples.jsonl'), '--extra-samples', controlSamples,
-    '--extra-samples', targetedSamples, '--extra-samples', freshSamples('coined4'), '--extra-samples', freshSamples('wide4'),
+  // The mix of the 64k-token GPU stages (10 and 11): stage 7's domain shares, its classic,
+  // control and targeted samples replayed as in stage 7, and the stage's own fresh sets (in the
+  // order given, as the runs were made) with any shares of its own.
+  const gpuMix = (init: string, extraSamples: string[], steps: string, lr: string, seedOffset: number, sourceShares: string[] = []) => [
+    '--init-from', init, ...extraSamples.flatMap((file) => ['--extra-samples', file]),
     '--steps', steps, '--lr', lr, ...gpu('65536'), '--seed', String(Number(values.seed) + seedOffset),
     '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4', '--share', 'mcp/session=1.0', '--share', 'mcp/control=0.15',
     '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35', '--share', 'web/session=2',
-    '--source-share', 'samples.jsonl=0.35', '--source-share', `${basename(controlSamples)}=0.4`, '--source-share', `${basename(targetedSamples)}=0.4`];
+    ...['samples.jsonl=0.35', `${basename(controlSamples)}=0.4`, `${basename(targetedSamples)}=0.4`, ...sourceShares].flatMap((share) => ['--source-share', share])];
+  const classicSamples = join(DATA_DIR, 'samples.jsonl');
+  const stage10Mix = (init: string, steps: string, lr: string, seedOffset: number) =>
+    gpuMix(init, [freshSamples('coined3'), classicSamples, controlSamples, targetedSamples, freshSamples('coined4'), freshSamples('wide4')], steps, lr, seedOffset);
   const stage10a = join(DATA_DIR, 'hf-checkpoint-stage10a');
   trainOn(freshSamples('wide3'), 'train (stage 10a)', stage10a, stage10Mix(grown, '242', '5e-4', 28));
   const stage10b = join(DATA_DIR, 'hf-checkpoint-stage10b');
@@ -226,14 +231,9 @@ if (values.recipe === 'gpu') {
   // then three more from that average at a lower rate, averaged again (step counts as --minutes
   // fitted them on a lent H200, four runs sharing it; there the first 30 steps warmed up as the
   // default 1,500-step schedule would, as in stage 10).
-  const stage11Mix = (init: string, steps: string, lr: string, seedOffset: number) => [
-    '--init-from', init, ...['coined5', 'coined6', 'classic2', 'coined3', 'coined4', 'wide3', 'wide4'].flatMap((name) => ['--extra-samples', freshSamples(name)]),
-    '--extra-samples', join(DATA_DIR, 'samples.jsonl'), '--extra-samples', controlSamples, '--extra-samples', targetedSamples,
-    '--steps', steps, '--lr', lr, ...gpu('65536'), '--seed', String(Number(values.seed) + seedOffset),
-    '--share', 'terminal/control=0.4', '--share', 'terminal/contrast=0.4', '--share', 'mcp/session=1.0', '--share', 'mcp/control=0.15',
-    '--share', 'mcp/contrast=0.1', '--share', 'web/control=0.5', '--share', 'web/contrast=0.35', '--share', 'web/session=2',
-    '--source-share', 'samples.jsonl=0.35', '--source-share', `${basename(controlSamples)}=0.4`, '--source-share', `${basename(targetedSamples)}=0.4`,
-    ...['coined3', 'coined4', 'wide3', 'wide4'].flatMap((name) => ['--source-share', `samples-${name}.jsonl=0.25`])];
+  const stage11Mix = (init: string, steps: string, lr: string, seedOffset: number) =>
+    gpuMix(init, [...['coined5', 'coined6', 'classic2', 'coined3', 'coined4', 'wide3', 'wide4'].map(freshSamples), classicSamples, controlSamples, targetedSamples],
+      steps, lr, seedOffset, ['coined3', 'coined4', 'wide3', 'wide4'].map((name) => `samples-${name}.jsonl=0.25`));
   const averageOfThree = (label: string, [a, b, c]: string[], out: string) => {
     run(`average (${label}, first two)`, PYTHON, [join(HERE, 'average_checkpoints.py'), a!, b!, '0.5', `${out}-ab`]);
     run(`average (${label})`, PYTHON, [join(HERE, 'average_checkpoints.py'), `${out}-ab`, c!, String(1 / 3), out]);
