@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -142,7 +142,7 @@ describe('chat datasets from elsewhere', () => {
     expect(trajectory.systemPrompt).toMatch(/Tools the environment provides:\n- get_weather: Current weather for a city\.$/);
     expect(nodes[0]!.observation).toBe('What is the weather in Oslo?');
     expect(nodes.slice(1).map((s) => [s.action, s.observation, s.agentReasoning, s.reasoning])).toEqual([['{"name":"get_weather","arguments":{"city":"Oslo"}}', '{"temp_c": 4}', 'Use the weather tool.', null]]);
-    expect(skipped.map((s) => s.what)).toEqual(["line 1: the agent's system prompt", "line 1: turn 4 (the agent's last action: It is 4 °C in Oslo.)"]);
+    expect(skipped.map((s) => s.what)).toEqual(["line 1: the agent's system prompt", "line 1: turn 4 (the agent's reply to the user: It is 4 °C in Oslo.)"]);
   });
 
   it('reads <tool_call> blocks in an assistant turn and <tool_response> in the next user turn (Qwen layout)', () => {
@@ -251,5 +251,60 @@ describe('chat datasets from elsewhere', () => {
     const store = workspace();
     const report = importTrajectories(store, fileSource(join(dir, 'x.jsonl')), { head: readFileSync(join(dir, 'x.jsonl'), 'utf8'), chatAs: 'agent' });
     expect(report).toMatchObject({ format: 'messages', imported: 1 });
+  });
+});
+
+const REAL_CHAT = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world', 'chat');
+const partsFile = join(REAL_CHAT, 'llamafactory-reason_tool_use_demo_50.jsonl');
+
+describe.skipIf(!existsSync(partsFile))("LLaMA-Factory's reasoning/tool-use demo ({type, value} parts; ../shared/fixtures/real-world/chat is absent, so skipped)", () => {
+  it('imports real text, reasoning and calls (no placeholders); plain chats and unanswered calls are reported, not imported', () => {
+    const { bundles, problems, skipped } = runImporter(chatMessagesImporter, 'reason_tool_use_demo_50.jsonl', readFileSync(partsFile, 'utf8'));
+    expect(problems).toEqual([]);
+    // Counted by hand: 50 rows; 22 whose calls a tool answers (42 answered call turns), 19 with
+    // no call at all, 9 that end at an unanswered call.
+    expect(bundles).toHaveLength(22);
+    expect(bundles.reduce((n, b) => n + b.nodes.length - 1, 0)).toBe(42);
+    expect(skipped.filter((s) => /a plain chat/.test(s.what))).toHaveLength(19);
+    expect(skipped.filter((s) => /every tool call in it is unanswered/.test(s.what))).toHaveLength(9);
+    const nodes = bundles.flatMap((b) => b.nodes);
+    expect(nodes.some((n) => /\[(text|reasoning|tool_call)\]/.test(`${n.action}\n${n.observation}\n${n.agentReasoning ?? ''}`))).toBe(false);
+    // Row 3 (line 3): two circle_area calls in one turn, answered by one tool message.
+    const circle = bundles.find((b) => b.nodes[0]!.observation.startsWith('Calculate the area of a circle with a radius of 1.5'))!;
+    expect(circle.nodes[1]!.action).toBe('{"name":"circle_area","arguments":{"radius":1.5}}\n{"name":"circle_area","arguments":{"radius":3}}');
+    expect(circle.nodes[1]!.observation).toContain('"area\': 7.0686'.replace('"', "'"));
+    expect(circle.nodes[1]!.agentReasoning).toMatch(/^Okay, the user wants the area of a circle/);
+    expect(circle.trajectory.domain).toBe('mcp');
+  });
+});
+
+describe("ShareGPT tool-call data with plain-chat rows (LLaMA-Factory's glaive_toolcall demo layout)", () => {
+  const tools = JSON.stringify([{ name: 'search_recipes', description: 'Search recipes by ingredients', parameters: { type: 'object' } }]);
+  const plain = { conversations: [{ from: 'human', value: 'Tell me a joke.' }, { from: 'gpt', value: 'Why did the chicken cross the road?' }], tools };
+  const mixed = {
+    conversations: [
+      { from: 'human', value: 'I want to cook. Can you help?' },
+      { from: 'gpt', value: 'Sure, what ingredients do you have?' },
+      { from: 'human', value: 'Chicken and rice.' },
+      { from: 'function_call', value: '{"name": "search_recipes", "arguments": {"ingredients": ["chicken", "rice"]}}' },
+      { from: 'observation', value: '{"recipes": ["Chicken fried rice"]}' },
+      { from: 'gpt', value: 'Try chicken fried rice.' },
+    ],
+    tools,
+  };
+
+  it('a row that calls no tool is reported as a plain chat, not imported with prose as actions', () => {
+    const { bundles, problems, skipped } = runImporter(shareGptImporter, 'glaive.jsonl', [plain, mixed].map((r) => JSON.stringify(r)).join('\n'));
+    expect(problems).toEqual([]);
+    expect(bundles).toHaveLength(1);
+    expect(skipped.map((s) => s.what)).toEqual([
+      'line 1: a plain chat (2 turns, no tool call)',
+      "line 2: turn 2 (the agent's reply to the user: Sure, what ingredients do you have? and the user's next message)",
+      "line 2: turn 6 (the agent's reply to the user: Try chicken fried rice.)",
+    ]);
+    const [root, step] = bundles[0]!.nodes;
+    expect(root!.observation).toBe('I want to cook. Can you help?');
+    expect([step!.action, step!.observation]).toEqual(['{"name":"search_recipes","arguments":{"ingredients":["chicken","rice"]}}', '{"recipes": ["Chicken fried rice"]}']);
+    expect(bundles[0]!.nodes).toHaveLength(2);
   });
 });

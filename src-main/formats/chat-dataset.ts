@@ -115,6 +115,14 @@ function agentTurn(t: ChatTurn): { action: string; thought: string } {
   return { action: t.content, thought: thought('') };
 }
 
+const firstLineOf = (text: string) => text.trim().split('\n')[0]!.slice(0, 80);
+
+/** Whether a row offers tools (a non-empty list, or the JSON string of one). */
+function hasTools(tools: unknown): boolean {
+  const list = typeof tools === 'string' ? parseArgs(tools) : tools;
+  return Array.isArray(list) && list.length > 0;
+}
+
 interface RowContext {
   format: string;
   file: string;
@@ -166,6 +174,17 @@ export function* chatRowItems(row: ChatRow, chatAs: ChatAs | undefined, ctx: Row
       rootExtra.agentSystemPrompt = system;
       skipped.push(skip("the agent's system prompt", "it tells the agent how to act, not what the environment is; kept in the root's provenance (chat.agentSystemPrompt)"));
     }
+    // Tool-calling data: only tool calls act on the environment. A conversation that calls
+    // no tool though tools were offered is a plain chat with the user, not a trajectory.
+    const calls = (t: ChatTurn) => t.role === 'assistant' && (Boolean(t.toolCalls?.length) || callsInText(t.content).calls.length > 0);
+    const usesTools = turns.some((t) => calls(t) || t.role === 'tool');
+    if (!usesTools && !chatAs && row.tools !== undefined && row.tools !== null && row.tools !== '') {
+      yield skip(
+        `a plain chat (${turns.length} turns, no tool call)`,
+        `${hasTools(row.tools) ? 'tools were offered but none was called' : 'its tools column is empty and nothing was called'}: the assistant only talked to the user, so nothing acted on an environment and there is no action or observation to import`,
+      );
+      return;
+    }
     let k = 0;
     const before: string[] = [];
     while (k < turns.length && turns[k]!.role !== 'assistant') before.push(turns[k++]!.content);
@@ -177,6 +196,16 @@ export function* chatRowItems(row: ChatRow, chatAs: ChatAs | undefined, ctx: Row
       const at = k;
       while (k + 1 < turns.length && turns[k + 1]!.role !== 'assistant') answers.push(unwrapToolResponse(turns[++k]!.content));
       const { action, thought } = agentTurn(t);
+      if (usesTools && !calls(t)) {
+        const replies = answers.length ? ` and the user's next ${answers.length === 1 ? 'message' : `${answers.length} messages`}` : '';
+        skipped.push(
+          skip(
+            `turn ${at + 1} (the agent's reply to the user: ${firstLineOf(t.content)}${replies})`,
+            'in tool-calling data only tool calls act on the environment; a reply to the user and what the user says back are conversation, not an action and its observation',
+          ),
+        );
+        continue;
+      }
       if (answers.length === 0) {
         skipped.push(skip(`turn ${at + 1} (the agent's last action: ${action.split('\n')[0]!.slice(0, 80)})`, 'the conversation ends before the environment answered it'));
         continue;
@@ -185,6 +214,11 @@ export function* chatRowItems(row: ChatRow, chatAs: ChatAs | undefined, ctx: Row
     }
   }
   yield* skipped;
+  if (steps.length === 0 && guess.as === 'agent' && row.turns.some((t) => t.role === 'assistant' && (t.toolCalls?.length || callsInText(t.content).calls.length))) {
+    // A sample that teaches the agent to call (the row ends at its call): no tool answered, so there is no observation.
+    yield skip('no trajectory: every tool call in it is unanswered', 'the conversation ends at the agent\'s call, before any tool result, so no action has an observation to pair with');
+    return;
+  }
   if (steps.length === 0) {
     yield { kind: 'problem', line: ctx.line, reason: `${ctx.where}: no turn pairs an action with an observation (read as ${guess.as} data${chatAs ? '' : `, because ${guess.why}`}); try --chat-as ${guess.as === 'agent' ? 'world-model' : 'agent'}` };
     return;

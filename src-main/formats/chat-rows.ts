@@ -102,6 +102,31 @@ export function parseArgs(args: unknown): unknown {
   }
 }
 
+/**
+ * Content given as typed parts whose text sits under `value` (LLaMA-Factory's
+ * reasoning/tool-use layout: `[{type: "reasoning"|"text"|"tool_call", value}]`), split by
+ * kind: text parts are the content, reasoning parts the reasoning, tool_call parts (a JSON
+ * `{name, arguments}` string) the calls. Null when the content is not such a list.
+ */
+function valueParts(content: unknown): { content: string; reasoning?: string; toolCalls: { name: string; arguments: unknown }[] } | null {
+  if (!Array.isArray(content) || content.length === 0) return null;
+  const parts = content as { type?: unknown; value?: unknown }[];
+  if (!parts.every((p) => typeof p === 'object' && p !== null && typeof p.type === 'string' && typeof p.value === 'string')) return null;
+  const text: string[] = [];
+  const reasoning: string[] = [];
+  const toolCalls: { name: string; arguments: unknown }[] = [];
+  for (const p of parts as { type: string; value: string }[]) {
+    if (p.type === 'reasoning' || p.type === 'thinking') reasoning.push(p.value);
+    else if (p.type === 'tool_call' || p.type === 'function_call') {
+      const call = parseArgs(p.value) as { name?: unknown; arguments?: unknown } | string;
+      // A call that is not JSON stays text, whole, rather than being lost.
+      if (typeof call === 'object' && call !== null && typeof call.name === 'string') toolCalls.push({ name: call.name, arguments: parseArgs(call.arguments) });
+      else text.push(p.value);
+    } else text.push(p.value);
+  }
+  return { content: text.join('\n'), ...(reasoning.length ? { reasoning: reasoning.join('\n\n') } : {}), toolCalls };
+}
+
 /** A `messages` row (TRL, ms-swift, Parquet) as turns; null with why when it is not one. */
 export function messagesRowTurns(value: unknown): ChatRow | string {
   const row = MessagesRow.safeParse(value);
@@ -111,6 +136,13 @@ export function messagesRowTurns(value: unknown): ChatRow | string {
     const known = ROLE[m.role];
     const role = known === 'function_call' ? 'assistant' : known;
     if (!role) return `a message has the role "${m.role}"; expected system, user, assistant or tool`;
+    const parts = valueParts(m.content);
+    if (parts) {
+      const reasoning = m.reasoning_content || parts.reasoning;
+      const calls = [...(m.tool_calls?.map((c) => ({ name: c.function.name, arguments: parseArgs(c.function.arguments) })) ?? []), ...parts.toolCalls];
+      turns.push({ role, content: parts.content, ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
+      continue;
+    }
     const text = contentText(m.content);
     const { content, reasoning } = role === 'assistant' && !m.reasoning_content ? splitThink(text) : { content: text, reasoning: m.reasoning_content || undefined };
     const toolCalls = m.tool_calls?.map((c) => ({ name: c.function.name, arguments: parseArgs(c.function.arguments) }));

@@ -68,7 +68,7 @@ export function zodProblem(error: z.ZodError, prefix: readonly (string | number)
   return { kind: 'problem', line: null, field, reason: plainZodIssue(issue, field) };
 }
 
-/** Message content as text: a string, or parts like [{type: "text", text}] joined; other parts are named. */
+/** Message content as text: a string, or parts like [{type: "text", text}] or [{type, value}] joined; parts with no text (an image) are named. */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (content === null || content === undefined) return '';
@@ -76,6 +76,8 @@ export function contentText(content: unknown): string {
   if (typeof content === 'object') {
     const part = content as Record<string, unknown>;
     if (typeof part.text === 'string') return part.text;
+    // LLaMA-Factory and others keep a part's text under `value`.
+    if (typeof part.value === 'string') return part.value;
     if (typeof part.type === 'string') return `[${part.type}]`;
   }
   return JSON.stringify(content);
