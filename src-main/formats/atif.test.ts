@@ -211,3 +211,60 @@ describe.skipIf(!existsSync(REAL))('ATIF importer on Harbor\'s golden files (../
     ]);
   });
 });
+
+describe('OpenHands without function calling (calls written in the message, an in-context example before the task)', () => {
+  const ruler = (s: string) => `--------------------- ${s} ---------------------`;
+  const userMessage = [
+    "Here's a running example of how to perform a task with the provided tools.",
+    '',
+    ruler('START OF EXAMPLE'),
+    '',
+    'USER: Create a list of numbers from 1 to 10.',
+    '',
+    'ASSISTANT: Sure!\n<function=execute_bash>\n<parameter=command>\npwd && ls\n</parameter>\n</function>',
+    '',
+    'USER: EXECUTION RESULT of [execute_bash]:\n/workspace',
+    '',
+    ruler('END OF EXAMPLE'),
+    '',
+    'Do NOT assume the environment is the same as in the example above.',
+    '',
+    ruler('NEW TASK DESCRIPTION'),
+    'Write "hi" to /app/a.txt.',
+    '',
+    ruler('END OF NEW TASK DESCRIPTION'),
+    '',
+    'PLEASE follow the format strictly!',
+  ].join('\n');
+  const doc = {
+    schema_version: 'ATIF-v1.5',
+    session_id: 's-1',
+    agent: { name: 'openhands', version: '1.0.0' },
+    steps: [
+      { step_id: 1, source: 'system', message: 'You are OpenHands agent.' },
+      { step_id: 2, source: 'user', message: userMessage },
+      {
+        step_id: 3,
+        source: 'agent',
+        message: "<function=execute_bash>\n<parameter=command>echo hi > /app/a.txt</parameter>\n<parameter=security_risk>LOW</parameter>\n</function>",
+        observation: { results: [{ content: '\n[The command completed with exit code 0.]' }] },
+      },
+      { step_id: 4, source: 'agent', message: '<function=finish>\n<parameter=message>Done.</parameter>\n</function>' },
+    ],
+  };
+
+  it('the initial state is the task alone; the example is the agent\'s, kept in provenance and said; the inline call is a turn', () => {
+    const { bundles, problems, skipped } = run(JSON.stringify(doc));
+    expect(problems).toEqual([]);
+    const [root, ...steps] = bundles[0]!.nodes;
+    expect(root!.observation).toBe('Write "hi" to /app/a.txt.');
+    expect(root!.observation).not.toMatch(/EXAMPLE|pwd && ls/);
+    expect((root!.provenance.atif as Record<string, string>).agentInstructions).toContain(ruler('START OF EXAMPLE'));
+    expect(steps.map((s) => [s.action, s.observation])).toEqual([['echo hi > /app/a.txt', '\n[The command completed with exit code 0.]']]);
+    expect(skipped.map((k) => k.what)).toEqual([
+      "step 1 (the agent's system prompt)",
+      "step 2 (the agent's in-context example and format reminders around the task)",
+      'step 4 (the harness call finish)',
+    ]);
+  });
+});

@@ -98,8 +98,27 @@ export function inlineCalls(message: string): { calls: ToolCall[]; rest: string 
   return { calls: calls.map((c, i) => ({ tool_call_id: `inline-${i + 1}`, function_name: c.name, arguments: c.arguments })), rest };
 }
 
-/** The Terminus instruction prompt: the agent's instructions, the task, and the terminal screen. */
+/** OpenHands without function calling: an in-context example, then the task between its own rulers. */
+const OPENHANDS_TASK = /-{5,} NEW TASK DESCRIPTION -{5,}\n([\s\S]*?)\n*-{5,} END OF NEW TASK DESCRIPTION -{5,}/;
+const OPENHANDS_EXAMPLE = /-{5,} START OF EXAMPLE -{5,}[\s\S]*?-{5,} END OF EXAMPLE -{5,}/;
+
+/**
+ * The first user message as the environment's initial state, and what in it was for the
+ * agent: Terminus' instructions before the task and the terminal screen after it; OpenHands'
+ * in-context example (a demonstration in another environment) around its task.
+ */
 export function splitTaskPrompt(message: string): { initialState: string; instructions: string | null } {
+  const openHandsTask = OPENHANDS_TASK.exec(message);
+  if (openHandsTask) {
+    const around = (message.slice(0, openHandsTask.index) + message.slice(openHandsTask.index + openHandsTask[0].length)).trim();
+    return { initialState: openHandsTask[1]!.trim(), instructions: around || null };
+  }
+  if (OPENHANDS_EXAMPLE.test(message)) {
+    // An example without the task rulers: everything but the example is the task.
+    const example = OPENHANDS_EXAMPLE.exec(message)!;
+    const rest = (message.slice(0, example.index) + message.slice(example.index + example[0].length)).replace(/^Here's a running example[^\n]*\n+/i, '');
+    return { initialState: rest.trim(), instructions: example[0] };
+  }
   const task = /\n*Task Description:\s*\n/.exec(message);
   if (!task) return { initialState: message.trim(), instructions: null };
   const rest = message.slice(task.index + task[0].length);
@@ -185,7 +204,13 @@ export const atifImporter: TrajectoryImporter = {
       if (s.source === 'user') {
         if (task === undefined) {
           task = splitTaskPrompt(contentText(s.message));
-          if (task.instructions) yield skip(`${name} (the agent's instructions before the task)`, "advice to the agent, not the environment's state; the task and the terminal screen are the initial state, the instructions are kept in the root's provenance (atif.agentInstructions)");
+          if (task.instructions) {
+            const example = OPENHANDS_EXAMPLE.test(task.instructions);
+            yield skip(
+              `${name} (${example ? "the agent's in-context example and format reminders around the task" : "the agent's instructions before the task"})`,
+              `${example ? 'a demonstration in another environment, not this one' : "advice to the agent, not the environment's state"}; the task${example ? '' : ' and the terminal screen'} ${example ? 'is' : 'are'} the initial state, the ${example ? 'example is' : 'instructions are'} kept in the root's provenance (atif.agentInstructions)`,
+            );
+          }
         } else {
           handoff.push({ stepId: s.step_id ?? i, source: s.source, message: contentText(s.message) });
           yield skip(`${name} (a user message: ${firstLine(contentText(s.message))})`, "it speaks to the agent, not for the environment; kept in the next turn's provenance (atifHandoff)");
