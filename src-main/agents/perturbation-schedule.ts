@@ -2,7 +2,7 @@
 // kind at its own rate, decided per step from one seed, so the same seed and the same run
 // of steps inject the same perturbations at the same steps (`--perturb KIND:RATE,… --seed S`).
 import { planPerturbation, type PerturbationRecord } from '../common/perturbations/apply';
-import type { PerturbationMode } from '../common/perturbations/kind';
+import type { PerturbationContext, PerturbationMode } from '../common/perturbations/kind';
 import type { PerturbationRegistry } from '../common/perturbations/registry';
 import { createRng, deriveSeed } from '../common/perturbations/rng';
 import type { Domain } from '../common/trajectory/model';
@@ -45,13 +45,17 @@ export function parsePerturbationSchedule(text: string, domain: Domain, registry
 /**
  * The perturbation injected at step `step` (0-based) of a session, or null. Each kind draws
  * from its own generator seeded by the schedule's seed, the kind and the step, so adding a
- * kind does not move the others' draws; when several fire, the first listed wins.
+ * kind does not move the others' draws; when several fire, the first listed wins. A kind
+ * that cannot happen at this step's action (command-not-found for `echo`, a shell builtin)
+ * is passed over, as if it had not fired.
  */
-export function perturbationAt(schedule: PerturbationSchedule, step: number, registry: PerturbationRegistry): PerturbationRecord | null {
+export function perturbationAt(schedule: PerturbationSchedule, step: number, registry: PerturbationRegistry, ctx: PerturbationContext): PerturbationRecord | null {
   for (const { kindId, rate } of schedule.kinds) {
     const seed = deriveSeed(schedule.seed, `${kindId}@${step}`);
     if (!createRng(seed).chance(rate)) continue;
-    return planPerturbation({ kindId, mode: schedule.mode, seed }, registry);
+    const record = planPerturbation({ kindId, mode: schedule.mode, seed }, registry);
+    if (registry.byId(kindId)?.impossibleAt?.(record.params, ctx)) continue;
+    return record;
   }
   return null;
 }

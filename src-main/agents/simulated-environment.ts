@@ -111,7 +111,7 @@ export class SimulatedEnvironment {
         if (missing.length > 0) return errorResult(`${tool.name} needs ${missing.join(', ')}.`);
         const action = this.tools.actionFor(tool.name, args);
         const client = mcp.server.getClientVersion();
-        const perturbation = perturbationAt(schedule, step, this.registry);
+        const perturbation = perturbationAt(schedule, step, this.registry, { domain: this.trajectory.domain, action });
         try {
           const result = await this.studio.jobs.start('simulate', `Agent ${client?.name ?? 'MCP client'}: ${tool.name}`, (job) =>
             simulateAgentStep(

@@ -47,6 +47,12 @@ export interface PerturbationKind<P extends PerturbationParams = PerturbationPar
   instruction(params: P, ctx: PerturbationContext): string;
   /** The changed observation for transform mode; depends only on its arguments. */
   transform(observation: string, params: P, rng: Rng, ctx: PerturbationContext): string;
+  /**
+   * Why the condition cannot happen at this step (e.g. "command not found" for a shell
+   * builtin), or null when it can. Schedules skip such steps rather than inject nonsense.
+   * Absent: the kind can happen at any step of its domain.
+   */
+  impossibleAt?(params: P, ctx: PerturbationContext): string | null;
 }
 
 /**

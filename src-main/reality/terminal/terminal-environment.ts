@@ -27,6 +27,7 @@ import {
   type SandboxLimits,
 } from '../bubblewrap';
 import { killForegroundGroup, shellState } from './process-group';
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS, timedOutNote } from '../../common/terminal-timeout';
 
 export interface TerminalLimits extends SandboxLimits {
   /** How long one command may run before it is stopped. */
@@ -39,7 +40,7 @@ export interface TerminalLimits extends SandboxLimits {
 
 export const DEFAULT_TERMINAL_LIMITS: TerminalLimits = {
   ...DEFAULT_SANDBOX_LIMITS,
-  commandTimeoutMs: 15_000,
+  commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_SECONDS * 1000,
   maxOutputBytes: 256 * 1024,
   cols: 120,
   rows: 40,
@@ -182,7 +183,7 @@ export class TerminalEnvironment implements RealEnvironment {
     const prompt = status !== undefined && status !== null ? lines.pop() : undefined;
     const notes: string[] = [];
     if (this.truncated) notes.push(`[output truncated: only the first ${this.limits.maxOutputBytes} bytes of ${this.outputBytes} are shown]`);
-    if (timedOut) notes.push(`[timed out after ${seconds}s: the command was stopped]`);
+    if (timedOut) notes.push(timedOutNote(seconds));
     if (status === undefined || status === null) {
       notes.push('[the shell stopped responding and was closed]');
       await this.dispose();

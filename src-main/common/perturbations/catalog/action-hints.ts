@@ -32,6 +32,22 @@ export function commandOf(action: string, fallback = 'cmd'): string {
   return cmd ?? fallback;
 }
 
+// Shell builtins and keywords (bash's `help` list, POSIX special builtins included): the
+// shell runs them itself and never looks them up on PATH, so they can never be "not found".
+const SHELL_BUILTINS = new Set(
+  (
+    '. : [ [[ alias bg bind break builtin caller case cd command compgen complete compopt continue coproc declare dirs disown ' +
+    'echo enable eval exec exit export false fc fg for function getopts hash help history if jobs kill let local logout ' +
+    'mapfile popd printf pushd pwd read readarray readonly return select set shift shopt source suspend test time times ' +
+    'trap true type typeset ulimit umask unalias unset until wait while'
+  ).split(' '),
+);
+
+/** Whether the shell runs `command` itself (a builtin or keyword) rather than a program on PATH. */
+export function isShellBuiltin(command: string): boolean {
+  return SHELL_BUILTINS.has(command);
+}
+
 /** Arguments of the program a shell action runs (after `commandOf`). */
 export function commandArgs(action: string): string[] {
   const words = shellWords(shellLineOf(action).split(/\s*(?:\|\||&&|[|;])\s*/)[0] ?? '');

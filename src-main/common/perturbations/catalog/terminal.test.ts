@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { perturb } from '../../../testing/perturbation-fixtures';
+import { perturbationCatalog } from '../registry';
 
 const prompt = 'agent@atlas:~/app$';
 
@@ -34,7 +35,9 @@ describe('terminal perturbations', () => {
 
   it('timeout: a cut that depends on the seed, status 124, or "Killed" and 137 for SIGKILL', () => {
     const term = perturb('terminal.timeout-partial-output');
-    expect(term).toMatch(/\[exit code: 124\]\nagent@atlas:~\/app\$\n$/);
+    // The note and the default limit are the real terminal's own (common/terminal-timeout.ts).
+    expect(term).toMatch(/\n\[timed out after 15s: the command was stopped\]\n\[exit code: 124\]\nagent@atlas:~\/app\$\n$/);
+    expect(perturbationCatalog.byId('terminal.timeout-partial-output')!.instruction({ seconds: 15, keepFraction: 0.4, signal: 'TERM' }, { domain: 'terminal', action: 'make' })).toContain('15-second limit');
     expect(term).not.toContain('README.md');
     const killed = perturb('terminal.timeout-partial-output', { params: { signal: 'KILL', keepFraction: 0.6 } });
     expect(killed).toMatch(/\nKilled\n\[exit code: 137\]/);
@@ -66,6 +69,26 @@ describe('terminal perturbations', () => {
     expect(replaced).not.toContain('setlocale');
     const partial = new Set([1, 2, 3, 4, 5, 6].map((seed) => perturb('terminal.encoding-mess', { seed, params: { style: 'replacement', rate: 0.5 } })));
     expect(partial.size).toBeGreaterThan(1);
+  });
+
+  it('timeout on one-line output: cut mid-line, and the stop is always visible', () => {
+    const line = 'Downloading https://example.org/archive.tar.gz (52.1 MB)';
+    const cut = perturb('terminal.timeout-partial-output', { observation: `${line}\n`, action: 'wget https://example.org/archive.tar.gz', params: { keepFraction: 0.5 } });
+    const [first, note] = cut.split('\n');
+    expect(line.startsWith(first!)).toBe(true);
+    expect(first!.length).toBeGreaterThan(0);
+    expect(first!.length).toBeLessThan(line.length);
+    expect(note).toBe('[timed out after 15s: the command was stopped]');
+    expect(perturb('terminal.timeout-partial-output', { observation: `${line}\n`, params: { keepFraction: 0, seconds: 60 } })).toBe('[timed out after 60s: the command was stopped]\n');
+  });
+
+  it('command not found knows a shell builtin cannot be missing', () => {
+    const kind = perturbationCatalog.byId('terminal.command-not-found')!;
+    const defaults = kind.params.parse({});
+    expect(kind.impossibleAt!(defaults, { domain: 'terminal', action: 'echo hi' })).toMatch(/`echo` is a shell builtin/);
+    expect(kind.impossibleAt!(defaults, { domain: 'terminal', action: '$ cd /tmp && ls' })).toMatch(/`cd`/);
+    expect(kind.impossibleAt!(defaults, { domain: 'terminal', action: 'rg TODO' })).toBeNull();
+    expect(kind.impossibleAt!({ ...defaults, command: 'jq' }, { domain: 'terminal', action: 'echo hi' })).toBeNull();
   });
 
   it('keeps an observation without echo, status or prompt free of them', () => {

@@ -3,7 +3,8 @@
 // model trained on these observations learns the real thing.
 import { z } from 'zod';
 import { defineKind } from '../kind';
-import { commandOf, pathOf } from './action-hints';
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS, timedOutNote } from '../../terminal-timeout';
+import { commandOf, isShellBuiltin, pathOf } from './action-hints';
 import { joinOutput, keepLines, reshapeShellOutput } from './shell-output';
 
 const commandNotFound = defineKind({
@@ -31,6 +32,10 @@ const commandNotFound = defineKind({
             ? `sh: 1: ${cmd}: not found`
             : `bash: ${cmd}: command not found`;
     return reshapeShellOutput(observation, () => message, 127);
+  },
+  impossibleAt: (p, ctx) => {
+    const cmd = p.command || commandOf(ctx.action, '');
+    return cmd !== '' && isShellBuiltin(cmd) ? `\`${cmd}\` is a shell builtin: the shell runs it itself and never looks it up, so it cannot be "not found".` : null;
   },
 });
 
@@ -93,26 +98,34 @@ const timeoutPartialOutput = defineKind({
   id: 'terminal.timeout-partial-output',
   domain: 'terminal',
   label: 'Partial output after timeout',
-  description: 'The command runs past its time limit and is killed mid-output.',
+  description: 'The command runs past its time limit and is stopped mid-output.',
+  // 2: the limit defaults to the real terminal's, a one-line output is cut mid-line, and SIGTERM leaves the terminal's timeout note.
+  version: 2,
   params: z.object({
-    seconds: z.number().int().positive().default(30),
-    keepFraction: z.number().min(0).max(1).default(0.4).describe('Roughly how much of the output appears before the kill'),
-    signal: z.enum(['TERM', 'KILL']).default('TERM').describe('TERM = timeout(1) status 124; KILL = "Killed", status 137'),
+    seconds: z.number().int().positive().default(DEFAULT_COMMAND_TIMEOUT_SECONDS).describe("The command's time limit; the default is the real terminal's"),
+    keepFraction: z.number().min(0).max(1).default(0.4).describe('Roughly how much of the output appears before the stop'),
+    signal: z.enum(['TERM', 'KILL']).default('TERM').describe('TERM = stopped at the limit, status 124; KILL = "Killed", status 137'),
   }),
   instruction: (p) =>
     `The command does not finish within its ${p.seconds}-second limit. Only the first part of its output ` +
     `(about ${Math.round(p.keepFraction * 100)}%) appears, cut off mid-stream, then it is stopped with SIG${p.signal}` +
-    (p.signal === 'KILL' ? ': the shell prints "Killed" and the exit status is 137.' : ' and the exit status is 124.'),
+    (p.signal === 'KILL' ? ': the shell prints "Killed" and the exit status is 137.' : `: the terminal adds the line "${timedOutNote(p.seconds)}" and the exit status is 124.`),
   transform(observation, p, rng) {
     // A little jitter in the cut point so different seeds give different, equally plausible cuts.
     const fraction = Math.max(0, Math.min(1, p.keepFraction + (rng.next() - 0.5) * 0.2));
     return reshapeShellOutput(
       observation,
-      (body) => joinOutput(keepLines(body, fraction), p.signal === 'KILL' ? 'Killed' : ''),
+      (body) => joinOutput(cutOutput(body, fraction), p.signal === 'KILL' ? 'Killed' : timedOutNote(p.seconds)),
       p.signal === 'KILL' ? 137 : 124,
     );
   },
 });
+
+/** The first `fraction` of an output as a stream stopped there: by lines, or mid-line when there is only one. */
+function cutOutput(body: string, fraction: number): string {
+  if (body.includes('\n')) return keepLines(body, fraction);
+  return [...body].slice(0, Math.floor([...body].length * fraction)).join('');
+}
 
 const interactivePrompt = defineKind({
   id: 'terminal.interactive-prompt',
