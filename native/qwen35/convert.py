@@ -1,12 +1,15 @@
 """Convert a Qwen3.5-MoE checkpoint (Hugging Face layout) to the folder onnxruntime-genai's model
 builder writes for qwen3_5_moe, with our own graph writer.
 
-Usage: convert.py --from HF_DIR --out DIR [--precision fp32|fp16|int4] [--layout tokens|embeds] [--no-check]
+Usage: convert.py [--to onnx] --from HF_DIR --out DIR [--precision fp32|fp16|int4] [--layout tokens|embeds] [--no-check]
+       convert.py --to gguf --from HF_DIR --out FILE.gguf [--type f32|f16|q8_0]
 
 --layout tokens writes the text-only decoder (input_ids, 2-D position_ids; what the builder writes
 with exclude_embeds=false); --layout embeds writes the builder's default for the multimodal model
 (inputs_embeds, 3-D position_ids [3, batch, seq]) plus a separate embedding model. After writing,
 the folder is checked against transformers (see check.py) unless --no-check is given.
+
+--to gguf writes one GGUF file for llama.cpp's qwen35moe instead (see gguf_convert.py).
 """
 
 import argparse
@@ -172,13 +175,23 @@ def convert(hf_dir: Path, out: Path, precision: str = "fp32", layout: str = "tok
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="Convert a Qwen3.5-MoE checkpoint to the onnxruntime-genai folder layout.")
+    parser = argparse.ArgumentParser(description="Convert a Qwen3.5-MoE checkpoint to the onnxruntime-genai folder layout or a GGUF file.")
+    parser.add_argument("--to", default="onnx", help="onnx (default: an onnxruntime-genai folder) or gguf (one llama.cpp file)")
     parser.add_argument("--from", dest="source", required=True, type=Path, help="Hugging Face checkpoint folder")
-    parser.add_argument("--out", required=True, type=Path, help="folder to write")
+    parser.add_argument("--out", required=True, type=Path, help="folder to write (onnx) or FILE.gguf (gguf)")
+    parser.add_argument("--type", dest="gguf_type", default=None, help="gguf only: f32 (default), f16 or q8_0")
     parser.add_argument("--precision", default="fp32", help="fp32 (default), fp16 or int4")
     parser.add_argument("--layout", default="tokens", help="tokens (input_ids, default) or embeds (inputs_embeds + embedding.onnx)")
     parser.add_argument("--no-check", action="store_true", help="skip the onnxruntime-vs-transformers check")
     args = parser.parse_args(argv)
+    if args.to not in ("onnx", "gguf"):
+        print(f"convert: --to must be onnx or gguf, not {args.to!r}", file=sys.stderr)
+        return 2
+    if args.to == "gguf":
+        return main_gguf(args)
+    if args.gguf_type is not None:
+        print("convert: --type is for --to gguf; the onnx converter takes --precision fp32|fp16|int4", file=sys.stderr)
+        return 2
     try:
         model = load_checkpoint(args.source)
         convert(args.source, args.out, args.precision, args.layout, model=model)
@@ -201,6 +214,18 @@ def main(argv=None) -> int:
         print(f"convert: {error}", file=sys.stderr)
         return 2
     print(f"wrote {args.precision} {args.layout} Qwen3.5-MoE folder to {args.out}")
+    return 0
+
+
+def main_gguf(args) -> int:
+    from gguf_convert import ConversionError, convert_gguf
+
+    try:
+        convert_gguf(args.source, args.out, args.gguf_type or "f32")
+    except (ConversionError, OSError) as error:
+        print(f"convert: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.gguf_type or 'f32'} GGUF (qwen35moe) to {args.out}")
     return 0
 
 
