@@ -29,9 +29,14 @@ describe.skipIf(!existsSync(realFile))('MCP cassettes: the shared real mcp-recor
     expect(calls.length).toBeGreaterThan(0);
     const steps = nodes.slice(1);
     // Step by step against the file: nothing lost, nothing added, order kept.
-    expect(steps.map((s) => [s.action, s.observation])).toEqual(
-      calls.map((c) => [toolCallAction(c.request!.params!.name!, c.request!.params!.arguments), jsonObservation(c.response!.result ?? c.response!.error)]),
+    expect(steps.map((s) => [JSON.parse(s.action) as unknown, JSON.parse(s.observation) as unknown])).toEqual(
+      calls.map((c) => [JSON.parse(toolCallAction(c.request!.params!.name!, c.request!.params!.arguments)), JSON.parse(jsonObservation(c.response!.result ?? c.response!.error))]),
     );
+    // As the server saw them: 2.0 stays 2.0 (JSON.parse would make it 2), in the action and the result.
+    const multiply = steps.find((s) => s.action.includes('"multiply"'))!;
+    expect(text).toContain('"b": 2.0');
+    expect(multiply.action).toBe('{"name":"multiply","arguments":{"a":3.5,"b":2.0}}');
+    expect(multiply.observation).toContain('"result": 7.0');
     // tools/list is the environment description, not a step.
     const listed = interactions.find((i) => i.request?.method === 'tools/list')!.response!.result!.tools!;
     for (const tool of listed) expect(trajectory.systemPrompt).toContain(`"name": "${tool.name}"`);

@@ -10,6 +10,7 @@
 import { isObject } from '../common/json-values';
 import type { FormatEntry, ImportItem, ImportSource, TrajectoryImporter } from './format';
 import { parseJsonDocument } from './json-document';
+import { rawItemsAt } from './json-raw';
 import { McpSessions, type Direction, type WireMessage } from './mcp-session';
 
 const FORMAT = 'mcp-cassette';
@@ -29,15 +30,15 @@ const serverOf = (metadata: unknown) => {
 };
 
 /** The messages of one interaction in wire order: the request, what came while it ran, the answer. */
-function* interactionMessages(it: Record<string, unknown>, where: string, from: Direction): Iterable<WireMessage> {
+function* interactionMessages(it: Record<string, unknown>, where: string, from: Direction, text: string, path: readonly (string | number)[]): Iterable<WireMessage> {
   const back: Direction = from === 'out' ? 'in' : 'out';
-  if (it.request !== null && it.request !== undefined) yield { message: it.request, direction: from, line: null, where: `${where}.request` };
+  if (it.request !== null && it.request !== undefined) yield { message: it.request, direction: from, line: null, where: `${where}.request`, raw: { text, path: [...path, 'request'] } };
   if (Array.isArray(it.notifications)) {
     for (const [k, n] of it.notifications.entries()) yield { message: n, direction: back, line: null, where: `${where}.notifications.${k}` };
   }
   if (it.response !== null && it.response !== undefined) {
     const latencySeconds = typeof it.latency_ms === 'number' && Number.isFinite(it.latency_ms) ? it.latency_ms / 1000 : undefined;
-    yield { message: it.response, direction: back, line: null, where: `${where}.response`, ...(latencySeconds !== undefined ? { latencySeconds } : {}) };
+    yield { message: it.response, direction: back, line: null, where: `${where}.response`, raw: { text, path: [...path, 'response'] }, ...(latencySeconds !== undefined ? { latencySeconds } : {}) };
   }
 }
 
@@ -53,7 +54,8 @@ export const mcpCassetteImporter: TrajectoryImporter = {
     return /\.vcr$/i.test(name) ? 0.5 : 0;
   },
   *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
-    const parsed = parseJsonDocument(source.text());
+    const text = source.text();
+    const parsed = parseJsonDocument(text);
     if ('problem' in parsed) {
       yield parsed.problem;
       return;
@@ -77,8 +79,8 @@ export const mcpCassetteImporter: TrajectoryImporter = {
     let prefix: string;
     if (kind === 'agent-vcr') {
       const session = doc.session as Record<string, unknown>;
-      for (const message of interactionMessages({ request: session.initialize_request, response: session.initialize_response }, 'session', 'out')) {
-        yield* sessions.push({ ...message, where: message.where === 'session.request' ? 'session.initialize_request' : 'session.initialize_response' });
+      for (const message of interactionMessages({ request: session.initialize_request, response: session.initialize_response }, 'session', 'out', text, [])) {
+        yield* sessions.push({ ...message, raw: undefined, where: message.where === 'session.request' ? 'session.initialize_request' : 'session.initialize_response' });
       }
       interactions = session.interactions as unknown[];
       prefix = 'session.interactions';
@@ -86,6 +88,8 @@ export const mcpCassetteImporter: TrajectoryImporter = {
       interactions = doc.interactions as unknown[];
       prefix = 'interactions';
     }
+    // Each interaction's own text, found in one pass: its request and response are read from it as written.
+    const rawItems = rawItemsAt(text, prefix.split('.'));
     for (const [i, it] of interactions.entries()) {
       const where = `${prefix}.${i}`;
       if (!isObject(it)) {
@@ -98,7 +102,8 @@ export const mcpCassetteImporter: TrajectoryImporter = {
         continue;
       }
       const from: Direction = it.direction === 'server_to_client' ? 'in' : 'out';
-      for (const message of interactionMessages(it, where, from)) yield* sessions.push(message);
+      const itemText = rawItems?.[i];
+      for (const message of interactionMessages(it, where, from, itemText ?? '', [])) yield* sessions.push(itemText === undefined ? { ...message, raw: undefined } : message);
     }
     yield* sessions.end();
   },

@@ -154,3 +154,26 @@ describe('MCP JSON-RPC log importer', () => {
     expect(skipped).toEqual([expect.objectContaining({ line: 1, what: '2 × text line with no JSON-RPC message' })]);
   });
 });
+
+describe('MCP logs keep arguments and results as the source wrote them', () => {
+  it('numbers, escapes and key order survive, in bare, wrapped, string-encoded and prefixed lines', () => {
+    const args = '{"b": 2.0, "10": "ten", "a": 1e3, "big": 12345678901234567890, "s": "caf\\u00e9"}';
+    const result = '{"content": [{"type": "text", "text": "7.0"}], "structuredContent": {"z": 7.0, "1": []}, "isError": false}';
+    const lines = [
+      `{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "calc", "arguments": ${args}}}`,
+      `{"jsonrpc": "2.0", "id": 1, "result": ${result}}`,
+      `{"dir": "send", "msg": ${JSON.stringify(`{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "calc", "arguments": ${args}}}`)}}`,
+      `12:00:01 server→client {"jsonrpc": "2.0", "id": 2, "result": ${result}}`,
+    ];
+    const { bundles, problems } = run(lines.join('\n'));
+    expect(problems).toEqual([]);
+    const steps = bundles[0]!.nodes.slice(1);
+    expect(steps).toHaveLength(2);
+    for (const step of steps) {
+      expect(step.action).toBe('{"name":"calc","arguments":{"b":2.0,"10":"ten","a":1e3,"big":12345678901234567890,"s":"caf\\u00e9"}}');
+      expect(step.observation).toBe(
+        ['{', '  "content": [', '    {', '      "type": "text",', '      "text": "7.0"', '    }', '  ],', '  "structuredContent": {', '    "z": 7.0,', '    "1": []', '  },', '  "isError": false', '}'].join('\n'),
+      );
+    }
+  });
+});

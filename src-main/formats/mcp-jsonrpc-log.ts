@@ -46,39 +46,42 @@ const MESSAGE_FIELDS = ['message', 'msg', 'payload', 'data', 'json', 'body', 'fr
 const looksLikeMessage = (v: Record<string, unknown>) => 'jsonrpc' in v || typeof v.method === 'string' || (('result' in v || 'error' in v) && 'id' in v);
 
 type Unwrapped =
-  | { direction?: Direction; messages: unknown[] }
+  /** `text`/`path`: where the messages sit in the source text; `listed` when they are the items of a list there. */
+  | { direction?: Direction; messages: unknown[]; text: string; path: string[]; listed: boolean }
   | { field: string; reason: string }
   | { skip: string; reason: string };
 
 /** The messages of one parsed log line, with the direction its wrapper gives (if any). */
-function unwrap(raw: unknown, prefixDirection?: Direction): Unwrapped {
-  if (!isObject(raw)) return { direction: prefixDirection, messages: Array.isArray(raw) ? raw : [raw] };
+function unwrap(raw: unknown, text: string, prefixDirection?: Direction): Unwrapped {
+  if (!isObject(raw)) return { direction: prefixDirection, messages: Array.isArray(raw) ? raw : [raw], text, path: [], listed: Array.isArray(raw) };
   let direction = prefixDirection;
   const dirField = DIRECTION_FIELDS.find((f) => typeof raw[f] === 'string');
   if (dirField) {
-    const text = raw[dirField] as string;
-    direction = directionOf(text, dirField);
+    const word = raw[dirField] as string;
+    direction = directionOf(word, dirField);
     if (!direction && (dirField === 'from' || dirField === 'sender')) {
-      return { skip: `record from ${JSON.stringify(text)}`, reason: 'sent by neither the MCP client nor the server (the recorder\'s own notes)' };
+      return { skip: `record from ${JSON.stringify(word)}`, reason: 'sent by neither the MCP client nor the server (the recorder\'s own notes)' };
     }
     // A JSON-RPC message has no such fields, so an unknown word is a log this reader misreads.
-    if (!direction) return { field: dirField, reason: `unknown direction ${JSON.stringify(text)} (expected a word such as send/recv, req/res, client_to_server or server→client)` };
+    if (!direction) return { field: dirField, reason: `unknown direction ${JSON.stringify(word)} (expected a word such as send/recv, req/res, client_to_server or server→client)` };
   }
   if (looksLikeMessage(raw)) {
     // The message itself, possibly with the recorder's fields beside it ({"dir":"req","id":1,"method":…}).
-    return { direction, messages: [raw] };
+    return { direction, messages: [raw], text, path: [], listed: false };
   }
   const msgField = MESSAGE_FIELDS.find((f) => f in raw);
   if (msgField) {
     let message = raw[msgField];
+    let at = { text, path: [msgField] };
     if (typeof message === 'string') {
+      at = { text: message, path: [] };
       try {
         message = parseBoundedJson(message);
       } catch {
         return { field: msgField, reason: `${msgField} is a string that is not JSON` };
       }
     }
-    return { direction, messages: Array.isArray(message) ? message : [message] };
+    return { direction, messages: Array.isArray(message) ? message : [message], ...at, listed: Array.isArray(message) };
   }
   if (typeof raw.raw === 'string' || typeof raw.stderr === 'string' || typeof raw.text === 'string') {
     return { skip: 'line of server output that is not JSON-RPC', reason: 'text the server printed beside the protocol (a log or banner line), not a message' };
@@ -87,7 +90,7 @@ function unwrap(raw: unknown, prefixDirection?: Direction): Unwrapped {
 }
 
 /** A line of text before the JSON ("12:00:01 client→backend: {…}"): the direction it names and the JSON, or null. */
-function prefixed(text: string): { direction?: Direction; value: unknown } | null {
+function prefixed(text: string): { direction?: Direction; value: unknown; json: string } | null {
   // The JSON starts at one of the first brackets ("[notes] [info] Message from client: {…}").
   const starts: number[] = [];
   for (let i = 0; i < text.length && starts.length < 8; i++) if (text[i] === '{' || text[i] === '[') starts.push(i);
@@ -99,7 +102,7 @@ function prefixed(text: string): { direction?: Direction; value: unknown } | nul
     } catch {
       continue;
     }
-    return { direction: prefixDirection(text.slice(0, at)), value };
+    return { direction: prefixDirection(text.slice(0, at)), value, json: text.slice(at) };
   }
   return null;
 }
@@ -120,17 +123,17 @@ function prefixDirection(prefix: string): Direction | undefined {
   return direction;
 }
 
-type LineRead = { kind: 'json'; value: unknown; direction?: Direction } | { kind: 'problem'; reason: string } | { kind: 'text' };
+type LineRead = { kind: 'json'; value: unknown; direction?: Direction; json: string } | { kind: 'problem'; reason: string } | { kind: 'text' };
 
 function readLine(text: string): LineRead {
 
   const tooDeep = nestingProblem(text);
   if (tooDeep) return { kind: 'problem', reason: tooDeep };
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown };
+    return { kind: 'json', value: JSON.parse(text) as unknown, json: text };
   } catch (err) {
     const pre = prefixed(text);
-    if (pre) return { kind: 'json', value: pre.value, direction: pre.direction };
+    if (pre) return { kind: 'json', value: pre.value, direction: pre.direction, json: pre.json };
     // Words and no message ("Initializing server…"): the recorder's own text. A line that
     // starts as JSON or names a JSON-RPC field is a message that did not parse.
     if (!/^\s*[{[]/.test(text) && !text.includes('"jsonrpc"')) return { kind: 'text' };
@@ -159,7 +162,7 @@ export const mcpJsonRpcLogImporter: TrajectoryImporter = {
     for (const line of head.split('\n').filter((l) => l.trim() !== '').slice(0, 5)) {
       const read = readLine(line);
       if (read.kind !== 'json') continue;
-      const unwrapped = unwrap(read.value, read.direction);
+      const unwrapped = unwrap(read.value, read.json, read.direction);
       const m = 'messages' in unwrapped ? unwrapped.messages[0] : undefined;
       if (!isObject(m)) continue;
       const mcpMethod = MCP_METHOD.test(String(m.method ?? ''));
@@ -187,7 +190,7 @@ export const mcpJsonRpcLogImporter: TrajectoryImporter = {
         sessions.note(line.text);
         continue;
       }
-      const unwrapped = unwrap(read.value, read.direction);
+      const unwrapped = unwrap(read.value, read.json, read.direction);
       if ('field' in unwrapped) {
         yield { kind: 'problem', line: line.lineNo, field: unwrapped.field, reason: unwrapped.reason };
         continue;
@@ -198,7 +201,10 @@ export const mcpJsonRpcLogImporter: TrajectoryImporter = {
         continue;
       }
       const time = wireTime(read.value);
-      for (const message of unwrapped.messages) yield* sessions.push({ message, direction: unwrapped.direction, line: line.lineNo, ...(time !== undefined ? { time } : {}) });
+      for (const [i, message] of unwrapped.messages.entries()) {
+        const raw = { text: unwrapped.text, path: unwrapped.listed ? [...unwrapped.path, i] : unwrapped.path };
+        yield* sessions.push({ message, direction: unwrapped.direction, line: line.lineNo, raw, ...(time !== undefined ? { time } : {}) });
+      }
       sessions.note(line.text);
     }
     yield* sessions.end();

@@ -12,6 +12,7 @@
 import { chainBundle, type StepDraft } from '../common/trajectory/build';
 import type { ImportItem, IdFactory } from './format';
 import { contentKey } from './content-key';
+import { compactRaw, prettyRaw, rawValueAt } from './json-raw';
 import { jsonObservation, toolCallAction } from './tool-call';
 import { isObject } from '../common/json-values';
 
@@ -29,6 +30,11 @@ export interface WireMessage {
   time?: number;
   /** How long the request took, when the recorder measured it (a cassette's latency_ms); given with the response. */
   latencySeconds?: number;
+  /**
+   * The source text holding the message and the message's path in it: arguments and results
+   * are kept as written there (`2.0` stays `2.0`, keys keep their order), see ./json-raw.ts.
+   */
+  raw?: { text: string; path: readonly (string | number)[] };
 }
 
 interface RpcMessage {
@@ -46,6 +52,7 @@ interface PendingRequest {
   where?: string;
   time?: number;
   session: Session;
+  raw?: WireMessage['raw'];
   turn?: Turn;
   cancelled?: boolean;
 }
@@ -134,7 +141,7 @@ export class McpSessions {
         yield { kind: 'problem', line, field: where ? `${where}.id` : 'id', reason: `request id ${JSON.stringify(msg.id)} is reused before its response arrived` };
         return;
       }
-      const request: PendingRequest = { method: msg.method, params: isObject(msg.params) ? msg.params : {}, line, where, time: wire.time, session: this.session };
+      const request: PendingRequest = { method: msg.method, params: isObject(msg.params) ? msg.params : {}, line, where, time: wire.time, session: this.session, raw: wire.raw };
       if (direction === 'in') {
         this.leaveOut(`server request ${msg.method}`, line, 'a request from the server to the client (and the client\'s answer), not a tool call', where);
       } else if (msg.method === 'tools/call') {
@@ -165,11 +172,11 @@ export class McpSessions {
       }
       this.pending.delete(requestKey);
       const seconds = wire.latencySeconds ?? (wire.time !== undefined && request.time !== undefined ? wire.time - request.time : undefined);
-      this.applyResponse(request, msg, line, where, seconds !== undefined && seconds >= 0 ? Math.round(seconds * 1000) / 1000 : undefined);
+      this.applyResponse(request, msg, line, where, seconds !== undefined && seconds >= 0 ? Math.round(seconds * 1000) / 1000 : undefined, wire.raw);
     }
   }
 
-  private applyResponse(request: PendingRequest, msg: RpcMessage, line: number | null, where: string | undefined, durationSeconds: number | undefined): void {
+  private applyResponse(request: PendingRequest, msg: RpcMessage, line: number | null, where: string | undefined, durationSeconds: number | undefined, raw: WireMessage['raw']): void {
     const s = request.session;
     const failed = 'error' in msg;
     if (request.method === 'initialize' && isObject(msg.result)) {
@@ -181,9 +188,12 @@ export class McpSessions {
       for (const tool of msg.result.tools) s.tools.set(isObject(tool) && typeof tool.name === 'string' ? tool.name : `#${s.tools.size}`, tool);
     } else if (request.method === 'tools/call' && request.turn) {
       const isError = !failed && isObject(msg.result) && msg.result.isError === true;
+      const name = String(request.params.name);
+      const rawArgs = request.raw ? rawValueAt(request.raw.text, [...request.raw.path, 'params', 'arguments']) : null;
+      const rawResult = raw ? rawValueAt(raw.text, [...raw.path, failed ? 'error' : 'result']) : null;
       request.turn.step = {
-        action: toolCallAction(String(request.params.name), request.params.arguments),
-        observation: jsonObservation(failed ? msg.error : msg.result),
+        action: rawArgs !== null ? `{"name":${JSON.stringify(name)},"arguments":${compactRaw(rawArgs)}}` : toolCallAction(name, request.params.arguments),
+        observation: rawResult !== null ? prettyRaw(rawResult) : jsonObservation(failed ? msg.error : msg.result),
         origin: 'real',
         provenance: {
           source: { format: this.format, file: this.file, ...(request.line !== null ? { line: request.line } : {}), ...(request.where ? { at: request.where } : {}) },
