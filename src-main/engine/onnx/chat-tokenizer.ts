@@ -41,9 +41,11 @@ const PROBE_CONTENT = '\u2063worldloom probe\u2063';
 type TokenizerConfig = Record<string, unknown> & { chat_template?: unknown };
 
 export class ChatTokenizer {
+  /** Parsed in this thread only for trusted scripts that render here (a 20 MB template takes seconds). */
+  private parsedTemplate: Template | null = null;
+
   private constructor(
     private readonly tokenizer: Tokenizer,
-    private readonly template: Template,
     private readonly specialTokens: Record<string, string>,
     private readonly source: string,
     private readonly sandbox: TemplateSandbox,
@@ -61,12 +63,6 @@ export class ChatTokenizer {
       throw new EngineError(`${tokenizerPath} could not be loaded as a tokenizer: ${(error as Error).message}`, 'model-corrupt');
     }
     const source = chatTemplateSource(config, dirname(tokenizerConfigPath));
-    let template: Template;
-    try {
-      template = new Template(source);
-    } catch (error) {
-      throw new EngineError(`The chat template in ${tokenizerConfigPath} does not parse: ${(error as Error).message}`, 'model-corrupt');
-    }
     const specialTokens: Record<string, string> = {};
     for (const key of ['bos_token', 'eos_token', 'pad_token', 'unk_token']) {
       const value = config[key];
@@ -74,7 +70,7 @@ export class ChatTokenizer {
       if (typeof content === 'string') specialTokens[key] = content;
     }
     const sandbox = new TemplateSandbox(source, tokenizerConfigPath, limits);
-    return new ChatTokenizer(tokenizer, template, specialTokens, source, sandbox, maxTokenId(tokenizerJson));
+    return new ChatTokenizer(tokenizer, specialTokens, source, sandbox, maxTokenId(tokenizerJson));
   }
 
   /** Ends the template's rendering thread. */
@@ -94,7 +90,18 @@ export class ChatTokenizer {
 
   /** Renders in this thread, without limits: for trusted build and evaluation scripts only. */
   renderChat(messages: readonly ChatMessage[], addGenerationPrompt: boolean, templateKwargs: TemplateKwargs = {}): string {
-    return this.template.render(this.context(messages, addGenerationPrompt, templateKwargs));
+    return this.template().render(this.context(messages, addGenerationPrompt, templateKwargs));
+  }
+
+  private template(): Template {
+    if (!this.parsedTemplate) {
+      try {
+        this.parsedTemplate = new Template(this.source);
+      } catch (error) {
+        throw new EngineError(`The chat template of this model does not parse: ${(error as Error).message}`, 'model-corrupt');
+      }
+    }
+    return this.parsedTemplate;
   }
 
   /** The prompt for the model's next assistant turn, rendered in this thread (trusted scripts). */

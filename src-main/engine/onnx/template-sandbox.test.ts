@@ -40,4 +40,23 @@ describe('TemplateSandbox', () => {
     const broken = sandbox("{{ raise_exception('no tools here') }}");
     await expect(broken.render({ raise_exception: undefined })).rejects.toThrow(/could not be rendered/);
   });
+
+  it('keeps the process alive when a timed-out template runs out of heap, and serves the next render', async () => {
+    // The list grows until the worker reaches its heap cap, around the time the render times
+    // out (here 16 MiB: between 0.3 and 0.6 s on this machine). A worker that dies after its
+    // render gave up must not raise an 'error' event nobody hears, which would end the process.
+    const source = '{% set ns = namespace(l=[]) %}{% if spin %}{% for i in range(100000000) %}{% set ns.l = ns.l + [i] %}{% endfor %}{% endif %}ok';
+    for (const timeoutMs of [200, 300, 400, 500, 600]) {
+      const bomb = sandbox(source, { timeoutMs, maxHeapMb: 16 });
+      await expect(bomb.render({ spin: false })).resolves.toBe('ok');
+      await expect(bomb.render({ spin: true })).rejects.toThrow(/could not be rendered: (it ran longer than|it used more than 16 MiB)/);
+      await new Promise((settle) => setTimeout(settle, 500));
+      await expect(bomb.render({ spin: false })).resolves.toBe('ok');
+    }
+  });
+
+  it('parses the template in its worker and says when it does not parse', async () => {
+    const broken = sandbox('{% for %}');
+    await expect(broken.render({})).rejects.toThrow(/could not be rendered: it does not parse/);
+  });
 });

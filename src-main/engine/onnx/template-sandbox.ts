@@ -23,8 +23,19 @@ type RenderReply = { ok: true; text: string } | { ok: false; error: string };
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { Template } = require(workerData.jinja);
-const template = new Template(workerData.source);
+// Parsed here, not in the host: a 20 MB template takes seconds to parse.
+let template = null;
+let parseError = null;
+try {
+  template = new Template(workerData.source);
+} catch (error) {
+  parseError = 'it does not parse (' + String(error && error.message || error) + ')';
+}
 parentPort.on('message', (context) => {
+  if (parseError) {
+    parentPort.postMessage({ ok: false, error: parseError });
+    return;
+  }
   try {
     const text = template.render(context);
     parentPort.postMessage(text.length > workerData.maxChars
@@ -70,6 +81,10 @@ export class TemplateSandbox {
       stdout: true,
       stderr: true,
     });
+    // A worker ended for its time can still report running out of heap before it stops; an
+    // 'error' event nobody listens to would end the whole process. A render in flight has
+    // its own listener and turns the error into that render's error.
+    worker.on('error', () => undefined);
     worker.unref();
     return worker;
   }
