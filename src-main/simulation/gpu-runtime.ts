@@ -1,5 +1,5 @@
 // The CUDA runtime for onnxruntime-node is a separate download (its install step is
-// skipped by .npmrc because most machines have no NVIDIA GPU). `npm run gpu:install` and
+// denied by allowScripts in package.json because most machines have no NVIDIA GPU). `npm run gpu:install` and
 // the model panel's button fetch it on demand.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
