@@ -17,7 +17,7 @@ export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> 
       const parent = nodeOrFail(parentId);
       const trajectory = store.getTrajectory(parent.trajectoryId)!;
       const groups = rawSiblingGroups(store.getChildren(parentId)).filter((g) => action === undefined || g.action === action);
-      return { groups: groups.filter((g) => g.samples.length >= 2 || g.real !== null).map((g) => compareGroup(g, trajectory.domain)) };
+      return { groups: groups.filter((g) => g.samples.length >= 2 || (g.real !== null && g.samples.length > 0)).map((g) => compareGroup(g, trajectory.domain)) };
     },
     'siblings.agreement': ({ trajectoryId }) => {
       const store = studio.requireStore();
@@ -32,8 +32,9 @@ export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> 
         throw new UserError('Only a sample (a simulated, perturbed or edited step) can be preferred among its siblings; the recorded step is the ground truth.', 'invalid');
       }
       const group = rawSiblingGroups(store.getChildren(chosen.parentId)).find((g) => g.action === chosen.action)!;
+      // A curator may prefer any sibling of the action: a sample, a perturbed one, an edit.
       const changed = store.transaction(() =>
-        group.samples.flatMap((n) => {
+        [...group.samples, ...group.alternatives].flatMap((n) => {
           const has = n.curation.tags.includes(PREFERRED_TAG);
           if (n.id === nodeId && !has) return [store.setCuration(n.id, { tags: [...n.curation.tags, PREFERRED_TAG] })];
           if (n.id !== nodeId && has) return [store.setCuration(n.id, { tags: n.curation.tags.filter((t) => t !== PREFERRED_TAG) })];

@@ -35,7 +35,9 @@ describe('sibling samples of one action', () => {
     const groups = rawSiblingGroups(nodes, root.id);
     const ls = groups.find((g) => g.action === 'ls -la')!;
     expect(ls.real?.id).toBe(real.id);
-    expect(ls.samples.map((n) => n.id)).toEqual([s1.id, s2.id, p1.id]);
+    // The perturbed sibling is an alternative to the samples, not one of them.
+    expect(ls.samples.map((n) => n.id)).toEqual([s1.id, s2.id]);
+    expect(ls.alternatives.map((n) => n.id)).toEqual([p1.id]);
     expect(groups.find((g) => g.action === 'pwd')!.samples).toHaveLength(1);
     expect(rawSiblingGroups(nodes).length).toBe(3);
   });
@@ -50,21 +52,43 @@ describe('sibling samples of one action', () => {
     expect(rawSiblingGroups([...nodes, imported, sample, realLater], lone.id)[0]!.real?.id).toBe(realLater.id);
   });
 
-  it('compares a group: numbers, seeds and perturbation kinds tell samples apart; agreement, consensus and distance to real', () => {
+  it('compares a group: numbers and seeds tell samples apart; agreement, consensus and distance to real', () => {
     const group = compareGroup(rawSiblingGroups(nodes, root.id).find((g) => g.action === 'ls -la')!, 'terminal');
     expect(group.samples.map((s) => [s.sample, s.of, s.seed, s.perturbation])).toEqual([
-      [1, 3, 7, null],
-      [2, 3, 8, null],
-      [3, 3, null, 'permission-denied'],
+      [1, 2, 7, null],
+      [2, 2, 8, null],
     ]);
-    expect(group.samples.map((s) => s.preferred)).toEqual([false, false, true]);
     expect(group.samples[0]!.toReal).toBe(1);
-    expect(group.samples[2]!.toReal).toBeLessThan(0.5);
+    expect(group.samples[1]!.toReal).toBeLessThan(1);
     expect(group.agreement).toBeGreaterThan(0);
     expect(group.agreement).toBeLessThan(1);
-    expect(group.consensusNodeId).not.toBe(p1.id);
-    expect(group.pairwise).toHaveLength(3);
+    expect(group.pairwise).toHaveLength(2);
     expect(group.real).toBe('a.txt\nb.txt');
+  });
+
+  it('counts only the model\'s samples under one prompt: an edit or a perturbation is no "#3/3", and a sweep makes no agreement row', () => {
+    const parent = node(null, '', '$', 'imported');
+    const a = node(parent.id, 'cat notes.txt', 'milk', 'simulated', { seed: 1, promptHash: 'p1' });
+    const b = node(parent.id, 'cat notes.txt', 'milk\neggs', 'simulated', { seed: 2, promptHash: 'p1' });
+    const edited = node(parent.id, 'cat notes.txt', 'milk, eggs', 'edited');
+    const sweep = ['disk-full', 'permission-denied', 'timeout', 'command-not-found'].map((kind, i) =>
+      node(parent.id, 'grep x notes.txt', `error ${i}`, 'perturbed', { perturbations: [{ kind, mode: 'transform', params: {}, seed: i, version: 1 }] }),
+    );
+    const { rows, variants } = agreementRows([parent, a, b, edited, ...sweep]);
+    expect(rows.map((r) => [r.label, r.samples])).toEqual([['cat notes.txt', 2]]);
+    expect(variants.find((v) => v.nodeId === edited.id)).toBeUndefined();
+    expect(variants.filter((v) => v.nodeId === a.id || v.nodeId === b.id).map((v) => `${v.sample}/${v.of}`)).toEqual(['1/2', '2/2']);
+    expect(variants.filter((v) => sweep.some((n) => n.id === v.nodeId)).map((v) => [v.of, v.perturbation])).toEqual([
+      [1, 'disk-full'],
+      [1, 'permission-denied'],
+      [1, 'timeout'],
+      [1, 'command-not-found'],
+    ]);
+    // A sample made after the prompt changed (a new world specification) starts a new set of samples.
+    const c = node(parent.id, 'cat notes.txt', 'bread', 'simulated', { seed: 3, promptHash: 'p2' });
+    const [group] = rawSiblingGroups([a, b, edited, c], parent.id);
+    expect(group!.samples.map((n) => n.id)).toEqual([c.id]);
+    expect(group!.alternatives.map((n) => n.id)).toEqual([a.id, b.id, edited.id]);
   });
 
   it('lists only states with two or more samples of an action, least agreement first', () => {
@@ -73,14 +97,16 @@ describe('sibling samples of one action', () => {
     const agreeing2 = node(real.id, 'cat b.txt', 'same', 'simulated');
     const { rows, variants } = agreementRows([...nodes, lonePerturbed, agreeing, agreeing2]);
     expect(rows.map((r) => [r.label, r.samples])).toEqual([
-      ['ls -la', 3],
+      ['ls -la', 2],
       ['cat b.txt', 2],
     ]);
     expect(rows[0]!.agreement).toBeLessThan(rows[1]!.agreement);
     expect(rows[1]).toMatchObject({ agreement: 1, distinct: 1, preferredNodeId: null });
+    // The curator's pick among the siblings may be a perturbed one.
     expect(rows[0]!.preferredNodeId).toBe(p1.id);
-    // A lone perturbed sample has no agreement row, but its row still names its perturbation.
+    // A perturbed sibling has no sample number, but its row still names its perturbation.
     expect(variants.map((v) => v.nodeId)).toEqual([s1.id, s2.id, p1.id, lonePerturbed.id, agreeing.id, agreeing2.id]);
     expect(variants.find((v) => v.nodeId === lonePerturbed.id)).toMatchObject({ sample: 1, of: 1, perturbation: 'disk-full' });
+    expect(variants.find((v) => v.nodeId === p1.id)).toMatchObject({ of: 1, perturbation: 'permission-denied' });
   });
 });

@@ -1,15 +1,20 @@
 // Samples of one action from one state, found among a trajectory's nodes: the children of a
 // parent with the same action, the recorded one apart (real, else imported: the ground truth
-// they are compared with).
+// they are compared with). Only the world model's own samples of that action under the same
+// prompt count as samples (what their agreement measures: the model's certainty there); a
+// perturbed, edited or hand-written sibling is an alternative to them, never "#3 of 3".
 // Each sample gets what tells it from its siblings (number, seed, perturbation kind) and the
 // group its agreement (agreement.ts). Pure.
 import type { AgreementRow, SampleVariant, SiblingGroup } from '../contract/siblings';
 import { PREFERRED_TAG } from '../contract/siblings';
-import type { Domain, NodeRecord } from '../trajectory/model';
+import type { Domain, NodeRecord, Origin } from '../trajectory/model';
 import { sampleAgreement } from './agreement';
 
 /** More samples than this in one group are compared by their first ones only (pairs grow as n²). */
 export const MAX_COMPARED_SAMPLES = 16;
+
+/** Origins of nodes the world model sampled for the action as it was (an agent's call included). */
+const SAMPLED: ReadonlySet<Origin> = new Set<Origin>(['simulated', 'agent']);
 
 export interface RawGroup {
   parentId: string;
@@ -17,7 +22,10 @@ export interface RawGroup {
   parentDepth: number;
   action: string;
   real: NodeRecord | null;
+  /** The world model's samples of the action under the prompt of the latest one, in creation order. */
   samples: NodeRecord[];
+  /** The other siblings of the same action: perturbed, edited, hand-written, or sampled under another prompt. */
+  alternatives: NodeRecord[];
 }
 
 const firstLine = (text: string) => {
@@ -27,8 +35,8 @@ const firstLine = (text: string) => {
 
 /**
  * Children grouped by parent and action, in creation order; only groups with at least one
- * sample. Takes any set of nodes: a whole trajectory, one node's children, or just the
- * sibling samples the store picked out.
+ * sample or alternative. Takes any set of nodes: a whole trajectory, one node's children, or
+ * just the sibling samples the store picked out.
  */
 export function rawSiblingGroups(nodes: readonly NodeRecord[], parentId?: string): RawGroup[] {
   const groups = new Map<string, RawGroup>();
@@ -36,13 +44,21 @@ export function rawSiblingGroups(nodes: readonly NodeRecord[], parentId?: string
     if (n.parentId === null || (parentId !== undefined && n.parentId !== parentId)) continue;
     const key = `${n.parentId}\u0000${n.action}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { parentId: n.parentId, parentDepth: n.depth - 1, action: n.action, real: null, samples: [] }));
+    if (!group) groups.set(key, (group = { parentId: n.parentId, parentDepth: n.depth - 1, action: n.action, real: null, samples: [], alternatives: [] }));
     // The recorded step is the ground truth: a real one, else one imported from a recording.
     if (n.origin === 'real') group.real = group.real?.origin === 'real' ? group.real : n;
     else if (n.origin === 'imported') group.real ??= n;
-    else group.samples.push(n);
+    else if (SAMPLED.has(n.origin)) group.samples.push(n);
+    else group.alternatives.push(n);
   }
-  return [...groups.values()].filter((g) => g.samples.length > 0);
+  for (const group of groups.values()) {
+    // Samples made under another prompt (a changed world specification, say) are not samples of the same question.
+    const prompt = group.samples.at(-1)?.provenance.promptHash;
+    const [same, other] = [group.samples.filter((n) => n.provenance.promptHash === prompt), group.samples.filter((n) => n.provenance.promptHash !== prompt)];
+    group.samples = same;
+    if (other.length > 0) group.alternatives = [...other, ...group.alternatives].sort((a, b) => nodes.indexOf(a) - nodes.indexOf(b));
+  }
+  return [...groups.values()].filter((g) => g.samples.length > 0 || g.alternatives.length > 0);
 }
 
 function perturbationOf(node: NodeRecord): string | null {
@@ -58,6 +74,14 @@ export function variantsOf(group: RawGroup): SampleVariant[] {
     seed: typeof n.provenance.seed === 'number' ? n.provenance.seed : null,
     perturbation: perturbationOf(n),
   }));
+}
+
+/** What a perturbed alternative's row says: its kind and seed, never a sample number. */
+function perturbedVariants(group: RawGroup): SampleVariant[] {
+  return group.alternatives.flatMap((n) => {
+    const perturbation = perturbationOf(n);
+    return perturbation === null ? [] : [{ nodeId: n.id, sample: 1, of: 1, seed: typeof n.provenance.seed === 'number' ? n.provenance.seed : null, perturbation }];
+  });
 }
 
 export function compareGroup(group: RawGroup, domain: Domain): SiblingGroup {
@@ -89,17 +113,14 @@ export function compareGroup(group: RawGroup, domain: Domain): SiblingGroup {
   };
 }
 
-/** Every state with two or more samples of one action, least agreement first; and each sample's variant (a lone perturbed one's too). */
+/** Every state with two or more samples of one action, least agreement first; and each sample's variant (a perturbed sibling's too). */
 export function agreementRows(nodes: readonly NodeRecord[]): { rows: AgreementRow[]; variants: SampleVariant[] } {
   const rows: AgreementRow[] = [];
   const variants: SampleVariant[] = [];
   for (const group of rawSiblingGroups(nodes)) {
-    // A lone perturbed sample still says which perturbation it is; agreement needs two.
-    if (group.samples.length < 2) {
-      variants.push(...variantsOf(group).filter((v) => v.perturbation !== null));
-      continue;
-    }
-    variants.push(...variantsOf(group));
+    // A perturbed sibling is no sample, but its row still names its perturbation; agreement needs two samples.
+    variants.push(...(group.samples.length >= 2 ? variantsOf(group) : []), ...perturbedVariants(group));
+    if (group.samples.length < 2) continue;
     const compared = group.samples.slice(0, MAX_COMPARED_SAMPLES);
     const a = sampleAgreement(compared.map((n) => n.observation));
     rows.push({
@@ -110,7 +131,7 @@ export function agreementRows(nodes: readonly NodeRecord[]): { rows: AgreementRo
       agreement: a.agreement!,
       distinct: a.distinct,
       consensusNodeId: compared[a.consensus]!.id,
-      preferredNodeId: group.samples.find((n) => n.curation.tags.includes(PREFERRED_TAG))?.id ?? null,
+      preferredNodeId: [...group.samples, ...group.alternatives].find((n) => n.curation.tags.includes(PREFERRED_TAG))?.id ?? null,
     });
   }
   rows.sort((x, y) => x.agreement - y.agreement || x.depth - y.depth);
