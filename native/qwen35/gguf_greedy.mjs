@@ -1,4 +1,4 @@
-// node native/qwen35/gguf_greedy.mjs --gguf FILE.gguf --prompt-ids IDS.json [--tokens N] [--kv f32|f16] [--flash]
+// node native/qwen35/gguf_greedy.mjs --gguf FILE.gguf --prompt-ids IDS.json [--tokens N] [--kv f32|f16] [--flash] [--threads N]
 // Greedy tokens of a GGUF through node-llama-cpp on the CPU, for the converter's own test
 // (test_gguf.py) against transformers: prints {"cases":[{"promptIds":[…],"engine":[…]}]}.
 // The F32 key/value cache with flash attention off is the default because llama.cpp's default
@@ -22,12 +22,15 @@ const { values } = parseArgs({
     tokens: { type: 'string', default: '32' },
     kv: { type: 'string', default: 'f32' },
     flash: { type: 'boolean', default: false },
+    threads: { type: 'string', default: '1' },
   },
 });
 if (!values.gguf || !values['prompt-ids']) fail('pass --gguf FILE.gguf and --prompt-ids FILE (a JSON array of token-id arrays)');
 const tokens = Number(values.tokens);
 if (!Number.isInteger(tokens) || tokens < 1) fail('--tokens must be a positive integer');
 if (!['f32', 'f16'].includes(values.kv)) fail('--kv must be f32 or f16');
+const threads = Number(values.threads);
+if (!Number.isInteger(threads) || threads < 1) fail('--threads must be a positive integer');
 const prompts = JSON.parse(readFileSync(values['prompt-ids'], 'utf8'));
 if (!Array.isArray(prompts) || !prompts.every((p) => Array.isArray(p) && p.length > 0 && p.every(Number.isInteger))) {
   fail('--prompt-ids must hold a JSON array of non-empty arrays of token ids');
@@ -51,6 +54,8 @@ for (const prompt of prompts) {
   const context = await model.createContext({
     contextSize: Math.max(256, longest + tokens + 8),
     sequences: 1,
+    // One thread by default: the result does not depend on it, and a test shares the CPU.
+    threads,
     flashAttention: values.flash,
     experimentalKvCacheKeyType: kvType,
     experimentalKvCacheValueType: kvType,

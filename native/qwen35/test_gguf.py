@@ -1,0 +1,288 @@
+"""convert.py --to gguf against transformers, on a checkpoint of a fresh random seed.
+
+The file is read back with gguf.GGUFReader and every tensor is compared with transformers' own
+module weights through the transformation llama.cpp expects (written out again here, head by head,
+rather than reusing the converter's code); where node-llama-cpp is installed, its greedy tokens on
+the f32 file must equal transformers'.
+
+Run: native/.venv/bin/python -m pytest native/qwen35/test_gguf.py
+QWEN35_GGUF_SEED=N reruns one seed (each run otherwise draws its own and prints it on failure).
+"""
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+
+import gguf  # noqa: E402
+
+from convert import load_checkpoint, main as convert_main  # noqa: E402
+from gguf_convert import ConversionError, convert_gguf  # noqa: E402
+from make_checkpoint import make_checkpoint  # noqa: E402
+
+SEED = int(os.environ.get("QWEN35_GGUF_SEED") or random.SystemRandom().randrange(1, 2**31))
+NODE_LLAMA_CPP = ROOT / "node_modules" / "node-llama-cpp" / "package.json"
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory):
+    root = tmp_path_factory.mktemp("qwen35-gguf")
+    return {form: make_checkpoint(root / form, SEED, form) for form in ("causal", "conditional")}
+
+
+@pytest.fixture(scope="module")
+def f32_file(checkpoints, tmp_path_factory):
+    return convert_gguf(checkpoints["causal"], tmp_path_factory.mktemp("gguf") / "model-f32.gguf", "f32")
+
+
+def field(reader: gguf.GGUFReader, key: str):
+    found = reader.get_field(key)
+    assert found is not None, f"{key} is missing (seed {SEED})"
+    return found.contents()
+
+
+def tensors(reader: gguf.GGUFReader) -> dict:
+    """name -> (type, float32 values in numpy order)."""
+    out = {}
+    for t in reader.tensors:
+        shape = tuple(int(n) for n in reversed(t.shape))
+        values = gguf.quants.dequantize(t.data, t.tensor_type).reshape(shape)
+        out[t.name] = (t.tensor_type, values.astype(np.float32))
+    return out
+
+
+def grouped_to_tiled(k_heads: int, v_heads: int) -> list[int]:
+    """For each tiled position, the transformers (grouped) value head it holds.
+
+    transformers' value head h = k * r + m reads key head k (repeat_interleave); llama.cpp tiles
+    the key heads, so its position p reads key head p mod k_heads."""
+    per_key = v_heads // k_heads
+    order = [0] * v_heads
+    for k in range(k_heads):
+        for m in range(per_key):
+            order[m * k_heads + k] = k * per_key + m
+    return order
+
+
+def heads_rows(values: np.ndarray, order: list[int], width: int, axis: int = 0) -> np.ndarray:
+    blocks = np.split(values, len(order), axis=axis)
+    assert all(block.shape[axis] == width for block in blocks)
+    return np.concatenate([blocks[h] for h in order], axis=axis)
+
+
+def test_f32_file_holds_every_weight_as_llama_cpp_reads_it(checkpoints, f32_file):
+    model = load_checkpoint(checkpoints["causal"])
+    c = model.config
+    reader = gguf.GGUFReader(f32_file)
+    stored = tensors(reader)
+    assert field(reader, "general.architecture") == "qwen35moe"
+    assert field(reader, "qwen35moe.block_count") == 4
+    assert field(reader, "qwen35moe.embedding_length") == c.hidden_size
+    assert field(reader, "qwen35moe.context_length") == c.max_position_embeddings
+    assert field(reader, "qwen35moe.attention.head_count") == c.num_attention_heads
+    assert field(reader, "qwen35moe.attention.head_count_kv") == c.num_key_value_heads
+    assert field(reader, "qwen35moe.attention.key_length") == c.head_dim
+    assert field(reader, "qwen35moe.rope.dimension_count") == int(c.head_dim * 0.25)
+    sections = field(reader, "qwen35moe.rope.dimension_sections")
+    assert sections == [2, 1, 1, 0] and sum(sections) <= int(c.head_dim * 0.25) // 2
+    assert field(reader, "qwen35moe.rope.freq_base") == pytest.approx(1e7)
+    assert field(reader, "qwen35moe.expert_count") == c.num_experts
+    assert field(reader, "qwen35moe.expert_used_count") == c.num_experts_per_tok
+    assert field(reader, "qwen35moe.expert_feed_forward_length") == c.moe_intermediate_size
+    assert field(reader, "qwen35moe.expert_shared_feed_forward_length") == c.shared_expert_intermediate_size
+    assert field(reader, "qwen35moe.ssm.conv_kernel") == c.linear_conv_kernel_dim
+    assert field(reader, "qwen35moe.ssm.state_size") == c.linear_key_head_dim
+    assert field(reader, "qwen35moe.ssm.group_count") == c.linear_num_key_heads
+    assert field(reader, "qwen35moe.ssm.time_step_rank") == c.linear_num_value_heads
+    assert field(reader, "qwen35moe.ssm.inner_size") == c.linear_num_value_heads * c.linear_value_head_dim
+    assert field(reader, "qwen35moe.full_attention_interval") == 4
+    assert field(reader, "qwen35moe.attention.layer_norm_rms_epsilon") == pytest.approx(c.rms_norm_eps)
+
+    def expect(name, values, message=""):
+        kind, got = stored.pop(name)
+        assert kind == gguf.GGMLQuantizationType.F32, name
+        want = np.asarray(values, dtype=np.float32)
+        assert got.shape == want.shape, f"{name}: {got.shape} != {want.shape} (seed {SEED})"
+        np.testing.assert_array_equal(got, want, err_msg=f"{name} {message} (seed {SEED})")
+
+    def np_(t):
+        return t.detach().float().numpy()
+
+    stack = model.model
+    # RMSNorm weights are stored as 1 + w (float32 sums, as the converter computes them).
+    expect("token_embd.weight", np_(stack.embed_tokens.weight))
+    expect("output.weight", np_(model.lm_head.weight))
+    expect("output_norm.weight", np.float32(1) + np_(stack.norm.weight), "as 1 + w")
+    k_heads, v_heads, dv, dk = c.linear_num_key_heads, c.linear_num_value_heads, c.linear_value_head_dim, c.linear_key_head_dim
+    order = grouped_to_tiled(k_heads, v_heads)
+    assert order != list(range(v_heads)), "the fixture must have more value than key heads, or the reorder goes untested"
+    key_dim = k_heads * dk
+    for i, layer in enumerate(stack.layers):
+        b = f"blk.{i}."
+        expect(b + "attn_norm.weight", np.float32(1) + np_(layer.input_layernorm.weight), "as 1 + w")
+        expect(b + "post_attention_norm.weight", np.float32(1) + np_(layer.post_attention_layernorm.weight), "as 1 + w")
+        if c.layer_types[i] == "full_attention":
+            attn = layer.self_attn
+            expect(b + "attn_q.weight", np_(attn.q_proj.weight))
+            expect(b + "attn_k.weight", np_(attn.k_proj.weight))
+            expect(b + "attn_v.weight", np_(attn.v_proj.weight))
+            expect(b + "attn_output.weight", np_(attn.o_proj.weight))
+            expect(b + "attn_q_norm.weight", np.float32(1) + np_(attn.q_norm.weight), "as 1 + w")
+            expect(b + "attn_k_norm.weight", np.float32(1) + np_(attn.k_norm.weight), "as 1 + w")
+        else:
+            lin = layer.linear_attn
+            qkv = np_(lin.in_proj_qkv.weight)
+            expect(b + "attn_qkv.weight", np.concatenate([qkv[:key_dim], qkv[key_dim : 2 * key_dim], heads_rows(qkv[2 * key_dim :], order, dv)]))
+            expect(b + "attn_gate.weight", heads_rows(np_(lin.in_proj_z.weight), order, dv))
+            expect(b + "ssm_beta.weight", heads_rows(np_(lin.in_proj_b.weight), order, 1))
+            expect(b + "ssm_alpha.weight", heads_rows(np_(lin.in_proj_a.weight), order, 1))
+            expect(b + "ssm_a", heads_rows(-np.exp(np_(lin.A_log)), order, 1), "as -exp(A_log)")
+            expect(b + "ssm_dt.bias", heads_rows(np_(lin.dt_bias), order, 1))
+            conv = np_(lin.conv1d.weight).reshape(-1, c.linear_conv_kernel_dim)  # [channels, 1, kernel] squeezed
+            expect(b + "ssm_conv1d.weight", np.concatenate([conv[: 2 * key_dim], heads_rows(conv[2 * key_dim :], order, dv)]))
+            expect(b + "ssm_norm.weight", np_(lin.norm.weight), "as is (the gated norm has no offset)")
+            expect(b + "ssm_out.weight", heads_rows(np_(lin.out_proj.weight), order, dv, axis=1))
+        mlp = layer.mlp
+        inter = c.moe_intermediate_size
+        gate_up = np_(mlp.experts.gate_up_proj)
+        expect(b + "ffn_gate_inp.weight", np_(mlp.gate.weight))
+        expect(b + "ffn_gate_exps.weight", np.stack([gate_up[e, :inter] for e in range(c.num_experts)]))
+        expect(b + "ffn_up_exps.weight", np.stack([gate_up[e, inter:] for e in range(c.num_experts)]))
+        expect(b + "ffn_down_exps.weight", np_(mlp.experts.down_proj))
+        expect(b + "ffn_gate_inp_shexp.weight", np_(mlp.shared_expert_gate.weight)[0])
+        expect(b + "ffn_gate_shexp.weight", np_(mlp.shared_expert.gate_proj.weight))
+        expect(b + "ffn_up_shexp.weight", np_(mlp.shared_expert.up_proj.weight))
+        expect(b + "ffn_down_shexp.weight", np_(mlp.shared_expert.down_proj.weight))
+    assert not stored, f"tensors nothing checked: {sorted(stored)}"
+
+
+def test_tokenizer_template_and_sampling_metadata(checkpoints, f32_file):
+    from transformers import AutoTokenizer
+
+    source = checkpoints["causal"]
+    reader = gguf.GGUFReader(f32_file)
+    tokenizer = AutoTokenizer.from_pretrained(source)
+    tokens = field(reader, "tokenizer.ggml.tokens")
+    types = field(reader, "tokenizer.ggml.token_type")
+    vocab = tokenizer.get_vocab()
+    assert len(tokens) == len(types) == 768  # one per embedding row, the padding rows included
+    for token, token_id in vocab.items():
+        assert tokens[token_id] == token, token_id
+    T = gguf.TokenType
+    assert types[vocab["<|im_end|>"]] == T.CONTROL and types[vocab["<think>"]] == T.USER_DEFINED
+    assert types[vocab["Ġ"]] == T.NORMAL and types[767] == T.UNUSED and tokens[767] == "[PAD767]"
+    merges = json.loads((source / "tokenizer.json").read_text())["model"]["merges"]
+    assert field(reader, "tokenizer.ggml.merges") == [m if isinstance(m, str) else " ".join(m) for m in merges]
+    assert field(reader, "tokenizer.ggml.model") == "gpt2"
+    assert field(reader, "tokenizer.ggml.pre") == "qwen2"  # the fixture's split is Qwen2's regex
+    assert field(reader, "tokenizer.ggml.eos_token_id") == vocab["<|im_end|>"]
+    assert field(reader, "tokenizer.ggml.padding_token_id") == vocab["<|endoftext|>"]
+    assert field(reader, "tokenizer.ggml.bos_token_id") == vocab["<|endoftext|>"]
+    assert field(reader, "tokenizer.ggml.add_bos_token") is False
+    assert field(reader, "tokenizer.chat_template") == (HERE / "chat_template.jinja").read_text(encoding="utf-8")
+    assert field(reader, "general.sampling.temp") == pytest.approx(0.6)
+    assert field(reader, "general.sampling.top_k") == 20
+    assert field(reader, "general.sampling.top_p") == pytest.approx(0.95)
+    assert field(reader, "general.sampling.penalty_repeat") == pytest.approx(1.0)
+
+
+def test_chat_template_jinja_wins_over_tokenizer_config(checkpoints, tmp_path):
+    source = tmp_path / "hf"
+    shutil.copytree(checkpoints["causal"], source)
+    (source / "chat_template.jinja").write_text("{{ messages[0]['content'] }}-from-jinja")
+    reader = gguf.GGUFReader(convert_gguf(source, tmp_path / "m.gguf"))
+    assert field(reader, "tokenizer.chat_template") == "{{ messages[0]['content'] }}-from-jinja"
+
+
+def test_conditional_form_writes_the_same_text_model(checkpoints, f32_file, tmp_path):
+    causal = tensors(gguf.GGUFReader(f32_file))
+    conditional = tensors(gguf.GGUFReader(convert_gguf(checkpoints["conditional"], tmp_path / "c.gguf")))
+    assert conditional.keys() == causal.keys()  # no vision tensors
+    for name, (_, values) in causal.items():
+        np.testing.assert_array_equal(conditional[name][1], values, err_msg=name)
+
+
+@pytest.mark.parametrize("gguf_type", ["f16", "q8_0"])
+def test_smaller_types_store_rounded_weights_and_keep_norms_f32(f32_file, checkpoints, tmp_path, gguf_type):
+    exact = tensors(gguf.GGUFReader(f32_file))
+    smaller = tensors(gguf.GGUFReader(convert_gguf(checkpoints["causal"], tmp_path / f"m-{gguf_type}.gguf", gguf_type)))
+    Q = gguf.GGMLQuantizationType
+    want = Q.F16 if gguf_type == "f16" else Q.Q8_0
+    assert smaller["blk.1.ffn_gate_exps.weight"][0] == want
+    assert smaller["blk.1.attn_qkv.weight"][0] == want
+    assert smaller["token_embd.weight"][0] == want
+    # Norms, the router, the conv and the decay parameters stay float32, bit for bit.
+    for name in ("blk.1.ssm_a", "blk.1.ssm_conv1d.weight", "blk.1.ffn_gate_inp.weight", "output_norm.weight", "blk.3.attn_q_norm.weight"):
+        assert smaller[name][0] == Q.F32, name
+        np.testing.assert_array_equal(smaller[name][1], exact[name][1], err_msg=name)
+    for name, (_, values) in exact.items():
+        got = smaller[name][1]
+        # fp16 rounds at 2^-11 of the value; q8_0 at 1/127 of each block of 32's largest value.
+        bound = np.abs(values).max() * (2.0**-11 if gguf_type == "f16" else 1 / 127)
+        assert np.abs(got - values).max() <= bound, name
+
+
+def test_refusals_say_what_to_do(checkpoints, tmp_path, capsys):
+    source = checkpoints["causal"]
+    assert convert_main(["--to", "gguf", "--from", str(source), "--out", str(tmp_path / "x.gguf"), "--type", "q4_k"]) == 2
+    assert "f32, f16, q8_0" in capsys.readouterr().err
+    assert convert_main(["--to", "gguf", "--from", str(source), "--out", str(tmp_path)]) == 2
+    assert "pass --out FILE.gguf" in capsys.readouterr().err
+    assert convert_main(["--to", "tflite", "--from", str(source), "--out", str(tmp_path / "y")]) == 2
+    assert "onnx or gguf" in capsys.readouterr().err
+    # Rope sections that overflow the rotary half would abort ggml: refused before anything is written.
+    broken = tmp_path / "broken"
+    shutil.copytree(source, broken)
+    config = json.loads((broken / "config.json").read_text())
+    config["rope_parameters"]["mrope_section"] = [11, 11, 10]
+    (broken / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ConversionError, match="fix rope_parameters.mrope_section"):
+        convert_gguf(broken, tmp_path / "broken.gguf")
+    assert not (tmp_path / "broken.gguf").exists() and not (tmp_path / "broken.gguf.partial").exists()
+    # No chat template anywhere: refused, since the engine renders prompts from the file's template.
+    bare = tmp_path / "bare"
+    shutil.copytree(source, bare)
+    tokenizer_config = json.loads((bare / "tokenizer_config.json").read_text())
+    del tokenizer_config["chat_template"]
+    (bare / "tokenizer_config.json").write_text(json.dumps(tokenizer_config))
+    with pytest.raises(ConversionError, match="no chat template"):
+        convert_gguf(bare, tmp_path / "bare.gguf")
+
+
+def node_greedy(gguf_file: Path, prompts: list[list[int]], tokens: int, tmp_path: Path, *extra: str) -> list[list[int]]:
+    ids = tmp_path / "ids.json"
+    ids.write_text(json.dumps(prompts))
+    result = subprocess.run(
+        ["node", str(HERE / "gguf_greedy.mjs"), "--gguf", str(gguf_file), "--prompt-ids", str(ids), "--tokens", str(tokens), *extra],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    return [case["engine"] for case in json.loads(result.stdout)["cases"]]
+
+
+@pytest.mark.skipif(not NODE_LLAMA_CPP.is_file(), reason="node-llama-cpp is not installed in node_modules (npm ci installs it)")
+def test_node_llama_cpp_decodes_the_f32_file_as_transformers(checkpoints, f32_file, tmp_path):
+    from prompts import chat_prompts
+    from reference import reference_cases
+
+    source = checkpoints["causal"]
+    rng = np.random.default_rng(SEED)
+    # A first-action chat prompt, a short history, one of over 1,500 tokens, and random ids.
+    prompts = chat_prompts(source) + [rng.integers(3, 660, size=23).tolist()]
+    reference = reference_cases(source, prompts, 40, model=load_checkpoint(source))
+    engine = node_greedy(f32_file, prompts, 40, tmp_path)
+    for case, produced in zip(reference, engine):
+        assert produced == case["reference"], f"seed {SEED}, prompt of {len(case['promptIds'])} tokens"
