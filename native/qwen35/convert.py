@@ -32,7 +32,9 @@ from storage import text_parts  # noqa: E402
 
 PRECISIONS = ("fp32", "fp16", "int4")
 LAYOUTS = ("tokens", "embeds")
-COPIED_FILES = ("tokenizer.json", "tokenizer_config.json", "generation_config.json", "config.json")
+# chat_template.jinja is where transformers 5 saves a checkpoint's chat template (no longer in
+# tokenizer_config.json); without it the engine finds no template in the converted folder.
+COPIED_FILES = ("tokenizer.json", "tokenizer_config.json", "chat_template.jinja", "generation_config.json", "config.json")
 
 
 def load_checkpoint(hf_dir: Path):
@@ -171,6 +173,8 @@ def convert(hf_dir: Path, out: Path, precision: str = "fp32", layout: str = "tok
     for name in COPIED_FILES:
         if (hf_dir / name).is_file():
             shutil.copyfile(hf_dir / name, out / name)
+        elif (out / name).exists():
+            (out / name).unlink()  # left by an earlier conversion into the same folder
     return out
 
 

@@ -4,6 +4,7 @@ Run: native/.venv/bin/python -m pytest native/qwen35/test_convert.py
 """
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -248,3 +249,27 @@ def test_recover_gives_back_the_checkpoint_the_folder_was_converted_from(checkpo
     assert recover_main(["--onnx", str(folder), "--out", str(tmp_path / "again")]) == 0
     assert recover_main(["--onnx", str(convert(source, tmp_path / "int4", "int4", "tokens")), "--out", str(tmp_path / "x")]) == 2
     assert recover_main(["--onnx", str(tmp_path), "--out", str(tmp_path / "y")]) == 2
+
+
+def test_both_converters_carry_a_transformers5_chat_template_over(checkpoints, tmp_path):
+    import gguf
+    from transformers import AutoTokenizer
+
+    from gguf_convert import convert_gguf
+
+    # transformers 5 saves the template as chat_template.jinja and drops it from tokenizer_config.json.
+    source = tmp_path / "hf"
+    shutil.copytree(checkpoints["causal"], source)
+    AutoTokenizer.from_pretrained(source).save_pretrained(source)
+    assert "chat_template" not in json.loads((source / "tokenizer_config.json").read_text())
+    template = (source / "chat_template.jinja").read_text(encoding="utf-8")
+    assert "<|im_start|>" in template
+    folder = convert(source, tmp_path / "onnx", "fp32", "tokens")
+    assert (folder / "chat_template.jinja").read_text(encoding="utf-8") == template
+    assert AutoTokenizer.from_pretrained(folder).chat_template == template
+    reader = gguf.GGUFReader(convert_gguf(source, tmp_path / "model.gguf"))
+    assert reader.get_field("tokenizer.chat_template").contents() == template
+    # A later conversion from a checkpoint without the file does not leave the old one behind.
+    convert(checkpoints["causal"], folder, "fp32", "tokens")
+    assert not (folder / "chat_template.jinja").exists()
+    assert AutoTokenizer.from_pretrained(folder).chat_template == json.loads((folder / "tokenizer_config.json").read_text())["chat_template"]
