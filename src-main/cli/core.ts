@@ -7,8 +7,10 @@ import type { ApiEvent, ApiEventPayload, ApiInput, ApiMethod, ApiOutput } from '
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
 import { UserError } from '../common/user-error';
+import type { DeviceChoice } from '../common/device';
 import { modelSpecFromArgument } from './model-argument';
 import { RESOURCES_DIR } from './paths';
+import { missingWorkspaceError } from './workspace-argument';
 
 export interface CliCore {
   readonly studio: Studio;
@@ -23,6 +25,8 @@ export interface CoreOptions {
   workspace?: { path: string; create?: boolean };
   /** A --model argument; null loads the embedded default model; absent loads none. */
   model?: string | null;
+  /** `--device`: where an in-process model runs; absent means auto. */
+  device?: DeviceChoice;
 }
 
 /** Runs `work` against a fresh core with the workspace and model opened, then closes both. */
@@ -50,21 +54,22 @@ export async function withCore<T>(options: CoreOptions, work: (core: CliCore) =>
   try {
     if (options.workspace) {
       const path = resolve(options.workspace.path);
+      if (!options.workspace.create && !existsSync(path)) throw missingWorkspaceError(path);
       await core.call(options.workspace.create && !existsSync(path) ? 'workspace.create' : 'workspace.open', { path });
     }
-    if (options.model !== undefined) await loadModel(core, options.model);
+    if (options.model !== undefined) await loadModel(core, options.model, options.device);
     return await work(core);
   } finally {
     await studio.dispose();
   }
 }
 
-async function loadModel(core: CliCore, argument: string | null): Promise<void> {
+async function loadModel(core: CliCore, argument: string | null, device: DeviceChoice | undefined): Promise<void> {
   if (argument) {
-    await core.call('model.load', { spec: modelSpecFromArgument(argument) });
+    await core.call('model.load', { spec: modelSpecFromArgument(argument, device) });
     return;
   }
   const { defaultModelPath } = await core.call('model.state', {});
   if (!defaultModelPath) throw new UserError('No model given and this installation has no embedded model: pass --model DIR|URL.', 'no-model');
-  await core.call('model.load', { spec: { kind: 'onnx', path: defaultModelPath } });
+  await core.call('model.load', { spec: { kind: 'onnx', path: defaultModelPath, ...(device ? { device } : {}) } });
 }

@@ -1,24 +1,41 @@
-// `--model DIR|URL`: a model folder on disk, or an OpenAI-compatible endpoint.
+// `--model DIR|URL` with `--device`: a model folder on disk, or an OpenAI-compatible endpoint.
 import { resolve } from 'node:path';
 import type { ModelSpec } from '../common/contract/simulation';
+import type { DeviceChoice } from '../common/device';
 import type { WorldModelEngine } from '../common/engine';
-import { ModelSession } from '../simulation/model-session';
+import { UserError } from '../common/user-error';
+import { defaultModelPath, ModelSession } from '../simulation/model-session';
 import { RESOURCES_DIR } from './paths';
 
-export function modelSpecFromArgument(value: string): ModelSpec {
+export function modelSpecFromArgument(value: string, device?: DeviceChoice): ModelSpec {
   if (/^https?:\/\//i.test(value)) {
+    if (device && device !== 'auto') {
+      throw new UserError(
+        `--device ${device} chooses where a model runs in this process; ${value} is a server, which runs on its own devices. Leave --device out.`,
+      );
+    }
     // "http://host:8000/v1#model-name" names the served model after '#'.
     const [baseUrl, model] = value.split('#', 2) as [string, string | undefined];
     return { kind: 'openai', baseUrl, ...(model ? { model } : {}) };
   }
-  return { kind: 'onnx', path: resolve(value) };
+  return { kind: 'onnx', path: resolve(value), ...(device ? { device } : {}) };
+}
+
+/** `--model` with `--device`, else the embedded model on `--device`; null when there is neither. */
+export function modelSpecFromOptions(model: string | undefined, device: DeviceChoice | undefined): ModelSpec | null {
+  if (model) return modelSpecFromArgument(model, device);
+  const path = defaultModelPath(RESOURCES_DIR);
+  return path ? { kind: 'onnx', path, ...(device ? { device } : {}) } : null;
 }
 
 /** Loads `--model` (or, without it, the embedded default model); says what to pass when there is neither. */
-export async function openModelForCli(modelArgument: string | undefined): Promise<{ models: ModelSession; engine: WorldModelEngine }> {
+export async function openModelForCli(
+  modelArgument: string | undefined,
+  device?: DeviceChoice,
+): Promise<{ models: ModelSession; engine: WorldModelEngine }> {
   const models = new ModelSession(RESOURCES_DIR);
-  if (modelArgument) await models.load(modelSpecFromArgument(modelArgument));
-  else await models.loadDefault();
+  const spec = modelSpecFromOptions(modelArgument, device);
+  if (spec) await models.load(spec);
   if (!models.current) throw new Error('No model given and this installation has no embedded model: pass --model DIR|URL.');
   return { models, engine: models.current };
 }

@@ -1,6 +1,7 @@
 // Parsers for option values that commander hands over as strings. A value out of range
 // throws InvalidArgumentError, which commander reports with the option's name and the value.
 import { InvalidArgumentError } from 'commander';
+import { DEVICE_CHOICES } from '../common/device';
 
 /** A whole number from `min` to `max`; without `max`, any from `min` up. */
 export function wholeNumber(min: number, max?: number): (value: string) => number {
@@ -36,3 +37,9 @@ export function oneOf<T extends string>(values: readonly T[]): (value: string) =
     return value as T;
   };
 }
+
+/** `--device`: where an in-process model runs (common/device.ts), for every verb that takes `--model`. */
+export const deviceChoice = oneOf(DEVICE_CHOICES);
+export const DEVICE_OPTION_HELP =
+  `where an in-process model runs: ${DEVICE_CHOICES.join('|')} (default auto: CUDA when installed, then a hardware ` +
+  'WebGPU adapter, then the CPU; software adapters such as llvmpipe only when named)';

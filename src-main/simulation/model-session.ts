@@ -73,7 +73,7 @@ export class ModelSession {
 }
 
 async function openEngine(spec: ModelSpec, secrets?: SecretStore): Promise<WorldModelEngine> {
-  if (spec.kind === 'onnx') return OnnxEngine.load(spec.path);
+  if (spec.kind === 'onnx') return OnnxEngine.load(spec.path, { device: spec.device ?? 'auto' });
   const secretName = `api-key:${spec.baseUrl}`;
   const engine = new OpenAiCompatibleEngine({
     baseUrl: spec.baseUrl,

@@ -6,8 +6,9 @@ import { resolve } from 'node:path';
 import { DEFAULT_JUDGE_MAX_TOKENS } from '../../common/contract/evaluation';
 import { RESULT_FILES } from '../../evaluation/result-files';
 import { publicScoreBlock, worldloomReport } from '../../evaluation/score-report';
+import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { wholeNumber } from '../option-parsers';
+import { DEVICE_OPTION_HELP, deviceChoice, wholeNumber } from '../option-parsers';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 function eta(seconds: number | null): string {
@@ -21,6 +22,7 @@ export function registerEval(program: Command): void {
     .description('evaluate a world model on an AgentWorldBench directory (resumable; files as the public eval.py writes them)')
     .requiredOption('-d, --data <dir>', 'folder with <domain>_test.jsonl files')
     .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--judge <url>', 'OpenAI-compatible judge endpoint (rubric scores); without it only rule-based metrics')
     .option('--judge-model <name>', 'judge model name on that endpoint')
     .option('--local-judge', 'judge with the loaded world model itself')
@@ -35,6 +37,7 @@ export function registerEval(program: Command): void {
       async (opts: SamplingFlags & {
         data: string;
         model?: string;
+        device?: DeviceChoice;
         judge?: string;
         judgeModel?: string;
         localJudge?: boolean;
@@ -50,7 +53,7 @@ export function registerEval(program: Command): void {
           : opts.localJudge
             ? ({ kind: 'local' } as const)
             : ({ kind: 'none' } as const);
-        await withCore({ model: opts.model ?? null }, async (core) => {
+        await withCore({ model: opts.model ?? null, device: opts.device }, async (core) => {
           const jobId = 'cli-eval';
           core.cancelOnInterrupt(jobId, () => process.stderr.write('\nStopping after the samples in flight; run the same command again to resume.\n'));
           core.on('job.progress', (p) => {

@@ -5,8 +5,9 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { ApiInput } from '../../common/contract/api';
 import { UserError } from '../../common/user-error';
+import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { numberBetween, wholeNumber } from '../option-parsers';
+import { DEVICE_OPTION_HELP, deviceChoice, numberBetween, wholeNumber } from '../option-parsers';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 interface ExpandFlags extends SamplingFlags {
@@ -22,6 +23,7 @@ interface ExpandFlags extends SamplingFlags {
   tokenBudget?: number;
   timeBudget?: number;
   model?: string;
+  device?: DeviceChoice;
 }
 
 /** The policy as the contract takes it (what is left out gets the contract's defaults). */
@@ -57,9 +59,10 @@ export function registerExpand(program: Command): void {
     .option('-d, --depth <d>', 'levels below the node (default 2)', wholeNumber(1, 8))
     .option('--token-budget <n>', 'stop after this many new tokens (world model and policy)', wholeNumber(1))
     .option('--time-budget <seconds>', 'stop after this many seconds', numberBetween(1, 7 * 24 * 3600))
-    .option('-m, --model <dir|url>', 'world model folder or OpenAI-compatible endpoint (default: the embedded model)');
+    .option('-m, --model <dir|url>', 'world model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice);
   addSamplingOptions(command).action((opts: ExpandFlags) =>
-    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null }, async (core) => {
+    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device }, async (core) => {
       const jobId = 'cli-expand';
       core.cancelOnInterrupt(jobId);
       core.on('job.progress', (p) => {

@@ -5,8 +5,9 @@ import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { startMcpHttp } from '../../agents/mcp-http';
 import { SimulatedEnvironment } from '../../agents/simulated-environment';
+import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { oneOf, wholeNumber } from '../option-parsers';
+import { DEVICE_OPTION_HELP, deviceChoice, oneOf, wholeNumber } from '../option-parsers';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 interface McpServeFlags extends SamplingFlags {
@@ -19,6 +20,7 @@ interface McpServeFlags extends SamplingFlags {
   http?: number;
   token?: string;
   model?: string;
+  device?: DeviceChoice;
 }
 
 export function registerMcpServe(program: Command): void {
@@ -33,9 +35,10 @@ export function registerMcpServe(program: Command): void {
     .option('-s, --seed <n>', 'seed of the perturbation schedule (same seed, same injections)', wholeNumber(0, 2 ** 31 - 1), 0)
     .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1:PORT (0: any free port) instead of stdio', wholeNumber(0, 65535))
     .option('--token <token>', 'the HTTP token (default: a random one, printed)')
-    .option('-m, --model <dir|url>', 'world model folder or OpenAI-compatible endpoint (default: the embedded model)');
+    .option('-m, --model <dir|url>', 'world model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice);
   addSamplingOptions(command, { seed: false }).action((opts: McpServeFlags) =>
-    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null }, async (core) => {
+    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device }, async (core) => {
       const environment = new SimulatedEnvironment(core.studio, {
         trajectoryId: opts.trajectory,
         nodeId: opts.node,

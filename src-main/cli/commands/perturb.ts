@@ -1,7 +1,8 @@
 // `worldloom perturb`: one perturbation (or a comma-separated sweep) of a step.
 import type { Command } from 'commander';
+import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { oneOf, wholeNumber } from '../option-parsers';
+import { DEVICE_OPTION_HELP, deviceChoice, oneOf, wholeNumber } from '../option-parsers';
 import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerPerturb(program: Command): void {
@@ -14,10 +15,11 @@ export function registerPerturb(program: Command): void {
     .option('--mode <mode>', 'instruction | transform (default transform)', oneOf(['instruction', 'transform'] as const))
     .option('--params <json>', 'parameters as a JSON object (for a single kind)')
     .option('-s, --seed <n>', 'seed (default 0)', wholeNumber(0, 2 ** 31 - 1))
-    .option('-m, --model <dir|url>', 'model for instruction mode (default: the embedded model)');
+    .option('-m, --model <dir|url>', 'model for instruction mode (default: the embedded model)')
+    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice);
   // The generation options shape instruction mode only; --seed is the sweep's own.
   addSamplingOptions(command, { seed: false }).action(
-    async (opts: Omit<SamplingFlags, 'seed'> & { workspace: string; node: string; kind: string; mode?: 'instruction' | 'transform'; params?: string; seed?: number; model?: string }) => {
+    async (opts: Omit<SamplingFlags, 'seed'> & { workspace: string; node: string; kind: string; mode?: 'instruction' | 'transform'; params?: string; seed?: number; model?: string; device?: DeviceChoice }) => {
       const kindIds = opts.kind.split(',').map((k) => k.trim()).filter(Boolean);
       let params: Record<string, unknown> | undefined;
       if (opts.params) {
@@ -28,7 +30,7 @@ export function registerPerturb(program: Command): void {
         }
       }
       // Transform mode needs no model; only instruction mode loads one.
-      await withCore({ workspace: { path: opts.workspace }, model: opts.mode === 'instruction' ? (opts.model ?? null) : undefined }, async (core) => {
+      await withCore({ workspace: { path: opts.workspace }, model: opts.mode === 'instruction' ? (opts.model ?? null) : undefined, device: opts.device }, async (core) => {
         const jobId = 'cli-perturb';
         core.cancelOnInterrupt(jobId);
         const result = await core.call('perturb.run', {

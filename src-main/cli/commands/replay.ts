@@ -1,7 +1,9 @@
 // `worldloom replay`: simulate every step of a recorded real trajectory from its real
 // history, store the predictions beside the real steps, and print the metrics as JSON.
 import type { Command } from 'commander';
+import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
+import { DEVICE_OPTION_HELP, deviceChoice } from '../option-parsers';
 import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerReplay(program: Command): void {
@@ -11,9 +13,10 @@ export function registerReplay(program: Command): void {
     .requiredOption('-w, --workspace <file>', 'workspace file')
     .requiredOption('--trajectory <id>', 'the recorded trajectory')
     .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--report <file>', 'also write the report (.html, else JSON)');
-  addSamplingOptions(command).action((opts: SamplingFlags & { workspace: string; trajectory: string; model?: string; report?: string }) =>
-    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null }, async (core) => {
+  addSamplingOptions(command).action((opts: SamplingFlags & { workspace: string; trajectory: string; model?: string; device?: DeviceChoice; report?: string }) =>
+    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device }, async (core) => {
       const jobId = 'cli-replay';
       core.cancelOnInterrupt(jobId);
       core.on('job.progress', (p) => {

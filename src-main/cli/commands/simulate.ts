@@ -1,7 +1,8 @@
 // `worldloom simulate`: predict the observation of an action at a node, K samples.
 import type { Command } from 'commander';
+import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { wholeNumber } from '../option-parsers';
+import { DEVICE_OPTION_HELP, deviceChoice, wholeNumber } from '../option-parsers';
 import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerSimulate(program: Command): void {
@@ -12,10 +13,11 @@ export function registerSimulate(program: Command): void {
     .requiredOption('-n, --node <id>', 'node to act from')
     .requiredOption('-a, --action <text>', 'the action to simulate')
     .option('-k, --samples <k>', 'samples, run as one batch (default 1)', wholeNumber(1, 64))
-    .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)');
+    .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice);
   addSamplingOptions(command).action(
-    (opts: SamplingFlags & { workspace: string; node: string; action: string; samples?: number; model?: string }) =>
-      withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null }, async (core) => {
+    (opts: SamplingFlags & { workspace: string; node: string; action: string; samples?: number; model?: string; device?: DeviceChoice }) =>
+      withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device }, async (core) => {
         const jobId = 'cli-simulate';
         core.cancelOnInterrupt(jobId);
         const result = await core.call('simulate.run', { jobId, nodeId: opts.node, action: opts.action, samples: opts.samples, sampling: samplingOverrides(opts) });

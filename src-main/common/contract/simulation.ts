@@ -2,12 +2,16 @@
 // (the model's recommendation, the workspace's overrides, what is in force), simulating steps,
 // and the exact prompt a step is simulated from.
 import { z } from 'zod';
+import { DEVICE_CHOICES } from '../device';
 import { NodeRecord } from '../trajectory/model';
 import { JobId } from './jobs';
 import { method } from './method';
 
+/** Where an in-process model runs (common/device.ts); absent means 'auto'. */
+export const DeviceChoice = z.enum(DEVICE_CHOICES);
+
 export const ModelSpec = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('onnx'), path: z.string().min(1).max(4096) }),
+  z.object({ kind: z.literal('onnx'), path: z.string().min(1).max(4096), device: DeviceChoice.optional() }),
   z.object({
     kind: z.literal('openai'),
     baseUrl: z.string().url().max(2048),

@@ -1,65 +1,150 @@
 // Opens the decoder on the best execution provider this machine offers, falling back
 // provider by provider to the CPU and recording why each one was or was not used, so the
 // model panel can say "CUDA: runtime not installed" instead of silently running slowly.
+//
+// The default order puts only providers that run the whole Qwen3.5-MoE graph (QMoE, the
+// linear-attention operators, GroupQueryAttention, MatMulNBits) ahead of the CPU: CUDA when its
+// runtime is installed, then WebGPU (in onnxruntime-node's own binary: Dawn over Vulkan, D3D12
+// or Metal). CoreML and DirectML have none of those kernels, so a graph "on" them runs its heavy
+// operators on the CPU with copies in between: they are used only when named in `providers`.
 
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
 import type { InferenceSession } from 'onnxruntime-node';
+import type { DeviceChoice } from '../../common/device';
 import { EngineError, type EngineDescription } from '../../common/engine';
+import { probeGpuAdapter, type GpuAdapterProbe } from '../gpu-adapter';
 
-export type ProviderName = 'cuda' | 'dml' | 'coreml' | 'cpu';
+export type ProviderName = 'cuda' | 'webgpu' | 'dml' | 'coreml' | 'cpu';
 export type ProviderReport = EngineDescription['providers'][number];
+/** Dawn's backend as onnxruntime names it; absent: the platform's own (Vulkan, D3D12, Metal). */
+export type WebGpuBackend = 'Vulkan' | 'D3D12';
 
 export interface OpenedSession {
   session: InferenceSession;
   provider: ProviderName;
-  /** "cuda:0", "dml", "coreml" or "cpu". */
+  /** "cuda:0", "webgpu", "dml", "coreml" or "cpu". */
   device: string;
   providers: ProviderReport[];
+  /** The backend a WebGPU session was asked for, so a second model of the folder runs beside it. */
+  webgpuBackend?: WebGpuBackend;
 }
 
 export interface SessionSettings {
-  /** Providers to try in order; the CPU is always the last resort. Default: by platform. */
+  /** The user's choice (--device, the model panel). Default 'auto'; ignored when `providers` is given. */
+  device?: DeviceChoice;
+  /** Providers to try in order instead of `device` (tests, benches); the CPU is always the last resort. */
   providers?: readonly ProviderName[];
+  webgpuBackend?: WebGpuBackend;
   intraOpThreads?: number;
+  /** Where WebGPU would run; default: probed on this machine (engine/gpu-adapter.ts). */
+  adapter?: () => GpuAdapterProbe;
 }
 
 export function defaultProviders(platform: NodeJS.Platform = process.platform): ProviderName[] {
-  if (platform === 'win32') return ['cuda', 'dml', 'cpu'];
-  if (platform === 'darwin') return ['coreml', 'cpu'];
-  if (platform === 'linux') return ['cuda', 'cpu'];
+  // Windows: CUDA where installed, else WebGPU on D3D12, which has the QMoE and linear-attention
+  // kernels that DirectML lacks (not measured here: no Windows machine; see README "Devices").
+  if (platform === 'win32') return ['cuda', 'webgpu', 'cpu'];
+  if (platform === 'darwin') return ['webgpu', 'cpu'];
+  if (platform === 'linux') return ['cuda', 'webgpu', 'cpu'];
   return ['cpu'];
+}
+
+/** What a device choice asks of onnxruntime. */
+export interface ProviderPlan {
+  providers: ProviderName[];
+  /** false: the user named a device, so failing to start it is an error, not a quiet CPU run. */
+  cpuFallback: boolean;
+  /** Whether a software GPU adapter (llvmpipe) may be used: only when the user asked for WebGPU by name. */
+  softwareAdapter: boolean;
+  webgpuBackend?: WebGpuBackend;
+}
+
+export function providerPlan(device: DeviceChoice, platform: NodeJS.Platform = process.platform): ProviderPlan {
+  const named = (providers: ProviderName[], webgpuBackend?: WebGpuBackend): ProviderPlan => ({
+    providers,
+    cpuFallback: false,
+    softwareAdapter: true,
+    ...(webgpuBackend ? { webgpuBackend } : {}),
+  });
+  switch (device) {
+    case 'auto':
+      return { providers: defaultProviders(platform), cpuFallback: true, softwareAdapter: false };
+    case 'cpu':
+      return named(['cpu']);
+    case 'cuda':
+      return named(['cuda']);
+    case 'webgpu':
+      return named(['webgpu']);
+    case 'vulkan':
+      if (platform === 'darwin') {
+        throw new EngineError('--device vulkan: onnxruntime\'s WebGPU runs on Metal on macOS, not Vulkan. Use --device metal (or auto).', 'provider');
+      }
+      return named(['webgpu'], 'Vulkan');
+    case 'metal':
+      if (platform !== 'darwin') {
+        throw new EngineError(`--device metal: Metal exists only on macOS, not ${platform}. Use --device auto, webgpu, vulkan or cuda.`, 'provider');
+      }
+      return named(['webgpu']);
+  }
 }
 
 const PLATFORMS: Record<ProviderName, readonly NodeJS.Platform[] | null> = {
   cuda: ['linux', 'win32'],
+  webgpu: ['linux', 'win32', 'darwin'],
   dml: ['win32'],
   coreml: ['darwin'],
   cpu: null,
 };
 
 export async function openSession(modelPath: string, settings: SessionSettings = {}): Promise<OpenedSession> {
-  const wanted = [...(settings.providers ?? defaultProviders())];
-  if (!wanted.includes('cpu')) wanted.push('cpu');
+  const device = settings.device ?? 'auto';
+  const plan: ProviderPlan = settings.providers
+    ? { providers: [...settings.providers], cpuFallback: true, softwareAdapter: true, webgpuBackend: settings.webgpuBackend }
+    : providerPlan(device);
+  const wanted = [...plan.providers];
+  if (plan.cpuFallback && !wanted.includes('cpu')) wanted.push('cpu');
   const reports: ProviderReport[] = [];
   let lastError: Error | null = null;
   for (const provider of wanted) {
-    const unavailable = whyUnavailable(provider);
+    const adapter = provider === 'webgpu' ? (settings.adapter ?? probeGpuAdapter)() : null;
+    const unavailable = whyUnavailable(provider, plan, adapter);
     if (unavailable) {
       reports.push({ name: provider, used: false, reason: unavailable });
       continue;
     }
     try {
-      const session = await ort.InferenceSession.create(modelPath, sessionOptions(provider, settings));
-      const reason = provider !== 'cpu' ? 'started' : reports.length > 0 ? 'fallback: no accelerator provider started' : 'requested';
+      const session = await ort.InferenceSession.create(modelPath, sessionOptions(provider, { ...settings, webgpuBackend: plan.webgpuBackend }));
+      const reason =
+        provider === 'webgpu'
+          ? `started: ${plan.webgpuBackend ?? 'the platform\'s'} backend, ${adapter!.verdict} adapter ${adapter!.name} (${adapter!.detail})`
+          : provider !== 'cpu'
+            ? 'started'
+            : reports.length > 0
+              ? 'fallback: no accelerator provider started'
+              : 'requested';
       reports.push({ name: provider, used: true, reason });
-      return { session, provider, device: provider === 'cuda' ? 'cuda:0' : provider, providers: reports };
+      return {
+        session,
+        provider,
+        device: provider === 'cuda' ? 'cuda:0' : provider,
+        providers: reports,
+        ...(provider === 'webgpu' && plan.webgpuBackend ? { webgpuBackend: plan.webgpuBackend } : {}),
+      };
     } catch (error) {
       lastError = error as Error;
       reports.push({ name: provider, used: false, reason: `failed to start: ${oneLine(lastError.message)}` });
     }
+  }
+  if (!plan.cpuFallback && !settings.providers && device !== 'cpu') {
+    const tried = reports.map((r) => `${r.name}: ${r.reason}`).join('; ');
+    throw new EngineError(
+      `--device ${device} could not be used for ${modelPath} (${tried}). ${DEVICE_ADVICE[device] ?? ''}` +
+        'Choose --device auto to fall back to the CPU.',
+      'provider',
+    );
   }
   if (/External data path/.test(lastError?.message ?? '')) {
     // onnxruntime refuses weights outside the graph's folder (a "..", an absolute path or a link out of it).
@@ -95,7 +180,13 @@ export const QUIET_THREAD_POOL: InferenceSession.SessionOptions = {
   extra: { session: { intra_op: { allow_spinning: '0' } } },
 };
 
-function sessionOptions(provider: ProviderName, settings: SessionSettings): InferenceSession.SessionOptions {
+const DEVICE_ADVICE: Partial<Record<DeviceChoice, string>> = {
+  cuda: 'Install the CUDA provider (npm run gpu:install) and an NVIDIA driver. ',
+  webgpu: 'Install a Vulkan driver for the GPU (Linux: the GPU vendor\'s driver or Mesa\'s mesa-vulkan-drivers). ',
+  vulkan: 'Install a Vulkan driver for the GPU (Linux: the GPU vendor\'s driver or Mesa\'s mesa-vulkan-drivers). ',
+};
+
+export function sessionOptions(provider: ProviderName, settings: SessionSettings): InferenceSession.SessionOptions {
   const options: InferenceSession.SessionOptions = {
     executionProviders: [provider === 'cuda' ? { name: 'cuda', deviceId: 0 } : provider],
     graphOptimizationLevel: 'all',
@@ -105,11 +196,23 @@ function sessionOptions(provider: ProviderName, settings: SessionSettings): Infe
   };
   // DirectML does not support memory patterns or parallel execution (onnxruntime docs).
   if (provider === 'dml') return { ...options, enableMemPattern: false, executionMode: 'sequential' };
+  if (provider === 'webgpu') return webgpuSessionOptions(options, settings.webgpuBackend);
   return options;
 }
 
+/**
+ * The WebGPU provider's options go in as session config entries (onnxruntime-node passes
+ * `extra` through as "ep.webgpuexecutionprovider.*"): Dawn's backend when one was named, and
+ * the high-performance adapter, so a laptop's discrete GPU wins over its integrated one.
+ */
+export function webgpuSessionOptions(options: InferenceSession.SessionOptions, backend?: WebGpuBackend): InferenceSession.SessionOptions {
+  const webgpu: Record<string, string> = { powerPreference: 'high-performance', ...(backend ? { dawnBackendType: backend } : {}) };
+  const extra = (options.extra ?? {}) as Record<string, unknown>;
+  return { ...options, extra: { ...extra, ep: { webgpuexecutionprovider: webgpu } } };
+}
+
 /** A reason not to try `provider` here, or null to try it. */
-function whyUnavailable(provider: ProviderName): string | null {
+function whyUnavailable(provider: ProviderName, plan: ProviderPlan, adapter: GpuAdapterProbe | null): string | null {
   const platforms = PLATFORMS[provider];
   if (platforms && !platforms.includes(process.platform)) return `not available on ${process.platform}`;
   if (provider === 'cuda') {
@@ -118,6 +221,13 @@ function whyUnavailable(provider: ProviderName): string | null {
     if (binaries && !readdirSync(binaries).some((file) => /onnxruntime_providers_cuda/.test(file))) {
       return 'CUDA provider library not installed (npm run gpu:install), or no NVIDIA driver';
     }
+  }
+  if (provider === 'webgpu' && adapter && !plan.softwareAdapter) {
+    // Measured: the embedded model through lavapipe took 4 min for what the CPU provider does in 7 s.
+    if (adapter.verdict === 'software') {
+      return `only a software adapter (${adapter.name}), far slower than the CPU provider: ${adapter.detail}; --device webgpu uses it anyway`;
+    }
+    if (adapter.verdict === 'none') return `no GPU adapter: ${adapter.detail}`;
   }
   return null;
 }

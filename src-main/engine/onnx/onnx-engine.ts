@@ -19,6 +19,7 @@ import { discoverCacheLayout, type CacheLayout } from './cache-layout';
 import { ChatTokenizer, type ChatPrompt, type TemplateKwargs } from './chat-tokenizer';
 import { DecoderStep } from './decoder-step';
 import { EmbeddingModel } from './embedding-model';
+import type { DeviceChoice } from '../../common/device';
 import { openSession, type ProviderName, type ProviderReport } from './execution-providers';
 import { readModelFolder, type ModelFolder } from './genai-config';
 import { recommendedSampling } from './generation-config';
@@ -29,7 +30,9 @@ import { PrefillCancelled, prefillPrompt, type PreparedPrompt } from './prompt-p
 import { TextStream } from './text-stream';
 
 export interface OnnxEngineOptions {
-  /** Execution providers to try, in order; CPU is always the last resort. Default: by platform. */
+  /** Where the model runs (the CLI's --device, the model panel's choice). Default 'auto'. */
+  device?: DeviceChoice;
+  /** Execution providers to try, in order, instead of `device` (tests, benches); CPU is always the last resort. */
   providers?: readonly ProviderName[];
   /** Byte budget of the prefix cache. Default 512 MiB. */
   prefixCacheBytes?: number;
@@ -83,13 +86,13 @@ export class OnnxEngine implements WorldModelEngine {
   static async load(folder: string, options: OnnxEngineOptions = {}): Promise<OnnxEngine> {
     const model = readModelFolder(folder);
     const tokenizer = ChatTokenizer.load(model.tokenizerPath, model.tokenizerConfigPath);
-    const settings = { providers: options.providers, intraOpThreads: options.intraOpThreads };
+    const settings = { device: options.device, providers: options.providers, intraOpThreads: options.intraOpThreads };
     const opened = await openSession(model.modelPath, settings);
     let embedding: EmbeddingModel | null = null;
     try {
       if (model.embedding) {
         // The embedding model runs where the decoder runs.
-        const embedder = await openSession(model.embedding.modelPath, { ...settings, providers: [opened.provider] });
+        const embedder = await openSession(model.embedding.modelPath, { ...settings, device: undefined, providers: [opened.provider], webgpuBackend: opened.webgpuBackend });
         embedding = new EmbeddingModel(embedder.session, model.embedding.inputIds, model.embedding.output);
       }
       const layout = discoverCacheLayout(opened.session, model.config);
