@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { installGpuRuntime, loadModel, unloadModel, useSimulation } from '../../state/simulation';
+import type { DeviceChoice } from '../../../../src-main/common/device';
+import { DeviceChooser } from './DeviceChooser';
 import { summarizeSettings } from './sampling-fields';
 
 function formatBytes(n: number | undefined): string {
@@ -12,6 +14,7 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
   const model = useSimulation((s) => s.model);
   const gpuLog = useSimulation((s) => s.gpuInstallLog);
   const [folder, setFolder] = useState(model?.defaultModelPath ?? '');
+  const [device, setDevice] = useState<DeviceChoice>('auto');
   const [baseUrl, setBaseUrl] = useState('http://127.0.0.1:8000/v1');
   const [name, setName] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -65,13 +68,14 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void loadModel({ kind: 'onnx', path: folder.trim() }).then((ok) => ok && onDone());
+          void loadModel({ kind: 'onnx', path: folder.trim(), device }).then((ok) => ok && onDone());
         }}
       >
         <label>
           Model folder (onnxruntime-genai layout, on the machine running Worldloom)
           <input value={folder} onChange={(e) => setFolder(e.target.value)} spellCheck={false} />
         </label>
+        <DeviceChooser value={device} onChange={setDevice} />
         <button type="submit" disabled={!folder.trim()}>
           Load folder
         </button>
