@@ -12,10 +12,15 @@ import { shareGptFormatEntry } from '../dataset/formats/sharegpt';
 import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
 import { chatMessagesImporter, parquetImporter, shareGptImporter } from './chat-dataset-importers';
+import { claudeCodeFormat } from './claude-code';
+import { codexRolloutFormat } from './codex-rollout';
 import { UnknownFormatError, type FormatEntry, type TrajectoryExporter, type TrajectoryImporter } from './format';
+import { geminiCliFormat } from './gemini-cli';
+import { inspectLogFormat } from './inspect-log';
 import { mcpCassetteFormat } from './mcp-cassette';
 import { mcpJsonRpcLogFormat } from './mcp-jsonrpc-log';
 import { miniSweAgentFormat } from './mini-swe-agent';
+import { otelGenAiFormat } from './otel-genai';
 import { sweAgentFormat } from './swe-agent';
 import { worldloomJsonlFormat } from './worldloom-jsonl';
 
@@ -35,6 +40,12 @@ export const FORMATS: readonly FormatEntry[] = [
   mcpJsonRpcLogFormat,
   mcpCassetteFormat,
   atifFormat,
+  // Coding agents' own session files, eval logs and traces (./agent-session.ts pairs their calls and results).
+  claudeCodeFormat,
+  codexRolloutFormat,
+  geminiCliFormat,
+  inspectLogFormat,
+  otelGenAiFormat,
 ];
 
 export const IMPORTERS: readonly TrajectoryImporter[] = FORMATS.flatMap((f) => (f.importer ? [f.importer] : []));
