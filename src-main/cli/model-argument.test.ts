@@ -1,0 +1,45 @@
+// `--model` with `--device`: the spec each verb loads, and the refusals a user reads.
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { modelSpecFromArgument } from './model-argument';
+import { deviceChoice } from './option-parsers';
+
+describe('--device', () => {
+  it('goes with a model folder into the spec the model is loaded from', () => {
+    expect(modelSpecFromArgument('some/folder', 'webgpu')).toEqual({ kind: 'onnx', path: join(process.cwd(), 'some/folder'), device: 'webgpu' });
+    expect(modelSpecFromArgument('some/folder')).toEqual({ kind: 'onnx', path: join(process.cwd(), 'some/folder') });
+  });
+
+  it('is refused for a server, which runs on its own devices', () => {
+    expect(() => modelSpecFromArgument('http://127.0.0.1:8000/v1', 'cuda')).toThrow(/--device cuda .* is a server.*Leave --device out/);
+    expect(modelSpecFromArgument('http://127.0.0.1:8000/v1#m', 'auto')).toEqual({ kind: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' });
+  });
+
+  it('takes only the six choices', () => {
+    expect(deviceChoice('vulkan')).toBe('vulkan');
+    expect(() => deviceChoice('gpu')).toThrow('expected one of auto, cpu, cuda, webgpu, vulkan, metal');
+  });
+
+  it('is offered by every verb that takes --model, and a wrong value stops the verb with the choices', { timeout: 60_000 }, async () => {
+    const program = new Command().exitOverride();
+    const registers = await Promise.all([
+      import('./commands/simulate').then((m) => m.registerSimulate),
+      import('./commands/replay').then((m) => m.registerReplay),
+      import('./commands/eval').then((m) => m.registerEval),
+      import('./commands/serve').then((m) => m.registerServe),
+      import('./commands/mcp-serve').then((m) => m.registerMcpServe),
+      import('./commands/expand').then((m) => m.registerExpand),
+      import('./commands/perturb').then((m) => m.registerPerturb),
+    ]);
+    for (const register of registers) register(program);
+    for (const verb of program.commands) {
+      expect(verb.options.some((o) => o.long === '--model'), verb.name()).toBe(true);
+      expect(verb.options.find((o) => o.long === '--device')?.description, verb.name()).toMatch(/auto\|cpu\|cuda\|webgpu\|vulkan\|metal/);
+    }
+    const simulate = program.commands.find((c) => c.name() === 'simulate')!.exitOverride().configureOutput({ writeErr: () => {} });
+    expect(() => simulate.parse(['-w', 'x.worldloom', '--node', 'n', '--action', 'ls', '--device', 'gpu'], { from: 'user' })).toThrow(
+      /argument 'gpu' is invalid\. expected one of auto, cpu, cuda, webgpu, vulkan, metal/,
+    );
+  });
+});
