@@ -128,6 +128,7 @@ class Dims:
     context: int
     eps: float
     tied: bool
+    interval: int
 
     @property
     def key_dim(self) -> int:
@@ -166,13 +167,7 @@ def read_dims(c) -> Dims:
         )
     if c.linear_num_value_heads % c.linear_num_key_heads:
         raise ConversionError("linear_num_value_heads must be a multiple of linear_num_key_heads")
-    interval = getattr(c, "full_attention_interval", 4)
-    expected = ["full_attention" if (i + 1) % interval == 0 else "linear_attention" for i in range(len(layer_types))]
-    if layer_types != expected:
-        raise ConversionError(
-            f"layer_types {layer_types} is not every {interval}th layer full attention; llama.cpp's qwen35moe "
-            "places the full-attention layers by full_attention_interval"
-        )
+    interval = attention_interval(layer_types)
     return Dims(
         hidden=c.hidden_size,
         layers=len(layer_types),
@@ -196,6 +191,23 @@ def read_dims(c) -> Dims:
         context=c.max_position_embeddings,
         eps=float(c.rms_norm_eps),
         tied=bool(getattr(c, "tie_word_embeddings", False)),
+        interval=interval,
+    )
+
+
+def attention_interval(layer_types: list) -> int:
+    """The full_attention_interval llama.cpp needs to place these layers (every n-th is full attention).
+
+    transformers turns full_attention_interval into layer_types and does not keep it, so it is
+    recovered from the layer list."""
+    if any(t not in ("linear_attention", "full_attention") for t in layer_types):
+        raise ConversionError(f"layer_types {layer_types} holds a layer that is neither linear_attention nor full_attention")
+    for interval in range(1, len(layer_types) + 2):
+        if layer_types == ["full_attention" if (i + 1) % interval == 0 else "linear_attention" for i in range(len(layer_types))]:
+            return interval
+    raise ConversionError(
+        f"layer_types {layer_types} does not put full attention on every n-th layer; llama.cpp's qwen35moe "
+        "places the full-attention layers by full_attention_interval"
     )
 
 
@@ -530,7 +542,7 @@ def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[
     writer.add_ssm_state_size(d.k_head_dim)
     writer.add_ssm_time_step_rank(d.v_heads)
     writer.add_ssm_group_count(d.k_heads)
-    writer.add_full_attention_interval(getattr(c, "full_attention_interval", 4))
+    writer.add_full_attention_interval(d.interval)
 
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre(vocabulary.pre)

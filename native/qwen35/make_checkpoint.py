@@ -6,7 +6,10 @@ conditional form), so every architectural feature of the real Qwen3.5-MoE is pre
 DeltaNet linear-attention layers per gated full-attention layer, q/k norms, partial interleaved
 multimodal rotary, top-k routed experts plus a gated shared expert. Only the sizes are small.
 
-Usage: make_checkpoint.py --out DIR --seed N [--form causal|conditional] [--layers 4|8]
+Usage: make_checkpoint.py --out DIR --seed N [--form causal|conditional] [--layers N] [--preset tiny|real-dims] [--dtype float32|bfloat16]
+
+--preset real-dims keeps the tiny vocabulary but has Qwen3.5-35B-A3B's per-layer dimensions
+(hidden 2048, 256 experts top-8 plus the shared expert, its head sizes), two layers by default.
 """
 
 import argparse
@@ -77,11 +80,16 @@ def padded_vocab_size(tokenizer: Tokenizer) -> int:
     return (tokenizer.get_vocab_size() + 63) // 64 * 64 + 64
 
 
-def text_config_fields(vocab_size: int, layers: int, ids: dict) -> dict:
-    return {
-        "vocab_size": vocab_size,
+# Per-layer sizes. "tiny" is the fixtures' model; "real-dims" has Qwen3.5-35B-A3B's per-layer
+# dimensions (transformers' Qwen3_5MoeTextConfig defaults, documented as that model) for benches:
+# ~0.8 B parameters a layer, 3.2 GB of fp32 per layer on disk. Its two default layers are one
+# linear-attention and one full-attention layer (full_attention_interval 2), so both kinds run.
+PRESETS = {
+    "tiny": {
+        "layers": 4,
+        "full_attention_interval": 4,
+        "mrope_section": [2, 1, 1],
         "hidden_size": 64,
-        "num_hidden_layers": layers,
         "num_attention_heads": 4,
         "num_key_value_heads": 2,
         "head_dim": 32,
@@ -94,17 +102,44 @@ def text_config_fields(vocab_size: int, layers: int, ids: dict) -> dict:
         "shared_expert_intermediate_size": 32,
         "num_experts": 8,
         "num_experts_per_tok": 2,
+    },
+    "real-dims": {
+        "layers": 2,
+        "full_attention_interval": 2,
+        "mrope_section": [11, 11, 10],
+        "hidden_size": 2048,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 2,
+        "head_dim": 256,
+        "linear_conv_kernel_dim": 4,
+        "linear_key_head_dim": 128,
+        "linear_value_head_dim": 128,
+        "linear_num_key_heads": 16,
+        "linear_num_value_heads": 32,
+        "moe_intermediate_size": 512,
+        "shared_expert_intermediate_size": 512,
+        "num_experts": 256,
+        "num_experts_per_tok": 8,
+    },
+}
+
+
+def text_config_fields(vocab_size: int, layers: int, ids: dict, preset: str = "tiny") -> dict:
+    sizes = {k: v for k, v in PRESETS[preset].items() if k not in ("layers", "mrope_section")}
+    return {
+        "vocab_size": vocab_size,
+        "num_hidden_layers": layers,
+        **sizes,
         "max_position_embeddings": CONTEXT_LENGTH,
         "rms_norm_eps": 1e-6,
         "hidden_act": "silu",
         "tie_word_embeddings": False,
-        "full_attention_interval": 4,
         "rope_parameters": {
             "rope_type": "default",
             "rope_theta": 10000000.0,
             "partial_rotary_factor": 0.25,
             "mrope_interleaved": True,
-            "mrope_section": [2, 1, 1],
+            "mrope_section": PRESETS[preset]["mrope_section"],
         },
         "bos_token_id": ids["<|endoftext|>"],
         "eos_token_id": ids["<|im_end|>"],
@@ -112,8 +147,8 @@ def text_config_fields(vocab_size: int, layers: int, ids: dict) -> dict:
     }
 
 
-def build_model(form: str, vocab_size: int, layers: int, ids: dict):
-    text = text_config_fields(vocab_size, layers, ids)
+def build_model(form: str, vocab_size: int, layers: int, ids: dict, preset: str = "tiny"):
+    text = text_config_fields(vocab_size, layers, ids, preset)
     if form == "causal":
         config = Qwen3_5MoeTextConfig(**text)
         config.architectures = ["Qwen3_5MoeForCausalLM"]
@@ -250,18 +285,29 @@ def generation_config(ids: dict) -> GenerationConfig:
     )
 
 
-def make_checkpoint(out: Path, seed: int, form: str = "causal", layers: int = 4) -> Path:
+def make_checkpoint(out: Path, seed: int, form: str = "causal", layers: int | None = None, preset: str = "tiny", dtype: str = "float32") -> Path:
     if form not in ("causal", "conditional"):
         raise ValueError(f"--form must be causal or conditional, not {form!r}")
-    if layers < 4 or layers % 4:
-        raise ValueError(f"--layers must be a multiple of 4 (3 linear-attention + 1 full), not {layers}")
+    if preset not in PRESETS:
+        raise ValueError(f"--preset must be one of {', '.join(PRESETS)}, not {preset!r}")
+    if dtype not in ("float32", "bfloat16"):
+        raise ValueError(f"--dtype must be float32 or bfloat16, not {dtype!r}")
+    interval = PRESETS[preset]["full_attention_interval"]
+    layers = PRESETS[preset]["layers"] if layers is None else layers
+    if layers < interval or layers % interval:
+        raise ValueError(
+            f"--layers must be a multiple of {interval} for --preset {preset} ({interval - 1} linear-attention + 1 full), not {layers}"
+        )
     torch.manual_seed(seed)
     tokenizer = train_tokenizer()
     ids = {token: tokenizer.token_to_id(token) for token in SPECIAL_TOKENS + PLAIN_ADDED_TOKENS}
-    model = build_model(form, padded_vocab_size(tokenizer), layers, ids)
+    model = build_model(form, padded_vocab_size(tokenizer), layers, ids, preset)
     generator = torch.Generator().manual_seed(seed)
     scale_weights(model, generator, tokenizer.get_vocab_size(), [ids["<|im_end|>"], ids["<|endoftext|>"]])
     model.generation_config = generation_config(ids)
+    if dtype == "bfloat16":
+        # What the real checkpoints ship; halves the file. Every engine reads the same rounded values.
+        model = model.to(torch.bfloat16)
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out, safe_serialization=True)
     tokenizer.save(str(out / "tokenizer.json"))
@@ -274,14 +320,16 @@ def main(argv=None) -> int:
     parser.add_argument("--out", required=True, type=Path, help="folder to write the checkpoint into")
     parser.add_argument("--seed", required=True, type=int, help="random seed; the same seed gives the same bytes")
     parser.add_argument("--form", default="causal", help="causal (Qwen3_5MoeForCausalLM) or conditional (…ForConditionalGeneration)")
-    parser.add_argument("--layers", default=4, type=int, help="decoder layers, a multiple of 4 (default 4)")
+    parser.add_argument("--layers", default=None, type=int, help="decoder layers: tiny a multiple of 4 (default 4), real-dims a multiple of 2 (default 2)")
+    parser.add_argument("--preset", default="tiny", help="tiny (default, the fixtures' sizes) or real-dims (Qwen3.5-35B-A3B's per-layer sizes)")
+    parser.add_argument("--dtype", default="float32", help="float32 (default) or bfloat16 (as the real checkpoints are stored)")
     args = parser.parse_args(argv)
     try:
-        out = make_checkpoint(args.out, args.seed, args.form, args.layers)
+        out = make_checkpoint(args.out, args.seed, args.form, args.layers, args.preset, args.dtype)
     except ValueError as error:
         print(f"make_checkpoint: {error}", file=sys.stderr)
         return 2
-    print(f"wrote {args.form} Qwen3.5-MoE checkpoint (seed {args.seed}) to {out}")
+    print(f"wrote {args.preset} {args.form} Qwen3.5-MoE checkpoint (seed {args.seed}) to {out}")
     return 0
 
 
