@@ -9,7 +9,8 @@ import { importTrajectories } from './import-trajectories';
 import { configDir } from './recent-workspaces';
 import type { Studio } from './studio';
 
-function demoWorkspacePath(): string {
+/** Where the demo workspace lives: made the first time the app's start screen opens it. */
+export function demoWorkspacePath(): string {
   return join(configDir(), 'demo.worldloom');
 }
 
