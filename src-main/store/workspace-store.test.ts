@@ -93,7 +93,7 @@ describe('WorkspaceStore', () => {
     const path = join(dir, 'x.worldloom');
     WorkspaceStore.create(path).close();
     expect(() => WorkspaceStore.create(path)).toThrow(/already exists/);
-    expect(() => WorkspaceStore.open(join(dir, 'missing.worldloom'))).toThrow(/Create one first/);
+    expect(() => WorkspaceStore.open(join(dir, 'missing.worldloom'))).toThrow(/No workspace at .*New workspace… on the start screen/);
   });
 
   it('writes the schema version and application id', () => {

@@ -106,7 +106,7 @@ export class WorkspaceStore {
   /** Opens an existing workspace, migrating it forward if it is older; read-only where it cannot be written. */
   static open(path: string, options: StoreOptions = {}): WorkspaceStore {
     if (!existsSync(path)) {
-      throw new WorkspaceError(`No workspace at ${path}. Create one first (File ▸ New workspace, or --create).`, 'not-found');
+      throw new WorkspaceError(`No workspace at ${path}. Check the path, or create a workspace there (New workspace… on the start screen; from the command line, importing into it creates it).`, 'not-found');
     }
     if (statSync(path).size === 0) {
       throw new WorkspaceError(`${path} is an empty file, not a Worldloom workspace. It was left untouched.`, 'not-a-workspace');
