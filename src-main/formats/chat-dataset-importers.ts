@@ -1,13 +1,12 @@
 // The importers of chat datasets (./chat-dataset.ts reads the turns): messages JSONL,
 // ShareGPT JSONL and Parquet with a `messages` column. Registered beside the dataset
 // writers of the same formats, so every dataset Worldloom exports can be imported back.
-import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { chatLines } from './chat-dataset';
 import { DEFAULT_SHAREGPT_COLUMNS, messagesRowTurns, shareGptColumnsFromInfo, shareGptRowTurns, type ShareGptColumns } from './chat-rows';
-import { ImportFormatError, type ImportItem, type ImportSource, type TrajectoryImporter } from './format';
-import { textSource } from './sources';
+import { ImportFormatError, type ImporterOptions, type ImportItem, type ImportSource, type TrajectoryImporter } from './format';
+import { parquetChatLines } from './parquet-rows';
 
 const firstLine = (head: string) => head.split('\n', 1)[0] ?? '';
 
@@ -63,9 +62,6 @@ function datasetInfoColumns(source: ImportSource): { columns: ShareGptColumns; p
   return { columns: entry ? shareGptColumnsFromInfo(entry) : DEFAULT_SHAREGPT_COLUMNS };
 }
 
-/** BigInt columns (int64) as numbers: JSON has no BigInt. */
-const jsonSafe = (_key: string, value: unknown) => (typeof value === 'bigint' ? Number(value) : value);
-
 export const parquetImporter: TrajectoryImporter = {
   id: 'parquet',
   label: 'Parquet with a messages column (Hugging Face datasets)',
@@ -73,14 +69,11 @@ export const parquetImporter: TrajectoryImporter = {
     if (/\.parquet$/i.test(name)) return 0.95;
     return head.startsWith('PAR1') ? 0.9 : 0;
   },
-  async prepare(source: ImportSource): Promise<ImportSource> {
+  async prepare(source: ImportSource, options?: ImporterOptions): Promise<ImportSource> {
     const path = source.path?.();
     if (!path) throw new ImportFormatError(`${source.name} is a Parquet file, which is binary: import it by path (worldloom import, or drop the file), not as pasted text.`);
-    const rows = await parquetReadObjects({ file: await asyncBufferFromFile(path) });
-    if (rows.length > 0 && !('messages' in rows[0]!)) {
-      throw new ImportFormatError(`${source.name} has no "messages" column (its columns: ${Object.keys(rows[0]!).join(', ')}); Worldloom reads chat datasets whose messages column holds {role, content} lists.`);
-    }
-    return textSource(source.name, rows.map((r) => JSON.stringify(r, jsonSafe)).join('\n'));
+    // Row group by row group, bounded by what it decodes to (a few KB can claim gigabytes).
+    return parquetChatLines(path, source.name, { ...(options?.maxBytes ? { maxBytes: options.maxBytes } : {}) });
   },
   parse: (source, newId, now, options) => chatLines('parquet', messagesRowTurns, source, newId, now, options, 'row'),
 };

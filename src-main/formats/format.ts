@@ -35,6 +35,11 @@ export interface ImporterOptions {
    * line (`--prompt`), for sessions whose prompt cannot be learned from repetition.
    */
   prompt?: string;
+  /**
+   * What one file may decode to in all, in bytes (`--max-mib`); MAX_IMPORT_BYTES when not given.
+   * A compressed or replayed format can claim far more than its size on disk.
+   */
+  maxBytes?: number;
 }
 
 export type ImportItem =
@@ -61,7 +66,7 @@ export interface TrajectoryImporter {
    * Formats that must be decoded asynchronously first (Parquet) turn the source into one
    * `parse` can read; imports run through the job path call it before parsing.
    */
-  prepare?(source: ImportSource): Promise<ImportSource>;
+  prepare?(source: ImportSource, options?: ImporterOptions): Promise<ImportSource>;
 }
 
 export interface TrajectoryExporter {

@@ -8,6 +8,18 @@ export const MAX_JSON_DEPTH = 256;
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** A whole-document format (SWE-agent, ATIF) larger than this is refused. */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+/**
+ * What one imported file may decode to in all (a compressed format's rows, a recording's
+ * screens), whatever its size on disk: a small file may claim gigabytes. `--max-mib` raises it.
+ */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+
+/** Rows an import may hold: one per 256 bytes of what it may decode to (a million by default). */
+export const rowsAllowed = (maxBytes: number) => Math.floor(maxBytes / 256);
+
+/** The sentence that says how to raise an import limit. */
+export const importLimitHint = (maxBytes: number) =>
+  `To import it anyway, raise the limit: worldloom import --max-mib ${Math.ceil((maxBytes * 4) / 1024 / 1024)} (or split the file).`;
 
 /** Why `text` nests too deep to parse, or null. One pass over the characters, no allocation. */
 export function nestingProblem(text: string, max = MAX_JSON_DEPTH): string | null {

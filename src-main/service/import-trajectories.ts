@@ -66,7 +66,7 @@ export async function importAsJob(
   const importer = chooseImporter(source, options);
   // Binary formats (Parquet) are decoded first; the import then reads what they decoded. An empty file is said to be empty.
   const empty = (options.head ?? source.text().slice(0, 64 * 1024)).trim() === '';
-  const prepared = importer.prepare && !empty ? await importer.prepare(source) : source;
+  const prepared = importer.prepare && !empty ? await importer.prepare(source, options) : source;
   const steps = importBatches(store, prepared, prepared === source ? options : { ...options, format: importer.id, head: undefined }, options.added);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) {

@@ -1,5 +1,5 @@
 // `worldloom import`: files into a workspace, problems reported by line.
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { IMPORT_FORMAT_IDS } from '../../formats/registry';
 import { describeProblems, describeSkipped } from '../../service/import-trajectories';
 import { withCore } from '../core';
@@ -18,13 +18,18 @@ export function registerImport(program: Command): void {
         'agent',
       ]),
     )
-    .action((files: string[], opts: { workspace: string; format?: string; prompt?: string; chatAs?: 'world-model' | 'agent' }) =>
+    .option('--max-mib <n>', 'most one file may decode to, in MiB: rows of a Parquet file, screens of a recording (default 256)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 64 * 1024) throw new InvalidArgumentError('a whole number of MiB from 1 to 65536');
+      return n;
+    })
+    .action((files: string[], opts: { workspace: string; format?: string; prompt?: string; chatAs?: 'world-model' | 'agent'; maxMib?: number }) =>
       withCore({ workspace: { path: opts.workspace, create: true } }, async (core) => {
         const jobId = 'cli-import';
         core.cancelOnInterrupt(jobId);
         let failed = false;
         for (const file of files) {
-          const [report] = await core.call('import.files', { paths: [file], format: opts.format, jobId, ...(opts.prompt ? { prompt: opts.prompt } : {}), ...(opts.chatAs ? { chatAs: opts.chatAs } : {}) });
+          const [report] = await core.call('import.files', { paths: [file], format: opts.format, jobId, ...(opts.prompt ? { prompt: opts.prompt } : {}), ...(opts.chatAs ? { chatAs: opts.chatAs } : {}), ...(opts.maxMib ? { maxMiB: opts.maxMib } : {}) });
           for (const line of describeProblems(report!)) process.stderr.write(`${line}\n`);
           // What was left out on purpose is said too, so nothing is dropped without a word.
           for (const line of describeSkipped(report!)) process.stderr.write(`${line}\n`);

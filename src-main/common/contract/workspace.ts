@@ -116,6 +116,8 @@ export const workspaceApi = {
       /** A terminal recording's shell prompt as a regular expression (`--prompt`), when it cannot be learned. */
       prompt: z.string().min(1).max(500).optional(),
       chatAs: ChatAs,
+      /** What one file may decode to, in MiB (`--max-mib`); 256 when not given. */
+      maxMiB: z.number().int().min(1).max(64 * 1024).optional(),
     }),
     z.array(ImportReport),
   ),
