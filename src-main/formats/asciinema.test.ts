@@ -379,8 +379,11 @@ describe('asciinema importer: prompts learned from the session', () => {
       ['deploy --dry-run', 'would deploy 3 services'],
     ]);
     expect(given?.kind === 'trajectory' && given.bundle.nodes[0]!.provenance.recording).toMatchObject({ splitBy: 'prompts', prompt: { source: 'given' } });
+    // A prompt that is no valid pattern is read as the prompt's own text; matching no line, it is said.
     const bad = [...asciinemaImporter.parse(textSource('zsh.cast', text), () => 'x', 'now', { prompt: '(' })];
-    expect(bad).toEqual([expect.objectContaining({ kind: 'problem', field: 'prompt', reason: expect.stringMatching(/not a valid regular expression/) })]);
+    expect(bad.filter((i) => i.kind === 'problem')).toEqual([expect.objectContaining({ field: 'prompt', reason: expect.stringMatching(/^--prompt "\(" matched no line of the screen text.*the prompt learned from the session \(.*\) was used instead/) })]);
+    // …and the session is still cut by the prompt it repeats.
+    expect(bad.flatMap((i) => (i.kind === 'trajectory' ? i.bundle.nodes.slice(1).map((s) => s.action) : []))).toEqual(['make', 'git status']);
   });
 
   it('imports a full-screen program recorded without keystrokes as one screen per pause, and says nothing it did not do', () => {
@@ -497,5 +500,60 @@ describe('asciinema importer: v1 recordings', () => {
       ['date +%Y', '2016\nkim@mac ~ %'],
     ]);
     expect(root!.provenance.recording).toMatchObject({ castVersion: 1, splitBy: 'prompts' });
+  });
+});
+
+describe('a fish session with full-screen programs and no keystrokes (fish-demo.cast: asciinema rec, neofetch, asciiquarium, cacafire, agg)', () => {
+  const text = fixture('fish-demo.cast');
+  const parse = (prompt?: string) => {
+    let n = 0;
+    const items = [...asciinemaImporter.parse(textSource('fish-demo.cast', text), () => `id-${n++}`, 'now', prompt ? { prompt } : {})];
+    return {
+      bundle: items.flatMap((i) => (i.kind === 'trajectory' ? [i.bundle] : []))[0]!,
+      problems: items.filter((i) => i.kind === 'problem'),
+      skipped: items.flatMap((i) => (i.kind === 'skipped' ? [i.what] : [])),
+    };
+  };
+  const commands = ['asciinema rec demo.cast', 'neofetch', 'asciiquarium', 'cacafire', 'agg demo.cast demo.gif'];
+
+  it('one step per command: a program started right after another exits is its own turn, the recorder\'s notes are no action, a pause mid-typing cuts nothing', () => {
+    const { bundle, problems, skipped } = parse();
+    expect(problems).toEqual([]);
+    const steps = bundle.nodes.slice(1);
+    expect(steps.map((s) => s.action)).toEqual(commands);
+    expect(steps[2]!.observation).toMatch(/~~~~ water ~~~~ frame 29\nuser@host ~>$/);
+    expect(steps[3]!.observation).toMatch(/^\+{60}\n={60}/);
+    expect(steps[3]!.observation).not.toContain('water');
+    expect(steps[4]!.observation).toBe('✓ Done. demo.gif written (1.2 MB)\nuser@host ~>');
+    expect(steps.some((s) => /asciinema: /.test(s.observation))).toBe(false);
+    expect(skipped).toEqual([
+      'a pause after which only the prompt showed again (user@host ~>)',
+      '4 lines the recorder printed about itself (asciinema: recording…, saved to…)',
+    ]);
+  });
+
+  it('--prompt given exactly as the screen shows it (with its trailing space) finds the same commands', () => {
+    const { bundle, problems } = parse('user@host ~> ');
+    expect(problems).toEqual([]);
+    expect(bundle.nodes.slice(1).map((s) => s.action)).toEqual(commands);
+    expect(bundle.nodes[0]!.provenance.recording).toMatchObject({ prompt: { source: 'given', pattern: 'user@host ~> ' } });
+  });
+
+  it('a --prompt that matches no line is said, with a line that looks like the prompt', () => {
+    const { problems } = parse('root# ');
+    expect(problems).toEqual([expect.objectContaining({ field: 'prompt', reason: expect.stringMatching(/^--prompt "root# " matched no line of the screen text.*"user@host ~>"$/) })]);
+  });
+});
+
+describe('a full-screen program that animates without a pause and without a shell (cacafire-only.cast)', () => {
+  it('keeps a frame every 2 s of screen change, not only its last screen', () => {
+    const { bundles, problems } = run('cacafire-only.cast', fixture('cacafire-only.cast'));
+    expect(problems).toEqual([]);
+    const steps = bundles[0]!.nodes.slice(1);
+    // 60 frames 0.2 s apart, the picture changing every second: a frame kept every 2 s.
+    expect(steps).toHaveLength(6);
+    expect(steps[0]!.action).toBe('cacafire');
+    expect(steps.slice(1).every((s) => /^\(wait \d+(\.\d+)? s\)$/.test(s.action))).toBe(true);
+    steps.slice(1).forEach((s, i) => expect(s.observation).not.toBe(steps[i]!.observation));
   });
 });

@@ -25,6 +25,9 @@ import { givenPrompt, grammarPrompt, learnPrompt, type PromptMatcher } from './l
 import { clampTerminalSize, TerminalScreen } from './terminal-screen';
 
 const FORMAT = 'asciinema';
+/** The sequences that enter the alternate screen (a full-screen program starting). */
+// eslint-disable-next-line no-control-regex
+const ENTER_FULL_SCREEN = /\x1b\[\?(?:1049|1047|47)h/;
 /** The sequences that leave the alternate screen (a full-screen program exiting). */
 // eslint-disable-next-line no-control-regex
 const LEAVE_FULL_SCREEN = /\x1b\[\?(?:1049|1047|47)l/;
@@ -35,6 +38,14 @@ const REWRITES_LINE = /^(?:\r|\x08|\x1b\[\d*[GDK])/;
 const BATCH_GAP_SECONDS = 0.5;
 /** Output that stops for this long waited for something: a turn ends there when no input was recorded. */
 const IDLE_PAUSE_SECONDS = 1;
+/** A full-screen program that animates without pausing (no shell prompt around it): a frame is kept this often at most… */
+const FRAME_SECONDS = 2;
+/** …and this many frames per recording at most; the rest is said. */
+const MAX_FRAMES = 60;
+/** The action of a frame turn until the next frame says how long it was waited for. */
+const FRAME_WAIT = '\u0000frame';
+/** What a terminal recorder prints about itself (asciinema 2 and 3), not the session's output. */
+const RECORDER_LINE = /^\s*(asciinema: |::: asciinema |\[asciinema\] )/;
 /** A shorter stop still marks where a prompt may wait for typing (for learning the prompt). */
 const PROMPT_PAUSE_SECONDS = 0.1;
 const Dim = z.number().int().positive();
@@ -202,9 +213,27 @@ export const asciinemaImporter: TrajectoryImporter = {
     }
     if (!split) {
       split = splitByPrompts(events, cols, rows, given);
-      if (split.turns.length === 0 || split.fullScreen) split = splitByPauses(events, cols, rows, header.command, split.prompt ?? grammarPrompt);
+      let promptMatches = split.promptMatches ?? 0;
+      if (given && promptMatches === 0) {
+        // Said, and the session read as if no prompt were given: what it repeats may still cut it.
+        const sample = split.sample;
+        split = splitByPrompts(events, cols, rows, null);
+        promptMatches = 1;
+        const learned = split.prompt && split.prompt.source === 'learned' ? split.prompt : null;
+        yield {
+          kind: 'problem',
+          line: null,
+          field: 'prompt',
+          reason:
+            `--prompt ${JSON.stringify(options!.prompt)} matched no line of the screen text, so no command was found by it` +
+            (learned ? `; the prompt learned from the session (${learned.pattern}) was used instead` : '') +
+            `. Give the prompt as the screen shows it at the start of a line (a regular expression, or the text itself), e.g. ${JSON.stringify(sample ?? 'user@host ~> ')}`,
+        };
+      }
+      if (split.turns.length === 0 || split.fullScreen) split = splitByPauses(events, cols, rows, header.command, split.prompt ?? grammarPrompt, Boolean(split.prompt) && (split.prompt!.source !== 'given' || promptMatches > 0));
     }
     const { initialState, turns } = split;
+    skipped.push(...(split.left ?? []));
     yield* skipped;
     if (turns.length === 0) {
       yield {
@@ -339,6 +368,12 @@ interface Split {
   fullScreen?: boolean;
   /** Keys typed at the end that no Enter submitted. */
   unsubmitted?: { text: string; line: number };
+  /** What this split left out on purpose (the recorder's own lines, frames past the bound). */
+  left?: Skip[];
+  /** Lines a given --prompt matched (prompt splitting), to say when it matched none. */
+  promptMatches?: number;
+  /** A line that looked like a prompt, for that message. */
+  sample?: string;
 }
 
 function eventProblem(raw: unknown): { field: string; reason: string } | undefined {
@@ -541,6 +576,9 @@ function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number
   const matcher = given ?? learnPrompt(candidates);
   const cuts: number[] = [];
   const found = lines.map((l) => (matcher ?? grammarPrompt).match(l));
+  const promptMatches = given ? found.filter(Boolean).length : 0;
+  // A line that looks like a prompt, to show in a message when the given one matched none.
+  const sample = candidates.find((c) => grammarPrompt.match(c)) ?? candidates[0];
   if (matcher) {
     found.forEach((p, i) => {
       if (p && p.command !== '') cuts.push(i);
@@ -555,7 +593,7 @@ function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number
       if (p && identity && p.key === identity.key && found[i]!.command !== '') cuts.push(i);
     });
   }
-  if (cuts.length === 0) return { initialState: joinLines(lines), turns: [], splitBy: 'prompts', prompt: matcher, fullScreen };
+  if (cuts.length === 0) return { initialState: joinLines(lines), turns: [], splitBy: 'prompts', prompt: matcher, fullScreen, promptMatches, ...(sample ? { sample } : {}) };
 
   const promptOf = (i: number) => found[i]!.prompt;
   const initialState = joinLines([...lines.slice(0, cuts[0]), promptOf(cuts[0]!)]);
@@ -568,7 +606,7 @@ function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number
     const body = lines.slice(from, next ?? lines.length);
     return { action, observation: joinLines(next === undefined ? body : [...body, promptOf(next)]), origin: 'real' as const };
   });
-  return { initialState, turns, splitBy: 'prompts', prompt: matcher ?? grammarPrompt, fullScreen };
+  return { initialState, turns, splitBy: 'prompts', prompt: matcher ?? grammarPrompt, fullScreen, promptMatches };
 }
 
 /**
@@ -597,10 +635,13 @@ function grammarFamily(line: string): { family: string; key: string } | null {
  * elsewhere, the text printed since the last pause. The action is the wait, or, when the
  * turn before ended at the session's prompt, the command echoed after it.
  */
-function splitByPauses(events: readonly CastEvent[], cols: number, rows: number, command: string | undefined, matcher: PromptMatcher | null): Split {
+function splitByPauses(events: readonly CastEvent[], cols: number, rows: number, command: string | undefined, matcher: PromptMatcher | null, shell: boolean): Split {
   const screen = new TerminalScreen(cols, rows);
   const pending: string[] = [];
   const turns: Turn[] = [];
+  const left: Skip[] = [];
+  let recorderLines = 0;
+  let framesLeftOut = 0;
   let initialState: string | null = null;
   // `asciinema rec -c CMD` records one program: starting it is the first action.
   let open: { action: string; time: number; line: number } | null = command ? { action: command, time: 0, line: events[0]?.line ?? 1 } : null;
@@ -614,7 +655,9 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
   /** A full-screen program's last screen, kept as it exits; and the last screen a turn showed. */
   let exitScreen: string | null = null;
   let shownScreen: string | null = null;
-  const cut = (time: number) => {
+  /** The command a full-screen program is being launched with: the prompt line just typed, when it is not already this turn's action. */
+  let launched: string | null = null;
+  const cut = (time: number, launch = false) => {
     let observation: string;
     let action = open?.action;
     if (screen.inFullScreenProgram) {
@@ -623,9 +666,22 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
       if (typed) action = echoAhead = typed.trim();
       atPrompt = false;
     } else {
-      const lines = sinceCut([...pending.splice(0), ...screen.take(true)], echoAhead);
+      const all = sinceCut([...pending.splice(0), ...screen.take(true)], echoAhead);
+      // The recorder's notes about itself (recording started, finished, saved) are not the session's output.
+      const lines = all.filter((l) => !RECORDER_LINE.test(l));
+      recorderLines += all.length - lines.length;
       echoAhead = null;
-      if (atPrompt && lines.length > 0 && lines[0]!.trim() !== '') action = lines.shift()!.trim();
+      // A fresh prompt is no command (the person pressed ^D, or the recorder's shell ended).
+      if (atPrompt && lines.length > 0 && lines[0]!.trim() !== '' && !matcher?.match(lines[0]!)) action = lines.shift()!.trim();
+      if (launch) {
+        // The prompt line of the program starting now: its prompt ends this turn, its command starts the next.
+        const at = lines.findLastIndex((l) => l.trim() !== '');
+        const m = at >= 0 ? matcher?.match(lines[at]!) : null;
+        if (m && m.command !== '') {
+          lines[at] = m.prompt;
+          launched = m.command;
+        }
+      }
       // A program that changed its screen after the last pause and then exited: that screen is output too.
       const program = exitScreen !== null && exitScreen !== shownScreen ? exitScreen : null;
       observation = joinLines(program === null ? lines : [program, ...lines]);
@@ -633,7 +689,12 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
       const end = matcher?.match(observation.split('\n').at(-1) ?? '');
       atPrompt = end !== null && end !== undefined && end.command === '';
     }
-    if (open) {
+    if (action === FRAME_WAIT) action = `(wait ${round(time - open!.time)} s)`;
+    const previous = turns.at(-1)?.observation ?? initialState ?? '';
+    if (open && /^\(wait /.test(action ?? open.action) && observation.trim() !== '' && observation === previous.split('\n').at(-1)) {
+      // Nothing but the same prompt again (the recorder's notes were all that came): no turn.
+      left.push({ kind: 'skipped', line: open.line, what: `a pause after which only the prompt showed again (${observation.trim()})`, reason: 'nothing was typed and nothing new was printed (only the recorder\'s own notes, said apart), so there is no action' });
+    } else if (open) {
       turns.push({
         action: action ?? open.action,
         observation,
@@ -643,14 +704,54 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
       });
     } else initialState = observation;
   };
+  /** Typing at a prompt (a command on the prompt line, not yet run): a pause there is the person thinking, not a turn's end. */
+  const typingAtPrompt = () => {
+    if (screen.inFullScreenProgram || !matcher) return false;
+    const m = matcher.match(screen.currentLine());
+    return m !== null && m.command !== '';
+  };
+  let lastFrame = -Infinity;
+  let inProgram = false;
   try {
     for (const ev of events) {
       if (ev.code === 'o') {
         const idle = ev.time - last;
-        if (written && idle >= IDLE_PAUSE_SECONDS) {
+        if (written && idle >= IDLE_PAUSE_SECONDS && !typingAtPrompt()) {
           cut(last);
           open = { action: `(wait ${round(idle)} s)`, time: last, line: ev.line };
           written = false;
+          lastFrame = ev.time;
+        } else if (!shell && written && screen.inFullScreenProgram && ev.time - lastFrame >= FRAME_SECONDS && screen.fullScreenText() !== shownScreen) {
+          // A program that animates without pausing (no shell around it): a frame every few seconds, bounded.
+          if (turns.length < MAX_FRAMES) {
+            cut(last);
+            // How long the next frame is waited for is known when it is cut.
+            open = { action: FRAME_WAIT, time: last, line: ev.line };
+          } else framesLeftOut++;
+          lastFrame = ev.time;
+        }
+        const enterAt = screen.inFullScreenProgram ? -1 : ev.data.search(ENTER_FULL_SCREEN);
+        if (enterAt >= 0 && written && matcher) {
+          // A program started from a prompt typed with no pause before: that command is a turn of its own.
+          screen.write(ev.data.slice(0, enterAt));
+          const typed = screen.peekNormal().filter((l) => l.trim() !== '');
+          const prompted = typed.length > 1 || (typed.length === 1 && !atPrompt);
+          const m = prompted ? matcher.match(typed.at(-1)!) : null;
+          if (m && m.command !== '') {
+            cut(last, true);
+            if (launched !== null) {
+              open = { action: launched, time: ev.time, line: ev.line };
+              launched = null;
+              atPrompt = false;
+            }
+          }
+          screen.write(ev.data.slice(enterAt));
+          pending.push(...screen.flushIfLarge());
+          if (!inProgram && screen.inFullScreenProgram) lastFrame = ev.time;
+          inProgram = screen.inFullScreenProgram;
+          written = true;
+          last = ev.time;
+          continue;
         }
         const exitAt = screen.inFullScreenProgram ? ev.data.search(LEAVE_FULL_SCREEN) : -1;
         if (exitAt >= 0) {
@@ -659,6 +760,8 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
           screen.write(ev.data.slice(exitAt));
         } else screen.write(ev.data);
         pending.push(...screen.flushIfLarge());
+        if (!inProgram && screen.inFullScreenProgram) lastFrame = ev.time;
+        inProgram = screen.inFullScreenProgram;
         written = true;
         last = ev.time;
       } else if (ev.code === 'r') applyResize(screen, ev.data);
@@ -667,7 +770,9 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
   } finally {
     screen.dispose();
   }
-  return { initialState: initialState ?? '', turns, splitBy: 'pauses', prompt: matcher, fullScreen: false };
+  if (recorderLines) left.push({ kind: 'skipped', line: null, what: `${recorderLines} line${recorderLines === 1 ? '' : 's'} the recorder printed about itself (asciinema: recording…, saved to…)`, reason: 'the recording tool wrote them, not the session; they are neither an action nor output of one' });
+  if (framesLeftOut) left.push({ kind: 'skipped', line: null, what: `${framesLeftOut} further screen${framesLeftOut === 1 ? '' : 's'} of the full-screen program`, reason: `at most ${MAX_FRAMES} frames of a program that never pauses are kept, one every ${FRAME_SECONDS} s at most` });
+  return { initialState: initialState ?? '', turns, splitBy: 'pauses', prompt: matcher, fullScreen: false, left };
 }
 
 export const asciinemaFormat: FormatEntry = { id: 'asciinema', label: 'asciinema cast', extensions: ['cast'], importer: asciinemaImporter };

@@ -34,15 +34,36 @@ function fromRegex(re: RegExp, source: PromptMatcher['source']): PromptMatcher {
   };
 }
 
-/** The user's `--prompt` pattern, anchored at the start of a line; a pattern that does not compile is an error that says so. */
+/**
+ * The user's `--prompt`, matched at the start of a line: the prompt's own text as the screen
+ * shows it (`user@host ~> `, `$ `, however its characters read as a pattern), or a regular
+ * expression. Screen lines carry no trailing spaces, so the prompt's trailing spaces may be
+ * absent there. Only a pattern that is neither (it does not compile) is an error.
+ */
 export function givenPrompt(pattern: string): PromptMatcher {
-  let re: RegExp;
+  const literal = pattern.replace(/\s+$/, '');
+  let re: RegExp | null = null;
   try {
-    re = new RegExp(`^(?:${pattern})`, 'u');
+    // Trailing whitespace of the pattern becomes "a space or the end of the line".
+    re = new RegExp(`^(?:${literal})(?:\\s+|$)`, 'u');
   } catch (err) {
-    throw new Error(`--prompt ${JSON.stringify(pattern)} is not a valid regular expression (${(err as Error).message}). Give a pattern that matches the prompt at the start of a line, e.g. '\\S+@\\S+ [^>]*> '.`);
+    if (literal.trim() === '') {
+      throw new Error(`--prompt ${JSON.stringify(pattern)} is not a valid regular expression (${(err as Error).message}). Give the prompt as the screen shows it, e.g. 'user@host ~> ', or a pattern such as '\\S+@\\S+ [^>]*> '.`);
+    }
   }
-  return fromRegex(re, 'given');
+  if (literal.trim() === '') throw new Error('--prompt is empty: give the prompt as the screen shows it, e.g. \'user@host ~> \'.');
+  const regex = re ? fromRegex(re, 'given') : null;
+  return {
+    source: 'given',
+    pattern,
+    match(line) {
+      // The text itself first: `$`, `(`, `[` in a prompt mean themselves.
+      if (line.startsWith(literal) && (line.length === literal.length || /\s/.test(line[literal.length]!))) {
+        return { prompt: literal, command: line.slice(literal.length).trim() };
+      }
+      return regex?.match(line) ?? null;
+    },
+  };
 }
 
 function commonPrefix(a: string, b: string): string {
