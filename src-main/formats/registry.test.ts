@@ -28,7 +28,26 @@ describe('--format auto', () => {
   });
 
   it('still refuses what no importer recognizes', () => {
-    expect(() => importerFor('auto', 'notes.txt', 'hello')).toThrow(/Could not tell the format/);
+    expect(() => importerFor('auto', 'notes.txt', 'hello')).toThrow(/Could not tell the format of notes\.txt\. It is not JSON or JSON lines \(it starts with "hello"\)/);
+  });
+
+  it.each([
+    ['claude-code.jsonl', fixture('claude-code-session.jsonl'), 'claude-code'],
+    ['rollout-2025-10-02.jsonl', fixture('codex-rollout-2025-10-02.jsonl'), 'codex-rollout'],
+    ['session.json', fixture('gemini-cli-session.json'), 'gemini-cli'],
+    ['log.json', fixture('inspect-log.json'), 'inspect-log'],
+    ['traces.json', fixture('otel-genai-trace.json'), 'otel-genai'],
+    ['demo.cast', fixture('fish-demo.cast'), 'asciinema'],
+  ])('%s is read as %s', (name, text, id) => {
+    expect(importerFor('auto', name, text.slice(0, HEAD)).id).toBe(id);
+  });
+
+  it('a file no importer takes names the closest format and what it lacks', () => {
+    // An ATIF file whose writer left out schema_version.
+    const atifLike = JSON.stringify({ session_id: 's', agent: { name: 'a' }, steps: [] });
+    expect(() => importerFor('auto', 'run.json', atifLike)).toThrow(/comes closest to ATIF trajectory\.json \(Terminal-Bench 2 \/ Harbor\) \(atif\): it has "session_id", "agent", "steps", but not "schema_version"\./);
+    // An Inspect log cut down to its samples.
+    expect(() => importerFor('auto', 'x.json', '{"samples": [], "status": "success"}')).toThrow(/comes closest to Inspect AI eval log \(inspect-log\): it has "status", "samples", but not "version", "eval"\./);
   });
 });
 

@@ -13,6 +13,7 @@ import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
 import { chatMessagesImporter, parquetImporter, shareGptImporter } from './chat-dataset-importers';
 import { claudeCodeFormat } from './claude-code';
+import { closestFormat, firstLineOf } from './closest-format';
 import { codexRolloutFormat } from './codex-rollout';
 import { UnknownFormatError, type FormatEntry, type TrajectoryExporter, type TrajectoryImporter } from './format';
 import { geminiCliFormat } from './gemini-cli';
@@ -94,8 +95,21 @@ export function importerFor(format: string, name: string, head: string): Traject
     const score = importer.detect(name, head);
     if (score > bestScore) [best, bestScore] = [importer, score];
   }
-  if (!best) throw new Error(`Could not tell the format of ${name}. Name it with --format (${known(IMPORT_FORMAT_IDS)}).`);
+  if (!best) throw new Error(`Could not tell the format of ${name}. ${whyNot(head)} Name it with --format (${known(IMPORT_FORMAT_IDS)}).`);
   return best;
+}
+
+/** Why no importer took the file: the format it comes closest to and what it lacks, or what it looks like. */
+function whyNot(head: string): string {
+  const near = closestFormat(head, IMPORT_FORMAT_IDS);
+  if (near) {
+    const label = IMPORTERS.find((i) => i.id === near.id)!.label;
+    return `It comes closest to ${label} (${near.id}): it has ${near.has.map((k) => `"${k}"`).join(', ')}, but not ${near.missing.map((k) => `"${k}"`).join(', ')}.`;
+  }
+  const start = head.trimStart();
+  if (start === '') return 'It is empty.';
+  if (!/^[{[]/.test(start)) return `It is not JSON or JSON lines (it starts with ${JSON.stringify(firstLineOf(head))}), and no text format matched.`;
+  return 'Its JSON has none of the keys the known formats carry.';
 }
 
 function exportEntry(format: string): FormatEntry {
