@@ -27,7 +27,7 @@ from transformers import AutoConfig, GenerationConfig  # noqa: E402
 from transformers import Qwen3_5MoeForCausalLM, Qwen3_5MoeForConditionalGeneration  # noqa: E402
 
 from decoder import DecoderBuilder  # noqa: E402
-from graph import GraphWriter  # noqa: E402
+from graph import ExternalData, GraphWriter  # noqa: E402
 from storage import text_parts  # noqa: E402
 
 PRECISIONS = ("fp32", "fp16", "int4")
@@ -51,12 +51,12 @@ def load_checkpoint(hf_dir: Path):
     return model.eval()
 
 
-def embedding_model(model, io_dtype) -> onnx.ModelProto:
+def embedding_model(model, io_dtype, external=None) -> onnx.ModelProto:
     """input_ids (+ image_features for image-pad positions) → inputs_embeds, as the builder's embedding model."""
     stack, _ = text_parts(model)
     hidden = stack.config.hidden_size
     image_token = getattr(model.config, "image_token_id", None)
-    g = GraphWriter("embedding_graph")
+    g = GraphWriter("embedding_graph", external)
     ids = g.input("input_ids", np.int64, ["batch_size", "sequence_length"])
     features = g.input("image_features", io_dtype, ["num_image_tokens", hidden])
     table = g.weight("model.embed_tokens.weight", stack.embed_tokens.weight.detach().float().numpy().astype(io_dtype))
@@ -146,14 +146,22 @@ def genai_config(model, hf_dir: Path, layout: str, io_dtype) -> dict:
     return {"model": model_section, "search": search}
 
 
-def save_onnx(model: onnx.ModelProto, path: Path, external: bool) -> None:
+# The embedding model stays one file unless its table nears protobuf's 2 GiB limit (a real
+# vocabulary of 248,320 rows at hidden 2,048 is 2 GB in fp32).
+EMBEDDING_EXTERNAL_BYTES = 512 * 1024 * 1024
+
+
+def write_onnx(path: Path, build, threshold: int = 1024) -> None:
+    """Build a graph with its large initializers streamed to PATH.data, then save the (small) proto.
+
+    `build(external)` returns the ModelProto; the .data file is removed when nothing went into it.
+    """
     data = path.with_name(path.name + ".data")
-    if data.exists():
+    with ExternalData(data, threshold) as external:
+        model = build(external)
+    onnx.save_model(model, path)
+    if not external.written:
         data.unlink()
-    if external:
-        onnx.save_model(model, path, save_as_external_data=True, all_tensors_to_one_file=True, location=data.name, size_threshold=1024)
-    else:
-        onnx.save_model(model, path)
 
 
 def convert(hf_dir: Path, out: Path, precision: str = "fp32", layout: str = "tokens", model=None) -> Path:
@@ -162,14 +170,21 @@ def convert(hf_dir: Path, out: Path, precision: str = "fp32", layout: str = "tok
     if layout not in LAYOUTS:
         raise ValueError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
     model = model or load_checkpoint(hf_dir)
-    builder = DecoderBuilder(model, precision, layout)
     out.mkdir(parents=True, exist_ok=True)
-    save_onnx(builder.build(), out / "model.onnx", external=True)
+    builders = []
+
+    def decoder(external):
+        builders.append(DecoderBuilder(model, precision, layout, external))
+        return builders[0].build()
+
+    write_onnx(out / "model.onnx", decoder)
+    io = builders[0].io
+    for stale in ("embedding.onnx", "embedding.onnx.data"):
+        if (out / stale).exists():
+            (out / stale).unlink()
     if layout == "embeds":
-        save_onnx(embedding_model(model, builder.io), out / "embedding.onnx", external=False)
-    elif (out / "embedding.onnx").exists():
-        (out / "embedding.onnx").unlink()
-    (out / "genai_config.json").write_text(json.dumps(genai_config(model, hf_dir, layout, builder.io), indent=4) + "\n")
+        write_onnx(out / "embedding.onnx", lambda external: embedding_model(model, io, external), EMBEDDING_EXTERNAL_BYTES)
+    (out / "genai_config.json").write_text(json.dumps(genai_config(model, hf_dir, layout, io), indent=4) + "\n")
     for name in COPIED_FILES:
         if (hf_dir / name).is_file():
             shutil.copyfile(hf_dir / name, out / name)

@@ -18,13 +18,13 @@ def numpy_of(tensor: torch.Tensor) -> np.ndarray:
 
 
 class DecoderBuilder:
-    def __init__(self, model, precision: str, layout: str):
+    def __init__(self, model, precision: str, layout: str, external=None):
         self.stack, self.lm_head = text_parts(model)
         self.config = self.stack.config
         self.precision, self.layout = precision, layout
         self.io = np.float16 if precision == "fp16" else np.float32
         self.int4 = {id(module) for module in int4_dense_modules(model).values()} if precision == "int4" else set()
-        self.g = GraphWriter("main_graph")
+        self.g = GraphWriter("main_graph", external)
         c = self.config
         self.layer_types = list(c.layer_types)
         self.hidden, self.heads, self.kv_heads, self.head_dim = (
@@ -42,7 +42,7 @@ class DecoderBuilder:
     # --- weights -------------------------------------------------------------------------------
     def stored(self, name: str, tensor) -> str:
         array = tensor if isinstance(tensor, np.ndarray) else numpy_of(tensor)
-        return self.g.weight(name, array.astype(self.io))
+        return self.g.weight(name, array.astype(self.io, copy=False))
 
     def matmul(self, module: torch.nn.Linear, name: str, x: str, output: str | None = None) -> str:
         weight = numpy_of(module.weight)  # [out, in]

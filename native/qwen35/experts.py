@@ -13,8 +13,8 @@ def interleave_gate_up(gate_up: np.ndarray) -> np.ndarray:
     return np.stack([gate_up[:, :half, :], gate_up[:, half:, :]], axis=2).reshape(experts, rows, width)
 
 
-def quantized_experts(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """[E, N, K] → packed codes [E, N, K/2] and scales [E, N, K/32] (scales rounded through fp16)."""
+def quantized_experts(weights) -> tuple[np.ndarray, np.ndarray]:
+    """[E, N, K] (or E arrays [N, K]) → packed codes [E, N, K/2] and scales [E, N, K/32] (scales rounded through fp16)."""
     codes, scales = [], []
     for expert in weights:
         expert_codes, expert_scales = quantize_rows(expert, round_scales_to_fp16=True)
@@ -33,8 +33,14 @@ def routed_experts(builder, index: int, mlp, x: str) -> str:
         f"{base}/router/MatMul",
     )
     router = g.node("Reshape", [router, g.constant([-1, experts])], f"{base}/router/Reshape")
-    gate_up = interleave_gate_up(mlp.experts.gate_up_proj.detach().float().numpy())
+    # Views of the model's own tensors (no copy); gate_up is interleaved one expert at a time so
+    # that a 256-expert layer never exists twice in memory.
+    gate_up = mlp.experts.gate_up_proj.detach().float().numpy()
     down = mlp.experts.down_proj.detach().float().numpy()
+
+    def interleaved():
+        return (interleave_gate_up(gate_up[e : e + 1])[0] for e in range(experts))
+
     gate_up_bias = builder.stored(f"{prefix}.gate_up_proj.bias", np.zeros(gate_up.shape[:2], dtype=np.float32))
     down_bias = builder.stored(f"{prefix}.down_proj.bias", np.zeros(down.shape[:2], dtype=np.float32))
     common = {
@@ -52,7 +58,7 @@ def routed_experts(builder, index: int, mlp, x: str) -> str:
             [
                 x,
                 router,
-                builder.stored(f"{prefix}.gate_up_proj.weight", gate_up),
+                g.weight_stream(f"{prefix}.gate_up_proj.weight", builder.io, gate_up.shape, (e.astype(builder.io) for e in interleaved())),
                 gate_up_bias,
                 builder.stored(f"{prefix}.down_proj.weight", down),
                 down_bias,
@@ -61,7 +67,7 @@ def routed_experts(builder, index: int, mlp, x: str) -> str:
             domain=MS_DOMAIN,
             **common,
         )
-    gate_up_codes, gate_up_scales = quantized_experts(gate_up)
+    gate_up_codes, gate_up_scales = quantized_experts(interleaved())
     down_codes, down_scales = quantized_experts(down)
     return g.node(
         "QMoE",

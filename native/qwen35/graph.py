@@ -1,6 +1,8 @@
 """A small writer for ONNX graphs: named nodes, cached constants, typed inputs and outputs."""
 
 import hashlib
+from pathlib import Path
+from typing import Iterable
 
 import numpy as np
 import onnx
@@ -19,9 +21,47 @@ ELEMENT_TYPES = {
 }
 
 
+class ExternalData:
+    """The .data file beside a model: initializers are written here as they are made.
+
+    Writing each large tensor straight to disk (instead of keeping it in the ModelProto and letting
+    onnx.save_model move it out at the end) keeps the proto small, so a tensor of 2 GiB or more
+    (one 256-expert layer's gate_up weights) never meets protobuf's 2 GiB message limit, and the
+    converter holds no second copy of the weights in memory.
+    """
+
+    ALIGN = 64
+
+    def __init__(self, path: Path, threshold: int = 1024):
+        self.path, self.threshold = Path(path), threshold
+        self.file = open(self.path, "wb")
+        self.written = 0
+
+    def append(self, chunks: Iterable[np.ndarray]) -> tuple[int, int]:
+        """Write arrays back to back (C order) at the next aligned offset; returns (offset, length)."""
+        pad = -self.file.tell() % self.ALIGN
+        self.file.write(b"\0" * pad)
+        offset = self.file.tell()
+        for chunk in chunks:
+            np.ascontiguousarray(chunk).tofile(self.file)
+        length = self.file.tell() - offset
+        self.written += 1
+        return offset, length
+
+    def close(self) -> None:
+        self.file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 class GraphWriter:
-    def __init__(self, name: str):
+    def __init__(self, name: str, external: ExternalData | None = None):
         self.name = name
+        self.external = external
         self.nodes: list[onnx.NodeProto] = []
         self.initializers: list[onnx.TensorProto] = []
         self.inputs: list[onnx.ValueInfoProto] = []
@@ -43,7 +83,27 @@ class GraphWriter:
         self.outputs.append(helper.make_tensor_value_info(name, ELEMENT_TYPES[np.dtype(dtype)], shape))
 
     def weight(self, name: str, array: np.ndarray) -> str:
+        if self.external is not None and array.nbytes >= self.external.threshold:
+            return self.weight_stream(name, array.dtype, array.shape, [array])
         self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), self._claim(name)))
+        return name
+
+    def weight_stream(self, name: str, dtype, shape: tuple, chunks: Iterable[np.ndarray]) -> str:
+        """An initializer given as consecutive pieces (e.g. one expert at a time), so the whole
+        tensor never has to exist in memory; external data is required for it."""
+        dtype = np.dtype(dtype)
+        if self.external is None:
+            return self.weight(name, np.concatenate([np.asarray(c, dtype=dtype).reshape(-1) for c in chunks]).reshape(shape))
+        offset, length = self.external.append(np.asarray(c, dtype=dtype) for c in chunks)
+        expected = int(np.prod(shape)) * dtype.itemsize
+        if length != expected:
+            raise ValueError(f"{name}: wrote {length} bytes, its shape {tuple(shape)} needs {expected}")
+        tensor = onnx.TensorProto(name=self._claim(name), data_type=ELEMENT_TYPES[dtype], dims=list(shape))
+        tensor.data_location = onnx.TensorProto.EXTERNAL
+        for key, value in (("location", self.external.path.name), ("offset", str(offset)), ("length", str(length))):
+            entry = tensor.external_data.add()
+            entry.key, entry.value = key, value
+        self.initializers.append(tensor)
         return name
 
     def constant(self, values, dtype=np.int64) -> str:

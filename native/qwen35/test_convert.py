@@ -273,3 +273,26 @@ def test_both_converters_carry_a_transformers5_chat_template_over(checkpoints, t
     convert(checkpoints["causal"], folder, "fp32", "tokens")
     assert not (folder / "chat_template.jinja").exists()
     assert AutoTokenizer.from_pretrained(folder).chat_template == json.loads((folder / "tokenizer_config.json").read_text())["chat_template"]
+
+
+def test_real_dims_preset_has_the_35b_per_layer_sizes():
+    from transformers import Qwen3_5MoeTextConfig
+
+    from make_checkpoint import PRESETS, make_checkpoint, text_config_fields
+
+    # transformers' defaults for Qwen3_5MoeTextConfig are documented as Qwen3.5-35B-A3B's.
+    real = Qwen3_5MoeTextConfig()
+    fields = text_config_fields(768, PRESETS["real-dims"]["layers"], {"<|endoftext|>": 0, "<|im_end|>": 2}, "real-dims")
+    for key in (
+        "hidden_size", "num_attention_heads", "num_key_value_heads", "head_dim", "linear_conv_kernel_dim",
+        "linear_key_head_dim", "linear_value_head_dim", "linear_num_key_heads", "linear_num_value_heads",
+        "moe_intermediate_size", "shared_expert_intermediate_size", "num_experts", "num_experts_per_tok",
+    ):
+        assert fields[key] == getattr(real, key), key
+    assert fields["rope_parameters"]["mrope_section"] == [11, 11, 10]
+    built = Qwen3_5MoeTextConfig(**fields)
+    assert built.layer_types == ["linear_attention", "full_attention"]
+    with pytest.raises(ValueError, match="multiple of 2 for --preset real-dims"):
+        make_checkpoint(Path("/nonexistent"), 1, "causal", 3, "real-dims")
+    with pytest.raises(ValueError, match="--preset must be one of tiny, real-dims"):
+        make_checkpoint(Path("/nonexistent"), 1, "causal", None, "huge")
