@@ -19,6 +19,8 @@ export const SampleVariant = z.object({
   seed: z.number().int().nullable(),
   /** The perturbation kind applied, when the sample is a perturbed one. */
   perturbation: z.string().nullable(),
+  /** How it was applied: the observation transformed, or the model instructed to play it out. */
+  perturbationMode: z.enum(['instruction', 'transform']).nullable().optional(),
 });
 export type SampleVariant = z.infer<typeof SampleVariant>;
 

@@ -107,6 +107,6 @@ describe('sibling samples of one action', () => {
     // A perturbed sibling has no sample number, but its row still names its perturbation.
     expect(variants.map((v) => v.nodeId)).toEqual([s1.id, s2.id, p1.id, lonePerturbed.id, agreeing.id, agreeing2.id]);
     expect(variants.find((v) => v.nodeId === lonePerturbed.id)).toMatchObject({ sample: 1, of: 1, perturbation: 'disk-full' });
-    expect(variants.find((v) => v.nodeId === p1.id)).toMatchObject({ of: 1, perturbation: 'permission-denied' });
+    expect(variants.find((v) => v.nodeId === p1.id)).toMatchObject({ of: 1, perturbation: 'permission-denied', perturbationMode: 'transform' });
   });
 });

@@ -66,6 +66,11 @@ function perturbationOf(node: NodeRecord): string | null {
   return first && typeof first.kind === 'string' ? first.kind : null;
 }
 
+function perturbationModeOf(node: NodeRecord): 'instruction' | 'transform' | null {
+  const mode = node.provenance.perturbations?.[0]?.mode;
+  return mode === 'instruction' || mode === 'transform' ? mode : null;
+}
+
 export function variantsOf(group: RawGroup): SampleVariant[] {
   return group.samples.map((n, i) => ({
     nodeId: n.id,
@@ -80,7 +85,9 @@ export function variantsOf(group: RawGroup): SampleVariant[] {
 function perturbedVariants(group: RawGroup): SampleVariant[] {
   return group.alternatives.flatMap((n) => {
     const perturbation = perturbationOf(n);
-    return perturbation === null ? [] : [{ nodeId: n.id, sample: 1, of: 1, seed: typeof n.provenance.seed === 'number' ? n.provenance.seed : null, perturbation }];
+    return perturbation === null
+      ? []
+      : [{ nodeId: n.id, sample: 1, of: 1, seed: typeof n.provenance.seed === 'number' ? n.provenance.seed : null, perturbation, perturbationMode: perturbationModeOf(n) }];
   });
 }
 

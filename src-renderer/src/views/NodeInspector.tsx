@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { nodeRecord, retryNode, useNodeError, useNodeRecord } from '../state/node-records';
 import { useStudio } from '../state/store';
 import { AddStepForm } from './inspector/AddStepForm';
-import { PerturbPanel } from './perturb/PerturbPanel';
+import { PerturbPanel, PerturbationLine } from './perturb/PerturbPanel';
 import { WorldSpecForm } from './perturb/WorldSpecForm';
 import { SimulatePanel } from './simulate/SimulatePanel';
 import { CurationBar } from './inspector/CurationBar';
@@ -109,6 +109,7 @@ export function NodeInspector() {
       </div>
       {curation}
       <AgentLine node={node} />
+      <PerturbationLine node={node} />
       <div className="inspector-body" inert={behind}>
       {editing === node.id ? (
         <Suspense fallback={<p className="muted">Loading the editor…</p>}>

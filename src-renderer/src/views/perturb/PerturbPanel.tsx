@@ -93,3 +93,15 @@ export function PerturbPanel({ node, domain }: { node: NodeRecord; domain: Domai
     </details>
   );
 }
+
+/** Which perturbation made a node, and how: a transformed observation reads very differently from one the model was told to play out. */
+export function PerturbationLine({ node }: { node: NodeRecord }) {
+  const record = node.provenance.perturbations?.[0] as { kind?: unknown; mode?: unknown } | undefined;
+  if (!record || typeof record.kind !== 'string') return null;
+  const how = record.mode === 'instruction' ? 'the world model was instructed to play it out' : 'the observation was transformed';
+  return (
+    <p className="muted" data-testid="node-perturbation">
+      Perturbation {record.kind}: {how}.
+    </p>
+  );
+}

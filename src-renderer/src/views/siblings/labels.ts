@@ -7,7 +7,8 @@ import { agreementBand, type AgreementBand } from '../../../../src-main/common/m
 export function variantLabel(v: SampleVariant): string {
   // A lone (perturbed) sample needs no number, only its kind.
   const parts = v.of > 1 ? [`#${v.sample}/${v.of}`] : [];
-  if (v.perturbation) parts.push(v.perturbation);
+  // The mode tells two perturbations of one kind apart: one the model played out, one a deterministic edit.
+  if (v.perturbation) parts.push(v.perturbationMode === 'instruction' ? `${v.perturbation} (instructed)` : v.perturbation);
   if (v.seed !== null) parts.push(`seed ${v.seed}`);
   return parts.join(' · ');
 }
