@@ -3,13 +3,15 @@
 // the observation through simulateStep, with the settings in force (the model's, the
 // workspace's, the call's). The prediction is stored as a `simulated` sibling of the real
 // node with its metrics against the real observation; a step whose sample ran out of
-// tokens is reported, not stored, and the replay goes on from the real history.
+// tokens is reported, not stored, and the replay goes on from the real history. A step
+// already replayed with the same model, settings and seed is reused, not stored again.
 import type { IncompleteSample, Sampling } from '../common/contract/simulation';
 import type { WorldModelEngine } from '../common/engine';
 import { compareObservations } from '../common/metrics/compare';
 import type { TemplateFolders } from '../prompt/template-files';
 import { UserError } from '../common/user-error';
 import { generationParameters } from '../simulation/generation-parameters';
+import { existingSamples } from '../simulation/sample-reuse';
 import { simulateStep } from '../simulation/simulate-step';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { NodeRecord } from '../common/trajectory/model';
@@ -30,7 +32,7 @@ export async function replayTrajectory(
   input: { trajectoryId: string; sampling: Partial<Sampling> },
   onProgress: Progress = () => {},
   signal?: AbortSignal,
-): Promise<{ nodes: NodeRecord[]; incomplete: IncompleteReplayStep[]; cancelled: boolean }> {
+): Promise<{ nodes: NodeRecord[]; reused: string[]; incomplete: IncompleteReplayStep[]; cancelled: boolean }> {
   const trajectory = store.getTrajectory(input.trajectoryId);
   if (!trajectory) throw new UserError(`Trajectory ${input.trajectoryId} is not in this workspace.`, 'not-found');
   const chain = recordedChain(store.getNodes(trajectory.id));
@@ -39,10 +41,18 @@ export async function replayTrajectory(
   }
   const sampling = generationParameters(engine, store).resolve(input.sampling);
   const nodes: NodeRecord[] = [];
+  const reused: string[] = [];
   const incomplete: IncompleteReplayStep[] = [];
   const steps = chain.slice(1);
   for (const [i, real] of steps.entries()) {
     onProgress(i, steps.length, `Simulating step ${i + 1} of ${steps.length}: ${real.action.slice(0, 80)}`);
+    // Replaying again with the same model, settings and seed would predict the same: the earlier prediction is reused, not added again.
+    const [earlier] = await existingSamples(store, engine, templates, real.parentId!, real.action, 1, sampling, (n) => n.provenance.replayOf === real.id);
+    if (earlier) {
+      nodes.push(earlier);
+      reused.push(earlier.id);
+      continue;
+    }
     let result;
     try {
       result = await simulateStep(
@@ -64,11 +74,12 @@ export async function replayTrajectory(
       if (error instanceof UserError) throw new UserError(`Step ${i + 1} of the replay: ${error.message}`, error.code);
       throw error;
     }
-    if (result.cancelled) return { nodes, incomplete, cancelled: true };
+    if (result.cancelled) return { nodes, reused, incomplete, cancelled: true };
     nodes.push(...result.nodes);
     incomplete.push(...result.incomplete.map((sample) => ({ ...sample, step: i + 1, realNodeId: real.id })));
   }
   const cutOff = incomplete.length ? ` (${incomplete.length} step${incomplete.length === 1 ? '' : 's'} ran out of tokens and were not stored)` : '';
-  onProgress(steps.length, steps.length, `Replay finished${cutOff}`);
-  return { nodes, incomplete, cancelled: false };
+  const again = reused.length ? ` (${reused.length} step${reused.length === 1 ? '' : 's'} already replayed with these settings: reused)` : '';
+  onProgress(steps.length, steps.length, `Replay finished${cutOff}${again}`);
+  return { nodes, reused, incomplete, cancelled: false };
 }

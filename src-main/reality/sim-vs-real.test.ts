@@ -112,6 +112,18 @@ describe('a real MCP session', () => {
     expect(replay.nodes.length).toBe(imported.steps);
     expect(replay.nodes[0]!.metrics).toHaveProperty('exactMatch');
     expect(replay.comparison.steps.every((s) => s.metrics !== null)).toBe(true);
+    expect(replay.reused).toEqual([]);
+
+    // Replayed again with the same model, settings and seed: the same predictions, reused, nothing added.
+    const before = (await call('trajectory.get', { id: imported.id })).nodes.length;
+    const again = await call('reality.replay', { jobId: 'mcp-rp2', trajectoryId: imported.id, sampling: { maxTokens: 8 } });
+    expect(again.nodes.map((n) => n.id)).toEqual(replay.nodes.map((n) => n.id));
+    expect(again.reused).toEqual(replay.nodes.map((n) => n.id));
+    expect((await call('trajectory.get', { id: imported.id })).nodes.length).toBe(before);
+    // Another seed is another prediction: a new set of siblings.
+    const reseeded = await call('reality.replay', { jobId: 'mcp-rp3', trajectoryId: imported.id, sampling: { maxTokens: 8, seed: 99 } });
+    expect(reseeded.reused).toEqual([]);
+    expect((await call('trajectory.get', { id: imported.id })).nodes.length).toBe(before + imported.steps);
   });
 
   it('refuses run real without a server command and says how to give one', async () => {

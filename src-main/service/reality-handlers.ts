@@ -54,7 +54,7 @@ export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
         const store = studio.requireStore();
         const templates = { builtinDir: join(studio.extras.resourcesDir, 'prompts') };
         const result = await replayTrajectory(store, engine, templates, { trajectoryId, sampling }, progress, signal);
-        announceNodesAdded(studio, 'replayed', result.nodes);
+        announceNodesAdded(studio, 'replayed', result.nodes.filter((n) => !result.reused.includes(n.id)));
         return { ...result, comparison: comparison(store, trajectoryId) };
       }),
     'reality.compare': ({ trajectoryId, nodeId }) => comparison(studio.requireStore(), trajectoryId, nodeId),

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiOutput } from '../common/contract/api';
 import { startFakeVllm, type FakeServer } from '../testing/fake-vllm-server';
 import { dispatch } from './dispatch';
-import { missingRanges } from './simulation-handlers';
+import { missingRanges } from '../simulation/sample-reuse';
 import { Studio } from './studio';
 
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));

@@ -3,16 +3,14 @@ import { join } from 'node:path';
 import type { simulationApi } from '../common/contract/simulation';
 import { promptHash } from '../common/prompt/prompt-hash';
 import { instructionOfNode } from '../simulation/perturb-step';
-import { generationParameters, engineRequestParts, samplingRecord } from '../simulation/generation-parameters';
+import { generationParameters, engineRequestParts } from '../simulation/generation-parameters';
 import { installGpuRuntime } from '../simulation/gpu-runtime';
+import { existingSamples, missingRanges } from '../simulation/sample-reuse';
 import { simulateStep } from '../simulation/simulate-step';
 import { promptForStep } from '../simulation/step-prompt';
 import { readSimulatePanel, writeSamplingOverrides, writeSimulatePanel } from '../store/workspace-settings';
-import type { WorkspaceStore } from '../store/workspace-store';
-import type { SimulateResult, Sampling } from '../common/contract/simulation';
+import type { SimulateResult } from '../common/contract/simulation';
 import type { NodeRecord } from '../common/trajectory/model';
-import type { WorldModelEngine } from '../common/engine';
-import type { TemplateFolders } from '../prompt/template-files';
 import { workspaceRegistry } from './perturbation-handlers';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
@@ -126,48 +124,4 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
 function recordedThinking(sampling: unknown): { thinking?: boolean } {
   const thinking = (sampling as { thinking?: unknown } | undefined)?.thinking;
   return typeof thinking === 'boolean' ? { thinking } : {};
-}
-
-/**
- * For each of `samples` seeds (seed + i), the simulated child of `nodeId` that already holds
- * what that sample would produce: the same action, prompt, model and settings. Null where none.
- */
-export async function existingSamples(
-  store: WorkspaceStore,
-  engine: WorldModelEngine,
-  templates: TemplateFolders,
-  nodeId: string,
-  action: string,
-  samples: number,
-  sampling: Sampling,
-): Promise<(NodeRecord | null)[]> {
-  const children = store.childrenOf(nodeId).filter((c) => c.origin === 'simulated' && c.action === action);
-  if (children.length === 0) return new Array<NodeRecord | null>(samples).fill(null);
-  const hash = await promptHash((await promptForStep(store, templates, nodeId, action, null)).messages);
-  const modelId = engine.describe().modelId;
-  return Array.from({ length: samples }, (_, i) => {
-    const wanted = JSON.stringify(samplingRecord({ ...sampling, seed: sampling.seed + i }));
-    return (
-      children.find(
-        (c) =>
-          c.provenance.seed === sampling.seed + i &&
-          c.provenance.promptHash === hash &&
-          c.provenance.modelId === modelId &&
-          JSON.stringify(c.provenance.sampling) === wanted &&
-          !c.provenance.continued,
-      ) ?? null
-    );
-  });
-}
-
-/** The runs of samples still to simulate, as (first sample, how many). */
-export function missingRanges(existing: readonly (unknown | null)[]): { start: number; count: number }[] {
-  const ranges: { start: number; count: number }[] = [];
-  existing.forEach((n, i) => {
-    if (n !== null) return;
-    const last = ranges.at(-1);
-    if (last && last.start + last.count === i) last.count++;
-    else ranges.push({ start: i, count: 1 });
-  });
-  return ranges;
 }

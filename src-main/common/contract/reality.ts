@@ -103,6 +103,8 @@ export const realityApi = {
     z.object({ jobId: JobId, trajectoryId: Id, sampling: Sampling.partial().default({}) }),
     z.object({
       nodes: z.array(NodeRecord),
+      /** Ids among `nodes` of predictions an earlier replay with the same model, settings and seed already made: reused, not added. */
+      reused: z.array(z.string()).default([]),
       /** Steps whose sample ran out of tokens before its observation: reported, never stored. */
       incomplete: z.array(IncompleteSample.extend({ step: z.number().int(), realNodeId: z.string() })).default([]),
       cancelled: z.boolean(),
