@@ -91,6 +91,9 @@ export function providerPlan(device: DeviceChoice, platform: NodeJS.Platform = p
   }
 }
 
+/** The backend Dawn runs on when none is named. */
+const DAWN_BACKENDS: Partial<Record<NodeJS.Platform, string>> = { linux: 'Vulkan', win32: 'D3D12', darwin: 'Metal' };
+
 const PLATFORMS: Record<ProviderName, readonly NodeJS.Platform[] | null> = {
   cuda: ['linux', 'win32'],
   webgpu: ['linux', 'win32', 'darwin'],
@@ -119,7 +122,7 @@ export async function openSession(modelPath: string, settings: SessionSettings =
       const session = await ort.InferenceSession.create(modelPath, sessionOptions(provider, { ...settings, webgpuBackend: plan.webgpuBackend }));
       const reason =
         provider === 'webgpu'
-          ? `started: ${plan.webgpuBackend ?? 'the platform\'s'} backend, ${adapter!.verdict} adapter ${adapter!.name} (${adapter!.detail})`
+          ? `started on ${plan.webgpuBackend ?? DAWN_BACKENDS[process.platform] ?? 'Dawn'}, ${adapter!.verdict} adapter ${adapter!.name} (${adapter!.detail})`
           : provider !== 'cpu'
             ? 'started'
             : reports.length > 0

@@ -94,6 +94,8 @@ describe.skipIf(skipReason !== null)(`the int4 Qwen3.5-MoE fixture on WebGPU (${
     const described = webgpu.describe();
     expect(described.device).toBe('webgpu');
     expect(described.providers).toEqual([expect.objectContaining({ name: 'webgpu', used: true })]);
+    // The panel names the backend and the adapter it got, software ones included.
+    expect(described.providers[0]!.reason).toContain(`, ${adapter.verdict} adapter ${adapter.name} (`);
   });
 
   // The first run on a software adapter compiles every shader (about a minute on lavapipe); later steps are quick.
