@@ -27,6 +27,11 @@ export interface FakeServerOptions {
   firstChunkDelayMs?: number;
   /** Keep streaming until the client hangs up (for cancel tests). */
   endless?: boolean;
+  /**
+   * Answer `stream: true` without streaming, as some servers and proxies do: `json` = one whole
+   * chat.completion body; `empty` = 200 and an event stream that carries no event.
+   */
+  noStream?: 'json' | 'empty';
   /** Drop the connection after this many streamed pieces (a crashed or restarted server). */
   breakAfter?: number;
   /** Serve /tokenize (default true). */
@@ -119,7 +124,27 @@ export async function startFakeVllm(options: FakeServerOptions = {}): Promise<Fa
           `(${promptLength} in the messages, ${body.max_tokens} in the completion). Please reduce the length of the messages or completion.`,
       );
     }
+    if (options.noStream) return whole(res, body, model.id, options.noStream);
     await stream(res, body, model.id);
+  };
+
+  const whole = (res: ServerResponse, body: ChatBody, model: string, how: 'json' | 'empty') => {
+    if (how === 'empty') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      return void res.end();
+    }
+    const action = body.messages[body.messages.length - 1]!.content.split('**Action:**\n').pop()!;
+    const reply = options.reply ? options.reply(body.messages, stats.chatRequests) : fakeReply(action, body.seed);
+    const message = options.reasoningField ? { role: 'assistant', reasoning_content: reply.reasoning, content: reply.content } : { role: 'assistant', content: `<think>${reply.reasoning}</think>${reply.content}` };
+    const completion = words(reply.reasoning).length + words(reply.content).length;
+    sendJson(res, 200, {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: 0,
+      model,
+      choices: [{ index: 0, message, finish_reason: 'stop', stop_reason: null }],
+      usage: { prompt_tokens: 42, completion_tokens: completion, total_tokens: 42 + completion },
+    });
   };
 
   const stream = async (res: ServerResponse, body: ChatBody, model: string) => {

@@ -14,9 +14,18 @@ export class StreamFailure extends Error {
   constructor(
     message: string,
     readonly status = 502,
+    /** False when trying again cannot help: the server answered, just not in a shape a chat completion has. */
+    readonly retryable = true,
   ) {
     super(message);
   }
+}
+
+/** The parts of a whole (non-streamed) chat completion the engine reads. */
+interface ChatCompletion {
+  choices?: { message?: NonNullable<NonNullable<ChatChunk['choices']>[number]['delta']>; finish_reason?: string | null; stop_reason?: string | number | null; matched_stop?: string | number | null }[];
+  usage?: ChatChunk['usage'];
+  error?: ChatChunk['error'];
 }
 
 /** The text, counts and timings of one streamed answer, as it arrives. */
@@ -41,9 +50,43 @@ export class CompletionStream {
     return this.#text !== '';
   }
 
+  /**
+   * A whole chat completion, as a server (or a proxy in front of it) that does not stream
+   * answers even when asked to: the same text, counts and finish reason as a stream gives.
+   */
+  readWhole(text: string): GenerateResult {
+    let body: ChatCompletion;
+    try {
+      body = JSON.parse(text) as ChatCompletion;
+    } catch {
+      throw new StreamFailure(`answered without a stream, and its answer is not JSON either: ${text.slice(0, 200) || '(empty)'}`, 502, false);
+    }
+    if (body.error) {
+      const message = typeof body.error === 'string' ? body.error : (body.error.message ?? JSON.stringify(body.error));
+      const code = typeof body.error === 'object' ? Number(body.error.code) : NaN;
+      throw new StreamFailure(message, code >= 400 && code < 600 ? code : 502);
+    }
+    const choice = body.choices?.[0];
+    if (!choice?.message) throw new StreamFailure(`answered without a stream, and its JSON has no choices[0].message: ${text.slice(0, 200)}`, 502, false);
+    this.#usage = body.usage;
+    const piece = this.#reasoning.push(choice.message);
+    const stoppedBy = 'stop_reason' in choice ? choice.stop_reason : 'matched_stop' in choice ? choice.matched_stop : undefined;
+    const finish = finishReasonOf(choice.finish_reason, stoppedBy, this.request.sampling.stop.length > 0) ?? 'eos';
+    const whole = piece + (finish === 'eos' || finish === 'stop' ? this.#reasoning.close() : '');
+    if (whole !== '') {
+      this.#firstTokenAt = performance.now();
+      this.#text = whole;
+      this.#chunksWithText = 1;
+      this.onToken({ requestId: this.request.id, text: whole });
+    }
+    return this.result(finish);
+  }
+
   async read(body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<GenerateResult> {
     let finish: FinishReason | null = null;
+    let events = 0;
     for await (const data of sseData(body)) {
+      events++;
       if (data.trim() === '[DONE]') break;
       let chunk: ChatChunk;
       try {
@@ -81,7 +124,9 @@ export class CompletionStream {
     }
     if (finish === null) {
       if (this.emitted) return this.result('error', 'The server closed the stream before the answer was finished.');
-      throw new StreamFailure('the server closed the stream without an answer');
+      // No event at all is a server that does not stream this way, not a busy one: saying "try again" would mislead.
+      if (events === 0) throw new StreamFailure('answered 200 but sent no stream events: it does not stream chat completions as /v1/chat/completions with stream: true should', 502, false);
+      throw new StreamFailure('the server closed the stream before any text or finish reason (it may have crashed or restarted mid-answer)');
     }
     return this.result(finish);
   }

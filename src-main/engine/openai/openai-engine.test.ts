@@ -62,6 +62,28 @@ describe('OpenAiCompatibleEngine against a vLLM-like server', () => {
     expect(result!.timings.totalMs).toBeGreaterThanOrEqual(result!.timings.prefillMs);
   });
 
+  it('reads a whole JSON answer from a server that does not stream, reasoning field or inline, the same as a stream', async () => {
+    const expected = fakeReply('ls -la', 7);
+    for (const reasoningField of [true, false]) {
+      const s = await server({ noStream: 'json', reasoningField });
+      const events: TokenEvent[] = [];
+      const [result] = await engine(s.url).generate([request('a', 'ls -la')], (e) => events.push(e));
+      expect(result!.text).toBe(`<think>${expected.reasoning}</think>${expected.content}`);
+      expect(events.map((e) => e.text).join('')).toBe(result!.text);
+      expect(result).toMatchObject({ finishReason: 'eos', promptTokens: 42 });
+      expect(result!.completionTokens).toBeGreaterThan(5);
+      expect(s.stats.chatRequests).toBe(1);
+    }
+  });
+
+  it('says a server that answers 200 with no stream events does not stream, without blaming load or retrying', async () => {
+    const s = await server({ noStream: 'empty' });
+    const err = await engineError(engine(s.url).generate([request('a', 'ls')], () => {}));
+    expect(err.message).toMatch(/sent no stream events: it does not stream chat completions/);
+    expect(err.message).not.toMatch(/overloaded|closed the stream|502/);
+    expect(s.stats.chatRequests).toBe(1);
+  });
+
   it('passes sampling parameters through, top_k as an extra field, and inline <think> tags as they are', async () => {
     const s = await server();
     const req = request('a', 'echo hi', 123);

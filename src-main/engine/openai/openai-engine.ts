@@ -204,7 +204,11 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
       try {
         const response = await postStreaming(`${this.baseUrl}/chat/completions`, this.#headers(), body, signal);
         answered = true;
-        if (response.ok) return await stream.read(response.body, signal);
+        if (response.ok) {
+          // Some servers and proxies answer with one JSON body even when asked to stream: read it whole.
+          if (/application\/json/i.test(response.header('content-type') ?? '')) return stream.readWhole(await response.text());
+          return await stream.read(response.body, signal);
+        }
         const answer = await response.text().catch(() => '');
         // A reasoning budget (32,768 by default) may not fit beside a long prompt in a smaller
         // context: once, ask for what the context leaves, as the server itself reports it.
@@ -221,6 +225,7 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
         if (err instanceof EngineError) throw err;
         if (signal.aborted) return stream.result('cancelled');
         if (stream.emitted) return stream.result('error', `The connection to ${this.baseUrl} broke mid-answer (${networkReason(err)}).`);
+        if (err instanceof StreamFailure && !err.retryable) throw new EngineError(`The model server at ${this.baseUrl} ${err.message}.`, 'bad-response');
         if (err instanceof StreamFailure) {
           const failure = failureFromStatus(err.status, JSON.stringify({ message: err.message }), ctx);
           retry = { ...(await this.#retryOrThrow(failure, signal)), unreachable: false };
