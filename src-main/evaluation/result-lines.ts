@@ -183,6 +183,11 @@ function withoutWorldloom(line: ResultLine): { rest: ResultLine; worldloom: Worl
   return { rest, worldloom: worldloomOf(line) };
 }
 
+/** Whether the judge was asked and gave no readable verdict (an error, a refusal): worth asking again on the next run. */
+export function judgingFailed(judged: ResultLine): boolean {
+  return judged.error_message === JUDGE_FAILED;
+}
+
 /** A prediction whose `gen` is empty is not sent to the judge: it fails as in the public script. */
 export function noGenerationLine(prediction: ResultLine): ResultLine {
   const { rest, worldloom } = withoutWorldloom(prediction);

@@ -269,10 +269,38 @@ describe('evaluation on an AgentWorldBench directory', () => {
     expect(s.overall).toBeCloseTo(normalize((2 + 3 + 4.2) / 3), 10);
     expect(s.worldloom).toMatchObject({ external_predictions: 5, models: [], sampling: [], judges: ['judge-1'] });
 
-    // Run again: everything is there, nothing is asked or rewritten.
+    // Run again: every verdict is kept; only the judgement that failed is asked again (three tries; still refused).
     const again = await runEvaluation({ dataDir: DATA, outDir: out, engine: model, judgeEngine, judgeTemplate: TEMPLATE });
-    expect(judgeServer.stats.bodies.length).toBe(judgeCalls + 4);
+    expect(judgedPrompts(judgeServer).slice(judgeCalls + 4)).toEqual([0, 1, 2].map(() => expect.stringContaining('cat nope')));
     expect(again.summary).toEqual(s);
+  });
+
+  it('asks the judge again, on the next run, for every line whose judging failed', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wl-eval-rejudge-'));
+    const silent = await startFakeVllm({ noStream: 'empty', models: [{ id: 'judge-1', max_model_len: 131_072 }] });
+    try {
+      const failing = new OpenAiCompatibleEngine({ baseUrl: silent.url, model: 'judge-1', retry: { attempts: 1, baseDelayMs: 1 } });
+      await failing.load();
+      const base = { dataDir: DATA, outDir: out, engine: model, judgeTemplate: TEMPLATE, concurrency: 2, sampling: { maxTokens: 8 } };
+      const first = await runEvaluation({ ...base, judgeEngine: failing });
+      const reasons = Object.keys(first.summary.worldloom.failure_reasons);
+      // The reason says what went wrong, not that the server was busy.
+      expect(reasons.some((r) => /Judge scoring failed: .*sent no stream events/.test(r))).toBe(true);
+      expect(reasons.join('\n')).not.toMatch(/overloaded/);
+      const before = judgeServer.stats.bodies.length;
+
+      const second = await runEvaluation({ ...base, judgeEngine });
+      const judged = readLines(join(out, RESULT_FILES.judged));
+      expect(judged.map((j) => (j.worldloom as Record<string, unknown>).key)).toEqual(KEYS);
+      // Only the sample this judge always refuses ("cat nope") is still failed, now with its own reason.
+      const stillFailed = judged.filter((j) => j.error_message === 'Judge scoring failed');
+      expect(stillFailed).toHaveLength(1);
+      expect(JSON.stringify(stillFailed[0]!.worldloom)).toMatch(/unreadable judge reply/);
+      expect(judgeServer.stats.bodies.length).toBeGreaterThan(before);
+      expect(second.summary.valid).toBeGreaterThan(first.summary.valid);
+    } finally {
+      await silent.close();
+    }
   });
 
   it('says clearly when the data folder is wrong', async () => {

@@ -4,7 +4,7 @@
 // whose files that script can read, and which can resume from that script's files.
 // What a folder already holds is kept: a sample is predicted when it has no prediction
 // (or Worldloom's own attempt failed in the engine), judged when it has no judgement of its
-// current prediction.
+// current prediction or the judge failed on it.
 // The model sees what the public script's inference step sends: the system prompt, the real
 // turns before as user/assistant messages, then the turn's prompt (benchmark-data.ts).
 // Predictions are sampled as the public script samples them: 32,768 new tokens at
@@ -30,7 +30,7 @@ import { engineRequestParts, generationParameters } from '../simulation/generati
 import { loadBenchmarkDir, sampleMessages, subtaskOf } from './benchmark-data';
 import { judge } from './judge';
 import { evaluatedLines, judgedOf, openRunFolder, predictionOf, RESULT_FILES } from './result-files';
-import { extractedOutput, failedInference, genOf, judgedLine, noGenerationLine, predictionLine, type ResultLine } from './result-lines';
+import { extractedOutput, failedInference, genOf, judgedLine, judgingFailed, noGenerationLine, predictionLine, type ResultLine } from './result-lines';
 import { scoreRun } from './scores';
 
 export interface EvalProgress {
@@ -131,7 +131,10 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
     const judgeModel = judgeEngine.describe().modelId;
     const toJudge = samples.flatMap((s) => {
       const prediction = predictionOf(folder, s.key);
-      return prediction && !judgedOf(folder, s.key, prediction) ? [{ sample: s, prediction }] : [];
+      if (!prediction) return [];
+      // A judgement that failed (the judge erred, or its reply could not be read) is asked again: a resumed run mends it.
+      const judged = judgedOf(folder, s.key, prediction);
+      return !judged || judgingFailed(judged) ? [{ sample: s, prediction }] : [];
     });
     await inChunks(toJudge, concurrency, 'judge', options, async (chunk) => {
       let lines: ResultLine[];
