@@ -11,7 +11,7 @@ import { promptForAction, responseForObservation } from '../common/trajectory/tu
 import { normalizeAction } from './action-layout';
 import { agentToolbox, type AgentToolbox } from './agent-tools';
 import { DatasetExportError } from './export-errors';
-import { perturbationKinds } from './filter-fields';
+import { isReviewed, perturbationKinds } from './filter-fields';
 import { preferencePairs } from './preference-pairs';
 import type { DatasetSample, SampleMessage } from './sample';
 
@@ -86,6 +86,7 @@ function buildSample(bundle: TrajectoryBundle, root: NodeRecord | null, steps: N
     completionFrom: options.per === 'step' ? messages.length - 1 : null,
     ...(toolbox ? { tools: toolbox.tools } : {}),
     origin: end.origin,
+    reviewed: isReviewed(end),
     perturbations: [...perturbations],
     models: [...models],
     seeds: [...seeds],

@@ -38,6 +38,22 @@ describe('dataset export job', () => {
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('- Models: qwen-agentworld (1).');
   });
 
+  it('says what the samples teach: real, edited, simulated and reviewed or not; the filter `not simulated or reviewed` leaves out the unreviewed', async () => {
+    const bundle = treeBundle('mix', 'terminal', 'A shell.', '$ ', [
+      { action: 'ls', observation: 'a.txt' },
+      { action: 'ls', observation: 'a.txt b.txt', origin: 'simulated', modelId: 'm', seed: 1 },
+      { action: 'ls', observation: 'b.txt', origin: 'simulated', modelId: 'm', seed: 2, rating: 4 },
+      { action: 'ls', observation: 'c.txt', origin: 'perturbed', modelId: 'm', seed: 3, perturbation: 'timeout' },
+      { action: 'pwd', observation: '/root', origin: 'edited' },
+    ]);
+    const summary = await exportDataset(bundleSource([bundle]), opts(join(freshDir(), 'ds')));
+    expect(summary.composition).toEqual({ real: 1, edited: 1, simulatedReviewed: 1, simulatedUnreviewed: 2 });
+    // The defaults, the same for every door: all in train, duplicates kept.
+    expect([summary.split, summary.dedup, summary.samples]).toEqual([1, false, { train: 5, validation: 0 }]);
+    const reviewedOnly = await exportDataset(bundleSource([bundle]), opts(join(freshDir(), 'ds'), { selection: { filter: 'not simulated or reviewed' } }));
+    expect(reviewedOnly.composition).toEqual({ real: 1, edited: 1, simulatedReviewed: 1, simulatedUnreviewed: 0 });
+  });
+
   it('leaves out samples over the length limit and counts them', async () => {
     const summary = await exportDataset(source, opts(join(freshDir(), 'ds'), { maxTokens: 30 }));
     expect(summary.removed.overLength).toBeGreaterThan(0);

@@ -25,6 +25,15 @@ export function perturbationKinds(node: NodeRecord): string[] {
   return kinds;
 }
 
+/** Origins whose observation the model wrote; the others were recorded, imported, written or edited by people. */
+export const MODEL_WRITTEN_ORIGINS: ReadonlySet<string> = new Set(['simulated', 'perturbed', 'agent']);
+
+/** Someone looked at the step: starred, rated, tagged or noted it. */
+export function isReviewed(node: NodeRecord): boolean {
+  const { starred, rating, tags, note } = node.curation;
+  return starred || rating !== null || tags.length > 0 || note.trim() !== '';
+}
+
 export const FILTER_FIELDS: Record<string, FilterField> = {
   domain: { kind: 'enum', values: DOMAINS, about: "the trajectory's domain", read: (f) => f.trajectory.domain },
   origin: { kind: 'enum', values: ORIGINS, about: "where the step's observation came from", read: (f) => f.node.origin },
@@ -45,6 +54,8 @@ export const FILTER_FIELDS: Record<string, FilterField> = {
   reasoning: { kind: 'text', about: "the world model's reasoning", read: (f) => f.node.reasoning },
   note: { kind: 'text', about: 'the curation note', read: (f) => f.node.curation.note || null },
   edited: { kind: 'boolean', about: 'the step is an edit of another', read: (f) => f.node.editedFromId !== null },
+  simulated: { kind: 'boolean', about: 'the model wrote the observation (origin simulated, perturbed or agent)', read: (f) => MODEL_WRITTEN_ORIGINS.has(f.node.origin) },
+  reviewed: { kind: 'boolean', about: 'the step is starred, rated, tagged or has a note', read: (f) => isReviewed(f.node) },
 };
 
 /** `metric.NAME` reads one of the step's metrics (set when it was compared with a real sibling). */

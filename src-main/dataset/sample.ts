@@ -50,6 +50,8 @@ export interface DatasetSample {
   rejected?: { messages: SampleMessage[]; id: string };
   /** Origin of the node the sample teaches (for a path: its last node). */
   origin: Origin;
+  /** That node was starred, rated, tagged or given a note: someone looked at it. Unknown (absent) for samples read back from a file. */
+  reviewed?: boolean;
   /** Perturbation kinds applied along the sample's steps. */
   perturbations: string[];
   /** Models and seeds that produced the sample's simulated steps. */

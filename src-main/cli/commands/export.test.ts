@@ -10,7 +10,7 @@ import { generatedAwb } from '../../testing/awb-fixtures';
 const bin = fileURLToPath(new URL('../worldloom.mjs', import.meta.url));
 const run = (...args: string[]) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
 
-describe('worldloom export (datasets)', () => {
+describe('worldloom export (datasets)', { timeout: 240_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'wl-cli-dataset-'));
   const file = join(dir, 'terminal_test.jsonl');
   writeFileSync(file, generatedAwb(20, 3).join('\n') + '\n');
@@ -73,6 +73,21 @@ describe('worldloom export (datasets)', () => {
     expect(summary.tokenizer).toEqual({ label: `the tokenizer in ${tokenizer}`, exact: true });
     expect(r.stderr).toMatch(/warning: The validation split is empty: .*1 trajectory/);
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('Counted exactly with');
+  });
+
+  it('starts with what went out, and its refusals name the flags that fix them', () => {
+    const out = join(dir, 'summary');
+    const first = spawnSync(process.execPath, [bin, 'export', '-w', ws, '-f', 'messages', '-o', out, '--filter', 'depth <= 1'], { encoding: 'utf8' });
+    expect(first.status).toBe(0);
+    // stderr begins with the summary; stdout stays one JSON object. Defaults: all in train, duplicates kept (as in the export dialog).
+    expect(first.stderr.split('\n')[0]).toBe('20 samples: 20 real; all in train (no validation split); duplicates kept.');
+    expect(JSON.parse(first.stdout)).toMatchObject({ samples: { train: 20, validation: 0 }, composition: { real: 20 }, split: 1, dedup: false });
+    const again = spawnSync(process.execPath, [bin, 'export', '-w', ws, '-f', 'messages', '-o', out], { encoding: 'utf8' });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain(`${out} holds an earlier export. Choose another --out, or pass --overwrite to replace it.`);
+    const pairs = spawnSync(process.execPath, [bin, 'export', '-w', ws, '-f', 'preference', '-o', join(dir, 'pairs')], { encoding: 'utf8' });
+    expect(pairs.status).toBe(1);
+    expect(pairs.stderr).toMatch(/--format preference writes chosen\/rejected pairs: add --builder preference/);
   });
 
   it('keeps the whole-workspace AgentWorldBench file export byte for byte', () => {

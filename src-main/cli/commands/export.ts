@@ -2,7 +2,8 @@
 // everything), or a selection of it to a fine-tuning dataset folder with a card.
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { SAMPLE_BUILDERS, SAMPLE_UNITS } from '../../common/contract/dataset';
+import { EXPORT_DEFAULTS, SAMPLE_BUILDERS, SAMPLE_UNITS } from '../../common/contract/dataset';
+import { exportSummaryLines, UNREVIEWED_FILTER } from '../../common/export-summary';
 import { EXPORT_FORMAT_IDS, exportPipeline, FORMATS } from '../../formats/registry';
 import { FILTER_ERROR_PREFIX } from '../../service/dataset-handlers';
 import { UserError } from '../../common/user-error';
@@ -53,9 +54,10 @@ export function registerExport(program: Command): void {
     .requiredOption('-o, --out <path>', 'output file or dataset folder; a format that writes both writes a file when the path ends in its extension')
     .option('-f, --format <format>', formatHelp, oneOf(EXPORT_FORMAT_IDS), 'jsonl')
     .option('--filter <expr>', 'keep steps matching, e.g. "domain = terminal and rating >= 4 and not perturbed"')
-    .option('--split <fraction>', 'fraction of trajectories in train; the rest is validation', numberBetween(0.01, 1))
+    .option('--split <fraction>', `fraction of trajectories in train; the rest is validation (default ${EXPORT_DEFAULTS.split}: all in train)`, numberBetween(0.01, 1))
     .option('--seed <n>', 'seed of the train/validation split', wholeNumber(0, 2 ** 31 - 1))
-    .option('--dedup', 'remove exact and near-duplicate samples')
+    .option('--dedup', `remove exact and near-duplicate samples (the default${EXPORT_DEFAULTS.dedup ? '' : ' is to keep them'})`)
+    .option('--no-dedup', 'keep duplicate samples')
     .option('--near-duplicates <similarity>', 'similarity counted as a near-duplicate (default 0.85)', numberBetween(0.5, 1))
     .option('--scrub', 'replace API keys, e-mail addresses and IPs (report in scrub-report.json)')
     .option('--builder <builder>', 'world-model | agent (tool calls) | preference (sibling pairs for DPO)', oneOf(SAMPLE_BUILDERS))
@@ -94,7 +96,8 @@ export function registerExport(program: Command): void {
             name: opts.name,
             split: opts.split,
             seed: opts.seed,
-            dedup: opts.dedup ?? false,
+            // Left out, the export defaults apply (contract EXPORT_DEFAULTS), the same as the export dialog's.
+            ...(opts.dedup === undefined ? {} : { dedup: opts.dedup }),
             nearDuplicateThreshold: opts.nearDuplicates,
             scrub: opts.scrub ?? false,
             maxTokens: opts.maxTokens ?? null,
@@ -104,11 +107,20 @@ export function registerExport(program: Command): void {
             ...(opts.tokenizer ? { tokenizer: resolve(opts.tokenizer) } : {}),
           });
           if (showProgress) process.stderr.write('\n');
+          // What went out first, then anything to check; stdout stays one JSON object for scripts.
+          for (const line of exportSummaryLines(summary)) process.stderr.write(`${line.replace(`the filter \`${UNREVIEWED_FILTER}\``, `--filter "${UNREVIEWED_FILTER}"`)}\n`);
           for (const warning of summary.warnings) process.stderr.write(`warning: ${warning}\n`);
           process.stdout.write(JSON.stringify(summary) + '\n');
         } catch (err) {
           // Say which option the column of a filter error refers to.
           if (err instanceof UserError && err.code === 'invalid-filter') throw new UserError(`--filter: ${err.message.replace(FILTER_ERROR_PREFIX, '')}`, err.code);
+          // The core's refusals name the dialog's controls; here they are flags.
+          if (err instanceof UserError && err.code === 'invalid-export' && opts.format === 'preference' && (opts.builder ?? 'world-model') !== 'preference') {
+            throw new UserError(`--format preference writes chosen/rejected pairs: add --builder preference (pairs of sibling samples rated or starred against each other). ${err.message}`, err.code);
+          }
+          if (err instanceof UserError && err.code === 'invalid-export' && /holds an earlier export/.test(err.message)) {
+            throw new UserError(`${opts.out} holds an earlier export. Choose another --out, or pass --overwrite to replace it.`, err.code);
+          }
           throw err;
         }
       }),

@@ -58,6 +58,15 @@ export const PartialSampleOptions = z.object({
 export const DatasetFormat = z.string().min(1).max(64);
 export type DatasetFormat = z.infer<typeof DatasetFormat>;
 
+/**
+ * The export defaults every door uses (the export dialog starts from them; the CLI and the host
+ * leave the options out): the export writes what the selection's live count counted. Everything
+ * goes to train, as trainers load it (a split by trajectory takes whole trajectories out of a
+ * small selection, so holding out is a choice); duplicate removal, which also drops samples whose
+ * action and observation merely look alike, is asked for. Every export's summary says both.
+ */
+export const EXPORT_DEFAULTS = { split: 1, dedup: false } as const;
+
 export const DatasetExportInput = z.object({
   /** Chosen by the caller so it can listen to `job.progress` and cancel before the call returns. */
   jobId: Id.optional(),
@@ -70,9 +79,9 @@ export const DatasetExportInput = z.object({
   /** The dataset's name in the card and in LLaMA-Factory's dataset_info.json. */
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'use letters, digits, ".", "_" or "-"').optional(),
   /** Fraction of trajectories in train; 1 = no validation split. */
-  split: z.number().min(0.01).max(1).default(1),
+  split: z.number().min(0.01).max(1).default(EXPORT_DEFAULTS.split),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
-  dedup: z.boolean().default(false),
+  dedup: z.boolean().default(EXPORT_DEFAULTS.dedup),
   /** Estimated Jaccard similarity at or above which two samples count as near-duplicates. */
   nearDuplicateThreshold: z.number().min(0.5).max(1).default(0.85),
   scrub: z.boolean().default(false),
@@ -107,6 +116,15 @@ export const DatasetExportSummary = z.object({
   samples: SplitCounts,
   trajectories: SplitCounts,
   removed: z.object({ duplicates: z.number().int(), nearDuplicates: z.number().int(), overLength: z.number().int() }),
+  /**
+   * What the written samples teach, by where the taught step came from: recorded or written by
+   * people (real, imported, manual), edited by a person, or written by the model (simulated,
+   * perturbed, agent) and reviewed (starred, rated, tagged or noted) or not.
+   */
+  composition: z.object({ real: z.number().int(), edited: z.number().int(), simulatedReviewed: z.number().int(), simulatedUnreviewed: z.number().int() }),
+  /** The options the export ran with, so its summary can say them. */
+  split: z.number(),
+  dedup: z.boolean(),
   scrubbed: z.record(z.string(), z.number().int()),
   tokenizer: z.object({ label: z.string(), exact: z.boolean() }),
   /** What the export could do but the user should know (an empty split, …), also written in the card. */

@@ -1,6 +1,7 @@
 // What the dataset card reports, gathered while samples stream past: counts by split,
 // domain, origin and perturbation, token lengths, and where the samples came from.
 import type { DatasetSample, Split } from '../sample';
+import { MODEL_WRITTEN_ORIGINS } from '../filter-fields';
 
 type Counts = Record<string, number>;
 
@@ -28,6 +29,8 @@ const bump = (counts: Counts, key: string) => (counts[key] = (counts[key] ?? 0) 
 
 export class DatasetStats {
   readonly splits: Record<Split, SplitStats> = { train: emptySplit(), validation: emptySplit() };
+  /** The written samples by where their taught step came from (the export summary's first line). */
+  readonly composition = { real: 0, edited: 0, simulatedReviewed: 0, simulatedUnreviewed: 0 };
   private readonly models: Counts = {};
   private readonly sources: Counts = {};
   private readonly seeds = new Set<number>();
@@ -40,6 +43,10 @@ export class DatasetStats {
     s.trajectories.add(sample.trajectoryId);
     bump(s.byDomain, sample.domain);
     bump(s.byOrigin, sample.origin);
+    if (sample.origin === 'edited') this.composition.edited++;
+    else if (!MODEL_WRITTEN_ORIGINS.has(sample.origin)) this.composition.real++;
+    else if (sample.reviewed) this.composition.simulatedReviewed++;
+    else this.composition.simulatedUnreviewed++;
     if (sample.perturbations.length === 0) bump(s.byPerturbation, 'none');
     for (const kind of sample.perturbations) bump(s.byPerturbation, kind);
     s.tokenLengths.push(tokens);

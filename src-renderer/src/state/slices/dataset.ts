@@ -1,6 +1,6 @@
 // The dataset-export slice's state; its actions are in ../dataset.ts.
 import type { StateCreator } from 'zustand';
-import type { DatasetExportSummary, DatasetFormat, DatasetPreview } from '../../../../src-main/common/contract/dataset';
+import { EXPORT_DEFAULTS, type DatasetExportSummary, type DatasetFormat, type DatasetPreview } from '../../../../src-main/common/contract/dataset';
 import type { Domain, Origin } from '../../../../src-main/common/trajectory/model';
 import type { StudioStore } from '../studio';
 
@@ -60,9 +60,9 @@ const initialForm: ExportForm = {
   per: 'step',
   reasoning: false,
   reasoningStyle: 'field',
-  split: 0.9,
+  split: EXPORT_DEFAULTS.split,
   seed: 0,
-  dedup: true,
+  dedup: EXPORT_DEFAULTS.dedup,
   scrub: false,
   maxTokens: null,
   overwrite: false,

@@ -1,5 +1,6 @@
 // The running export: a progress bar, a cancel button, and what was written once done.
 import type { DatasetExportSummary } from '../../../../src-main/common/contract/dataset';
+import { exportSummaryLines } from '../../../../src-main/common/export-summary';
 import { cancelExport, type ExportJob } from '../../state/dataset';
 
 export function ExportProgress({ job, result }: { job: ExportJob | null; result: DatasetExportSummary | null }) {
@@ -17,6 +18,12 @@ export function ExportProgress({ job, result }: { job: ExportJob | null; result:
           </button>
         </>
       )}
+      {result &&
+        exportSummaryLines(result).map((line) => (
+          <p key={line} className="dataset-summary">
+            {line}
+          </p>
+        ))}
       {result && (
         <p role="status" className="dataset-result">
           Wrote {result.samples.train} train and {result.samples.validation} validation samples ({result.trajectories.train} +{' '}
