@@ -178,6 +178,20 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO change_log (kind, trajectory_id) VALUES ('trajectory-removed', old.id);
   END;
   `,
+  // 5: whole trajectories written in one transaction (an import) log themselves once each
+  // ('trajectory-added'), not once more per node: a reader of that entry reads the whole
+  // trajectory. The writer marks such a transaction with the one row of node_log_quiet and
+  // removes it before committing, so no other connection ever sees it; a node added to an
+  // existing trajectory is logged as before.
+  `
+  CREATE TABLE node_log_quiet (id INTEGER PRIMARY KEY CHECK (id = 1));
+  DROP TRIGGER log_node_added;
+  CREATE TRIGGER log_node_added AFTER INSERT ON nodes
+  WHEN NOT EXISTS (SELECT 1 FROM node_log_quiet)
+  BEGIN
+    INSERT INTO change_log (kind, trajectory_id, node_id) VALUES ('node-added', new.trajectory_id, new.id);
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

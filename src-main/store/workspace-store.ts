@@ -203,9 +203,23 @@ export class WorkspaceStore {
     return this.stmt.trajectoryExists.get(id, sourceKey) !== undefined;
   }
 
+  /** Statements of node_log_quiet (migration 5), prepared when first used. */
+  private quietStmt?: { on: Database.Statement; off: Database.Statement };
+
   /** Writes a whole trajectory. Call inside `transaction` when writing many. */
   insertBundle(bundle: TrajectoryBundle): void {
     if (!this.db.inTransaction) return this.transaction(() => this.insertBundle(bundle));
+    // Its 'trajectory-added' entry covers its nodes: one log entry per trajectory, not one per node.
+    this.quietStmt ??= { on: this.db.prepare(`INSERT OR IGNORE INTO node_log_quiet (id) VALUES (1)`), off: this.db.prepare(`DELETE FROM node_log_quiet`) };
+    this.quietStmt.on.run();
+    try {
+      this.writeBundle(bundle);
+    } finally {
+      this.quietStmt.off.run();
+    }
+  }
+
+  private writeBundle(bundle: TrajectoryBundle): void {
     const t = bundle.trajectory;
     this.stmt.insertTrajectory.run({
       id: t.id,
