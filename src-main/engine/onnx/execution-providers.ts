@@ -19,8 +19,6 @@ import { probeGpuAdapter, type GpuAdapterProbe } from '../gpu-adapter';
 
 export type ProviderName = 'cuda' | 'webgpu' | 'dml' | 'coreml' | 'cpu';
 export type ProviderReport = EngineDescription['providers'][number];
-/** Dawn's backend as onnxruntime names it; absent: the platform's own (Vulkan, D3D12, Metal). */
-export type WebGpuBackend = 'Vulkan' | 'D3D12';
 
 export interface OpenedSession {
   session: InferenceSession;
@@ -28,8 +26,6 @@ export interface OpenedSession {
   /** "cuda:0", "webgpu", "dml", "coreml" or "cpu". */
   device: string;
   providers: ProviderReport[];
-  /** The backend a WebGPU session was asked for, so a second model of the folder runs beside it. */
-  webgpuBackend?: WebGpuBackend;
 }
 
 export interface SessionSettings {
@@ -37,7 +33,6 @@ export interface SessionSettings {
   device?: DeviceChoice;
   /** Providers to try in order instead of `device` (tests, benches); the CPU is always the last resort. */
   providers?: readonly ProviderName[];
-  webgpuBackend?: WebGpuBackend;
   intraOpThreads?: number;
   /** Where WebGPU would run; default: probed on this machine (engine/gpu-adapter.ts). */
   adapter?: () => GpuAdapterProbe;
@@ -59,16 +54,10 @@ export interface ProviderPlan {
   cpuFallback: boolean;
   /** Whether a software GPU adapter (llvmpipe) may be used: only when the user asked for WebGPU by name. */
   softwareAdapter: boolean;
-  webgpuBackend?: WebGpuBackend;
 }
 
 export function providerPlan(device: DeviceChoice, platform: NodeJS.Platform = process.platform): ProviderPlan {
-  const named = (providers: ProviderName[], webgpuBackend?: WebGpuBackend): ProviderPlan => ({
-    providers,
-    cpuFallback: false,
-    softwareAdapter: true,
-    ...(webgpuBackend ? { webgpuBackend } : {}),
-  });
+  const named = (providers: ProviderName[]): ProviderPlan => ({ providers, cpuFallback: false, softwareAdapter: true });
   switch (device) {
     case 'auto':
       return { providers: defaultProviders(platform), cpuFallback: true, softwareAdapter: false };
@@ -79,10 +68,18 @@ export function providerPlan(device: DeviceChoice, platform: NodeJS.Platform = p
     case 'webgpu':
       return named(['webgpu']);
     case 'vulkan':
+      // onnxruntime-node's Dawn runs on Vulkan on Linux only; its Node binding passes no backend choice
+      // (a Dawn backend option is refused as unrecognised), so Windows' WebGPU is D3D12 and macOS' Metal.
       if (platform === 'darwin') {
         throw new EngineError('--device vulkan: onnxruntime\'s WebGPU runs on Metal on macOS, not Vulkan. Use --device metal (or auto).', 'provider');
       }
-      return named(['webgpu'], 'Vulkan');
+      if (platform !== 'linux') {
+        throw new EngineError(
+          `--device vulkan: onnxruntime's WebGPU runs on D3D12 on ${platform} and cannot be switched to Vulkan. Use --device webgpu (or auto).`,
+          'provider',
+        );
+      }
+      return named(['webgpu']);
     case 'metal':
       if (platform !== 'darwin') {
         throw new EngineError(`--device metal: Metal exists only on macOS, not ${platform}. Use --device auto, webgpu, vulkan or cuda.`, 'provider');
@@ -91,7 +88,10 @@ export function providerPlan(device: DeviceChoice, platform: NodeJS.Platform = p
   }
 }
 
-/** The backend Dawn runs on when none is named. */
+/**
+ * The backend onnxruntime-node's Dawn runs on, by platform (the Node binding offers no other).
+ * onnxruntime asks Dawn for the high-performance adapter, so a laptop's discrete GPU wins.
+ */
 const DAWN_BACKENDS: Partial<Record<NodeJS.Platform, string>> = { linux: 'Vulkan', win32: 'D3D12', darwin: 'Metal' };
 
 const PLATFORMS: Record<ProviderName, readonly NodeJS.Platform[] | null> = {
@@ -105,7 +105,7 @@ const PLATFORMS: Record<ProviderName, readonly NodeJS.Platform[] | null> = {
 export async function openSession(modelPath: string, settings: SessionSettings = {}): Promise<OpenedSession> {
   const device = settings.device ?? 'auto';
   const plan: ProviderPlan = settings.providers
-    ? { providers: [...settings.providers], cpuFallback: true, softwareAdapter: true, webgpuBackend: settings.webgpuBackend }
+    ? { providers: [...settings.providers], cpuFallback: true, softwareAdapter: true }
     : providerPlan(device);
   const wanted = [...plan.providers];
   if (plan.cpuFallback && !wanted.includes('cpu')) wanted.push('cpu');
@@ -119,23 +119,17 @@ export async function openSession(modelPath: string, settings: SessionSettings =
       continue;
     }
     try {
-      const session = await ort.InferenceSession.create(modelPath, sessionOptions(provider, { ...settings, webgpuBackend: plan.webgpuBackend }));
+      const session = await ort.InferenceSession.create(modelPath, sessionOptions(provider, settings));
       const reason =
         provider === 'webgpu'
-          ? `started on ${plan.webgpuBackend ?? DAWN_BACKENDS[process.platform] ?? 'Dawn'}, ${adapter!.verdict} adapter ${adapter!.name} (${adapter!.detail})`
+          ? `started on ${DAWN_BACKENDS[process.platform] ?? 'Dawn'}, ${adapter!.verdict} adapter ${adapter!.name} (${adapter!.detail})`
           : provider !== 'cpu'
             ? 'started'
             : reports.length > 0
               ? 'fallback: no accelerator provider started'
               : 'requested';
       reports.push({ name: provider, used: true, reason });
-      return {
-        session,
-        provider,
-        device: provider === 'cuda' ? 'cuda:0' : provider,
-        providers: reports,
-        ...(provider === 'webgpu' && plan.webgpuBackend ? { webgpuBackend: plan.webgpuBackend } : {}),
-      };
+      return { session, provider, device: provider === 'cuda' ? 'cuda:0' : provider, providers: reports };
     } catch (error) {
       lastError = error as Error;
       reports.push({ name: provider, used: false, reason: `failed to start: ${oneLine(lastError.message)}` });
@@ -199,19 +193,7 @@ export function sessionOptions(provider: ProviderName, settings: SessionSettings
   };
   // DirectML does not support memory patterns or parallel execution (onnxruntime docs).
   if (provider === 'dml') return { ...options, enableMemPattern: false, executionMode: 'sequential' };
-  if (provider === 'webgpu') return webgpuSessionOptions(options, settings.webgpuBackend);
   return options;
-}
-
-/**
- * The WebGPU provider's options go in as session config entries (onnxruntime-node passes
- * `extra` through as "ep.webgpuexecutionprovider.*"): Dawn's backend when one was named, and
- * the high-performance adapter, so a laptop's discrete GPU wins over its integrated one.
- */
-export function webgpuSessionOptions(options: InferenceSession.SessionOptions, backend?: WebGpuBackend): InferenceSession.SessionOptions {
-  const webgpu: Record<string, string> = { powerPreference: 'high-performance', ...(backend ? { dawnBackendType: backend } : {}) };
-  const extra = (options.extra ?? {}) as Record<string, unknown>;
-  return { ...options, extra: { ...extra, ep: { webgpuexecutionprovider: webgpu } } };
 }
 
 /** A reason not to try `provider` here, or null to try it. */

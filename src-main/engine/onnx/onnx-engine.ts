@@ -92,7 +92,7 @@ export class OnnxEngine implements WorldModelEngine {
     try {
       if (model.embedding) {
         // The embedding model runs where the decoder runs.
-        const embedder = await openSession(model.embedding.modelPath, { ...settings, device: undefined, providers: [opened.provider], webgpuBackend: opened.webgpuBackend });
+        const embedder = await openSession(model.embedding.modelPath, { ...settings, device: undefined, providers: [opened.provider] });
         embedding = new EmbeddingModel(embedder.session, model.embedding.inputIds, model.embedding.output);
       }
       const layout = discoverCacheLayout(opened.session, model.config);
