@@ -9,7 +9,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve(__dirname, 'src-main/electron/main.ts') },
+      // import-worker reads terminal recordings off the main thread (src-main/formats/off-thread-import.ts).
+      lib: { entry: { main: resolve(__dirname, 'src-main/electron/main.ts'), 'import-worker': resolve(__dirname, 'src-main/formats/import-worker.ts') } },
     },
   },
   preload: {

@@ -90,6 +90,8 @@ type Skip = Extract<ImportItem, { kind: 'skipped' }>;
 export const asciinemaImporter: TrajectoryImporter = {
   id: FORMAT,
   label: 'asciinema cast',
+  // Every event is replayed through a terminal emulator, several times: never on the host's thread.
+  offThread: true,
   detect(name, head) {
     const first = headerLine(head);
     try {

@@ -67,6 +67,11 @@ export interface TrajectoryImporter {
    * `parse` can read; imports run through the job path call it before parsing.
    */
   prepare?(source: ImportSource, options?: ImporterOptions): Promise<ImportSource>;
+  /**
+   * Reading is replay that one file can make arbitrarily long (a terminal emulator over every
+   * event): imports through the job path read it in a worker thread with a time and heap limit.
+   */
+  offThread?: boolean;
 }
 
 export interface TrajectoryExporter {

@@ -22,6 +22,32 @@ export function clampTerminalSize(cols: number, rows: number): [number, number] 
   return [Math.min(Math.max(1, cols), MAX_TERMINAL_COLS), Math.min(Math.max(1, rows), MAX_TERMINAL_ROWS)];
 }
 
+/**
+ * CSI sequences whose parameter is a count of work (insert or delete lines or characters,
+ * scroll, move, repeat the last character): the emulator does that work one unit at a time,
+ * so `ESC[10000000L` alone takes a minute. No count beyond the largest terminal does more
+ * than the largest terminal shows, so counts are cut to it.
+ */
+// eslint-disable-next-line no-control-regex
+const COUNTED_CSI = /\x1b\[([0-9;:]*)([@A-GIJKLMPST`abdeXZ])/g;
+const MAX_CSI_COUNT = Math.max(MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS);
+/** A CSI sequence cut off at the end of a write; held until the next write completes it. */
+// eslint-disable-next-line no-control-regex
+const OPEN_ESCAPE = /\x1b(\[[0-9;:?>=!]*)?$/;
+
+function boundCounts(data: string): string {
+  return data.replace(COUNTED_CSI, (whole, params: string, final: string) => {
+    const cap = final === 'b' ? MAX_TERMINAL_COLS * MAX_TERMINAL_ROWS : MAX_CSI_COUNT;
+    let changed = false;
+    const bounded = params.replace(/\d+/g, (n) => {
+      if (n.length < 7 && Number(n) <= cap) return n;
+      changed = true;
+      return String(cap);
+    });
+    return changed ? `\x1b[${bounded}${final}` : whole;
+  });
+}
+
 /** Rows kept before finished lines are handed out and dropped (bounds memory on long casts). */
 const FLUSH_ROWS = 2000;
 
@@ -51,8 +77,17 @@ export class TerminalScreen {
     this.core = core as SyncCore;
   }
 
+  /** An escape sequence a write ended inside, fed with the next write. */
+  private carry = '';
+
   write(data: string): void {
-    this.core.writeSync(data);
+    let text = this.carry + data;
+    const open = OPEN_ESCAPE.exec(text);
+    this.carry = open ? open[0] : '';
+    if (this.carry) text = text.slice(0, -this.carry.length);
+    // A sequence that never ends is no sequence: past 4 KiB of parameters it is dropped.
+    if (this.carry.length > 4096) this.carry = '';
+    this.core.writeSync(boundCounts(text));
   }
 
   resize(cols: number, rows: number): void {

@@ -2,7 +2,8 @@
 // batches, each batch one transaction: a crash loses at most the batch in flight, never
 // leaves half a trajectory, and every batch that committed stays.
 import { newId } from '../common/trajectory/ids';
-import type { ImporterOptions, ImportSource, TrajectoryImporter } from '../formats/format';
+import type { ImporterOptions, ImportItem, ImportSource, TrajectoryImporter } from '../formats/format';
+import { importOffThread } from '../formats/off-thread-import';
 import { importerFor } from '../formats/registry';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { TrajectoryBundle } from '../common/trajectory/model';
@@ -67,7 +68,19 @@ export async function importAsJob(
   // Binary formats (Parquet) are decoded first; the import then reads what they decoded. An empty file is said to be empty.
   const empty = (options.head ?? source.text().slice(0, 64 * 1024)).trim() === '';
   const prepared = importer.prepare && !empty ? await importer.prepare(source, options) : source;
-  const steps = importBatches(store, prepared, prepared === source ? options : { ...options, format: importer.id, head: undefined }, options.added);
+  // Formats whose reading is replay (terminal recordings) are read in a worker, within its limits.
+  const path = prepared.path?.();
+  const items =
+    importer.offThread && path && !empty
+      ? await importOffThread(
+          { path, name: source.name, format: importer.id, head: options.head ?? source.text().slice(0, 64 * 1024), options: { chatAs: options.chatAs, prompt: options.prompt, maxBytes: options.maxBytes } },
+          { signal: options.signal },
+        ).catch((error: unknown) => {
+          if (options.signal.aborted) throw new UserError(`The import of ${source.name} was cancelled; nothing of it was kept.`, 'cancelled');
+          throw error;
+        })
+      : undefined;
+  const steps = importBatches(store, prepared, prepared === source ? options : { ...options, format: importer.id, head: undefined }, options.added, items);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) {
       if (options.signal.aborted) throw new UserError(`The import of ${source.name} was cancelled; nothing of it was kept.`, 'cancelled');
@@ -82,7 +95,7 @@ function chooseImporter(source: ImportSource, options: ImportOptions): Trajector
 }
 
 /** Imports batch by batch, yielding after each committed batch and every 256 items read; every written trajectory id goes to `written`. */
-function* importBatches(store: WorkspaceStore, source: ImportSource, options: ImportOptions, written: string[]): Generator<void, ImportReport> {
+function* importBatches(store: WorkspaceStore, source: ImportSource, options: ImportOptions, written: string[], items?: Iterable<ImportItem>): Generator<void, ImportReport> {
   const head = options.head ?? source.text().slice(0, 64 * 1024);
   const importer = importerFor(options.format ?? 'auto', source.name, head);
   const report: ImportReport = {
@@ -121,7 +134,7 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
   }
   const now = new Date().toISOString();
   let read = 0;
-  for (const item of importer.parse(source, newId, now, options)) {
+  for (const item of items ?? importer.parse(source, newId, now, options)) {
     if (options.signal?.aborted) break;
     // A file of mostly bad lines writes few batches: it still lets a cancel in now and then.
     if (++read % 256 === 0) yield;

@@ -1,0 +1,32 @@
+// Worker thread entry: reads one file with one importer and posts what it read. Formats whose
+// reading is replay (a terminal recording runs a terminal emulator over every event) run
+// here, so a recording built to take minutes or gigabytes costs this thread, which the host
+// ends at its limits, never the host's own.
+import { parentPort, workerData } from 'node:worker_threads';
+import { newId } from '../common/trajectory/ids';
+import type { ImporterOptions, ImportItem } from './format';
+import { importerFor } from './registry';
+import { fileSource } from './sources';
+
+export interface ImportWorkerData {
+  path: string;
+  name: string;
+  format: string;
+  head: string;
+  now: string;
+  options: ImporterOptions;
+}
+
+const BATCH = 64;
+
+const data = workerData as ImportWorkerData;
+const importer = importerFor(data.format, data.name, data.head);
+let batch: ImportItem[] = [];
+for (const item of importer.parse(fileSource(data.path, data.name), newId, data.now, data.options)) {
+  batch.push(item);
+  if (batch.length >= BATCH) {
+    parentPort!.postMessage({ items: batch });
+    batch = [];
+  }
+}
+parentPort!.postMessage({ items: batch, done: true });
