@@ -151,6 +151,27 @@ describe('serve --openai', () => {
     expect((await post(chat)).status).toBe(200);
   }, 120_000);
 
+  it('refuses a prompt longer than the context can hold from its length, with 400, and serves others meanwhile', async () => {
+    // 30 MB: inside the body limit, far beyond any context. Tokenizing it took minutes and gigabytes.
+    const huge = { ...chat, messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: turn(1, 'x '.repeat(15 * 1024 * 1024)) }] };
+    const order: string[] = [];
+    const attack = post(huge).then(async (res) => {
+      order.push('attack');
+      return { status: res.status, error: ((await res.json()) as { error: { message: string; code: string | null } }).error };
+    });
+    const other = fetch(`${api.baseUrl}/models`, { headers: { authorization: 'Bearer test-key' } }).then((res) => {
+      order.push('other');
+      return res.status;
+    });
+    const [refused, otherStatus] = await Promise.all([attack, other]);
+    expect(otherStatus).toBe(200);
+    expect(order).toEqual(['other', 'attack']);
+    expect(refused.status).toBe(400);
+    expect(refused.error.code).toBe('context_length_exceeded');
+    expect(refused.error.message).toMatch(/This request's prompt is [\d,]+ characters, far more than the model's context of [\d,]+ tokens can hold/);
+    expect((await post(chat)).status).toBe(200);
+  }, 120_000);
+
   it('records requests into a workspace: one trajectory per conversation, each answer a branch', async () => {
     const recorder = new RequestRecorder(studio.requireStore());
     const before = completed.length;

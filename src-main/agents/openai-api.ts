@@ -12,6 +12,7 @@ import type { SamplingOverrides } from '../common/contract/simulation';
 import type { Studio } from '../service/studio';
 import { engineRequestParts, generationParameters } from '../simulation/generation-parameters';
 import { ReasoningSplitter } from './reasoning-split';
+import { refuseOversizedPrompt } from '../service/prompt-size';
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -141,6 +142,13 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
     const continuation = request.continue_final_message && chat.at(-1)?.role === 'assistant' ? chat.at(-1)!.content : undefined;
     if (request.continue_final_message && continuation === undefined) throw new ApiError(400, 'continue_final_message needs the last message to be the assistant message to continue.');
     const messages = continuation === undefined ? chat : chat.slice(0, -1);
+    // Refused from its length before anything tokenizes it: a 30 MB prompt would cost minutes
+    // and gigabytes to count in tokens only to be refused then.
+    try {
+      refuseOversizedPrompt(chat, engine.describe().contextLength, "This request's prompt");
+    } catch (err) {
+      throw new ApiError(400, (err as Error).message, 'invalid_request_error', 'context_length_exceeded');
+    }
     const overrides = samplingOf(request);
     let sampling;
     try {
