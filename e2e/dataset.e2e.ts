@@ -44,6 +44,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user exporting a dataset${NO_CHROMIUM}`, 
 
     const result = dialog.getByRole('status').filter({ hasText: 'Wrote' });
     await expect.poll(() => result.textContent()).toMatch(/Wrote \d train and \d validation samples \(1 \+ 1 trajectories\)/);
+    // The same first line as the CLI prints, with the dialog's defaults (duplicates kept).
+    await expect.poll(() => dialog.locator('.dataset-summary').first().textContent()).toMatch(/^3 samples: 3 real; train \d, validation \d \(50\/50 by trajectory\); duplicates kept\.$/);
     const files = unzipSync(readFileSync((await download.path())!));
     const read = (name: string) => strFromU8(files[`llama-factory/${name}`]!);
     const info = JSON.parse(read('dataset_info.json')) as Record<string, { file_name: string }>;
