@@ -37,18 +37,30 @@ LAYOUTS = ("tokens", "embeds")
 COPIED_FILES = ("tokenizer.json", "tokenizer_config.json", "chat_template.jinja", "generation_config.json", "config.json")
 
 
-def load_checkpoint(hf_dir: Path):
+def model_class(hf_dir: Path):
     if not (hf_dir / "config.json").is_file():
         raise ValueError(f"{hf_dir} has no config.json: pass the folder of a Hugging Face Qwen3.5-MoE checkpoint")
     config = AutoConfig.from_pretrained(hf_dir)
     model_type = getattr(config, "model_type", "")
     if model_type == "qwen3_5_moe":
-        model = Qwen3_5MoeForConditionalGeneration.from_pretrained(hf_dir, dtype=torch.float32)
-    elif model_type == "qwen3_5_moe_text":
-        model = Qwen3_5MoeForCausalLM.from_pretrained(hf_dir, dtype=torch.float32)
-    else:
-        raise ValueError(f"{hf_dir} holds a {model_type!r} model; this converter reads Qwen3.5-MoE (qwen3_5_moe) only")
-    return model.eval()
+        return Qwen3_5MoeForConditionalGeneration, config
+    if model_type == "qwen3_5_moe_text":
+        return Qwen3_5MoeForCausalLM, config
+    raise ValueError(f"{hf_dir} holds a {model_type!r} model; this converter reads Qwen3.5-MoE (qwen3_5_moe) only")
+
+
+def load_checkpoint(hf_dir: Path):
+    """The checkpoint as transformers loads it (the reference for every check)."""
+    cls, _ = model_class(hf_dir)
+    return cls.from_pretrained(hf_dir, dtype=torch.float32).eval()
+
+
+def load_for_conversion(hf_dir: Path):
+    """The same weights with one copy in memory (lean_load.py); from_pretrained where that cannot."""
+    from lean_load import load_lean
+
+    cls, config = model_class(hf_dir)
+    return load_lean(hf_dir, cls, config) or load_checkpoint(hf_dir)
 
 
 def embedding_model(model, io_dtype, external=None) -> onnx.ModelProto:
@@ -169,7 +181,7 @@ def convert(hf_dir: Path, out: Path, precision: str = "fp32", layout: str = "tok
         raise ValueError(f"--precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
     if layout not in LAYOUTS:
         raise ValueError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
-    model = model or load_checkpoint(hf_dir)
+    model = model or load_for_conversion(hf_dir)
     out.mkdir(parents=True, exist_ok=True)
     builders = []
 
@@ -212,8 +224,7 @@ def main(argv=None) -> int:
         print("convert: --type is for --to gguf; the onnx converter takes --precision fp32|fp16|int4", file=sys.stderr)
         return 2
     try:
-        model = load_checkpoint(args.source)
-        convert(args.source, args.out, args.precision, args.layout, model=model)
+        convert(args.source, args.out, args.precision, args.layout)
         if not args.no_check:
             from check import check_folder
 

@@ -296,3 +296,21 @@ def test_real_dims_preset_has_the_35b_per_layer_sizes():
         make_checkpoint(Path("/nonexistent"), 1, "causal", 3, "real-dims")
     with pytest.raises(ValueError, match="--preset must be one of tiny, real-dims"):
         make_checkpoint(Path("/nonexistent"), 1, "causal", None, "huge")
+
+
+@pytest.mark.parametrize("form,dtype", [("causal", "float32"), ("conditional", "float32"), ("causal", "bfloat16")])
+def test_lean_loader_reads_the_weights_from_pretrained_reads(checkpoints, tmp_path, form, dtype):
+    from convert import load_for_conversion
+    from lean_load import same_weights
+
+    source = checkpoints[form] if dtype == "float32" else make_checkpoint(tmp_path / "bf16", FRESH_SEED, form, dtype="bfloat16")
+    lean = load_for_conversion(source)
+    reference = load_checkpoint(source)
+    assert type(lean) is type(reference)
+    assert same_weights(lean, reference)
+    # It really is the lean path (from_pretrained would pass the comparison trivially).
+    from lean_load import load_lean
+    from convert import model_class
+
+    cls, config = model_class(source)
+    assert load_lean(source, cls, config) is not None
