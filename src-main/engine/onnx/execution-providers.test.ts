@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../common/engine';
-import type { GpuAdapterProbe } from '../gpu-adapter';
+import { probeGpuAdapter, type GpuAdapterProbe } from '../gpu-adapter';
 import { defaultProviders, openSession, providerPlan } from './execution-providers';
 
 const MODEL = join(import.meta.dirname, 'fixtures', 'tiny-decoder', 'model.onnx');
@@ -82,5 +82,15 @@ describe('openSession', () => {
     expect(error).toBeInstanceOf(EngineError);
     expect((error as EngineError).code).toBe('provider');
     expect((error as EngineError).message).toMatch(/--device cuda could not be used .*npm run gpu:install.*--device auto/);
+  });
+
+  it.skipIf(probeGpuAdapter().verdict === 'none')('blames the folder, not the named device, for a fault no device would cure', async () => {
+    const error = await openSession(join(import.meta.dirname, 'fixtures', 'bf16-cache.onnx'), { device: 'webgpu' }).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe('model-corrupt');
+    expect((error as EngineError).message).toContain('bfloat16');
   });
 });

@@ -135,14 +135,6 @@ export async function openSession(modelPath: string, settings: SessionSettings =
       reports.push({ name: provider, used: false, reason: `failed to start: ${oneLine(lastError.message)}` });
     }
   }
-  if (!plan.cpuFallback && !settings.providers && device !== 'cpu') {
-    const tried = reports.map((r) => `${r.name}: ${r.reason}`).join('; ');
-    throw new EngineError(
-      `--device ${device} could not be used for ${modelPath} (${tried}). ${DEVICE_ADVICE[device] ?? ''}` +
-        'Choose --device auto to fall back to the CPU.',
-      'provider',
-    );
-  }
   if (/External data path/.test(lastError?.message ?? '')) {
     // onnxruntime refuses weights outside the graph's folder (a "..", an absolute path or a link out of it).
     throw new EngineError(
@@ -158,6 +150,15 @@ export async function openSession(modelPath: string, settings: SessionSettings =
         'Build the folder with float16 or float32 inputs and outputs instead: model builder -p fp16 (GPU), -p int4 without ' +
         'use_cuda_bf16, or -p fp32 (CPU).',
       'model-corrupt',
+    );
+  }
+  // Checked after the folder's own faults above, which no other device would cure.
+  if (!plan.cpuFallback && !settings.providers && device !== 'cpu') {
+    const tried = reports.map((r) => `${r.name}: ${r.reason}`).join('; ');
+    throw new EngineError(
+      `--device ${device} could not be used for ${modelPath} (${tried}). ${DEVICE_ADVICE[device] ?? ''}` +
+        'Choose --device auto to fall back to the CPU.',
+      'provider',
     );
   }
   throw new EngineError(
