@@ -9,6 +9,7 @@ import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { EngineError, type ChatMessage } from '../../common/engine';
 import { TemplateSandbox, type TemplateLimits } from './template-sandbox';
+import { unsafeTokenizerPattern } from './tokenizer-patterns';
 
 export type TemplateKwargs = Record<string, string | number | boolean>;
 
@@ -62,6 +63,9 @@ export class ChatTokenizer {
     } catch (error) {
       throw new EngineError(`${tokenizerPath} could not be loaded as a tokenizer: ${(error as Error).message}`, 'model-corrupt');
     }
+    // Its patterns run on every prompt in this thread, where nothing can stop a runaway match.
+    const unsafe = unsafeTokenizerPattern(tokenizer);
+    if (unsafe) throw new EngineError(`${tokenizerPath} cannot be used: ${unsafe}. Use the model's original tokenizer.json.`, 'model-corrupt');
     const source = chatTemplateSource(config, dirname(tokenizerConfigPath));
     const specialTokens: Record<string, string> = {};
     for (const key of ['bos_token', 'eos_token', 'pad_token', 'unk_token']) {
