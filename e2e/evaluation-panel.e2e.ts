@@ -1,13 +1,20 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeVllm, type FakeServer } from '../src-main/testing/fake-vllm-server';
 import { NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 
 const DATA = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'bench');
 
 describe.skipIf(NO_CHROMIUM !== '')(`running an evaluation from the panel${NO_CHROMIUM}`, () => {
   const session = useStudioInBrowser(() => ['--workspace', join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-')), 'e.worldloom'), '--model', TEST_MODEL]);
+  // A judge server that answers in prose, never in the rubric's shape: every judgement fails, with a reason.
+  let judge: FakeServer;
+  beforeAll(async () => {
+    judge = await startFakeVllm({ models: [{ id: 'judge', max_model_len: 131_072 }], reply: () => ({ reasoning: '', content: 'Looks fine to me.' }) });
+  });
+  afterAll(() => judge.close());
 
   it('starts a run with a judge, follows it to the end, and shows scores on axes and every failure with its reason', async () => {
     const page = await session.browser.newPage();
@@ -20,8 +27,11 @@ describe.skipIf(NO_CHROMIUM !== '')(`running an evaluation from the panel${NO_CH
     await form.getByLabel('Data folder').fill(DATA);
     await form.getByLabel('Output folder').fill(out);
     await form.getByLabel('Max new tokens').fill('6');
-    // The tiny test model cannot grade: every judgement fails, and the panel must say why.
-    await form.getByLabel('Judge').selectOption('local');
+    // The loaded world model is never offered as a judge.
+    expect(await form.getByLabel('Judge').locator('option').allTextContents()).toEqual(['none (rule-based metrics only)', 'a server (OpenAI-compatible)']);
+    // This judge cannot grade: every judgement fails, and the panel must say why.
+    await form.getByLabel('Judge').selectOption('openai');
+    await form.getByLabel('Judge URL').fill(judge.url);
     await form.getByRole('button', { name: 'Start evaluation' }).click();
     await expect.poll(() => form.getByTestId('eval-run-end').textContent(), { timeout: 120_000 }).toContain('Done: 5 predicted');
     const table = page.getByRole('table', { name: 'Scores' });

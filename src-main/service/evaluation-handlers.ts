@@ -24,7 +24,7 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
         async (job) => {
           const remote = input.judge.kind === 'openai' ? new OpenAiCompatibleEngine({ baseUrl: input.judge.baseUrl, model: input.judge.model }) : null;
           await remote?.load();
-          const judgeEngine = remote ?? (input.judge.kind === 'local' ? engine : null);
+          const judgeEngine = remote;
           try {
             const result = await runEvaluation({
               dataDir: resolve(input.dataDir),
@@ -58,7 +58,7 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
       if (lines.length === 0 && holdsOlderLayout(folder)) {
         // Resuming predicts each such sample again; its new line takes the old one's place.
         throw new UserError(
-          `${dir} was written by an older Worldloom, whose result lines (they have no "gen") this version does not read. Run \`worldloom eval\` again with the same --data and --out: it predicts the samples again in the current layout, replacing their old lines in ${RESULT_FILES.predictions}; add --judge URL or --local-judge to judge them again too.`,
+          `${dir} was written by an older Worldloom, whose result lines (they have no "gen") this version does not read. Run \`worldloom eval\` again with the same --data and --out: it predicts the samples again in the current layout, replacing their old lines in ${RESULT_FILES.predictions}; add --judge URL to judge them again too.`,
           'older-layout',
         );
       }

@@ -1,7 +1,7 @@
 // `worldloom eval`: AgentWorldBench-compatible evaluation of a world model. The files and
 // the printed summary follow the public evaluation script (QwenLM/Qwen-AgentWorld
 // eval/eval.py); see evaluation/run-evaluation.ts for where Worldloom differs.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULT_JUDGE_MAX_TOKENS } from '../../common/contract/evaluation';
 import { RESULT_FILES } from '../../evaluation/result-files';
@@ -25,7 +25,15 @@ export function registerEval(program: Command): void {
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--judge <url>', 'OpenAI-compatible judge endpoint (rubric scores); without it only rule-based metrics')
     .option('--judge-model <name>', 'judge model name on that endpoint')
-    .option('--local-judge', 'judge with the loaded world model itself')
+    // Kept only to say why it is gone: the world model cannot grade (it failed every line unreadably).
+    .addOption(
+      new Option('--local-judge').hideHelp().argParser(() => {
+        throw new Error(
+          '--local-judge is no longer offered: the loaded world model predicts observations and cannot follow the judge rubric, so every line failed. ' +
+            'Give a judge server with --judge URL (--judge-model NAME), or leave it out for rule-based metrics only.',
+        );
+      }),
+    )
     .option('--judge-template <file>', 'judge prompt template (default: the rubric in resources/judge/rubric.md)')
     .option('--judge-prompts <dir>', 'per-domain judge system prompts: DIR/<domain>/judge_system_prompt.txt (e.g. the public repository\'s prompts/)')
     .option('--judge-max-tokens <n>', `longest judge reply in tokens, reasoning included (default ${DEFAULT_JUDGE_MAX_TOKENS}, as the public script allows)`, wholeNumber(1))
@@ -40,7 +48,6 @@ export function registerEval(program: Command): void {
         device?: DeviceChoice;
         judge?: string;
         judgeModel?: string;
-        localJudge?: boolean;
         judgeTemplate?: string;
         judgePrompts?: string;
         judgeMaxTokens?: number;
@@ -50,9 +57,7 @@ export function registerEval(program: Command): void {
       }) => {
         const judge = opts.judge
           ? ({ kind: 'openai', baseUrl: opts.judge, ...(opts.judgeModel ? { model: opts.judgeModel } : {}) } as const)
-          : opts.localJudge
-            ? ({ kind: 'local' } as const)
-            : ({ kind: 'none' } as const);
+          : ({ kind: 'none' } as const);
         await withCore({ model: opts.model ?? null, device: opts.device }, async (core) => {
           const jobId = 'cli-eval';
           core.cancelOnInterrupt(jobId, () => process.stderr.write('\nStopping after the samples in flight; run the same command again to resume.\n'));
@@ -74,7 +79,7 @@ export function registerEval(program: Command): void {
           process.stderr.write('\n');
           for (const problem of result.problems) process.stderr.write(`skipped ${problem}\n`);
           if (!result.judged && result.summary.worldloom.unjudged > 0) {
-            process.stderr.write(`No judge given (--judge URL or --local-judge): ${result.summary.worldloom.unjudged} samples are not judged; rule-based metrics need no judge.\n`);
+            process.stderr.write(`No judge given (--judge URL): ${result.summary.worldloom.unjudged} samples are not judged; rule-based metrics need no judge.\n`);
           }
           process.stdout.write(`${publicScoreBlock(result.summary)}\n\n${worldloomReport(result.summary)}\n`);
           process.stdout.write(`\n${resolve(opts.out, RESULT_FILES.scores)}${result.interrupted ? ' (interrupted: run again to finish)' : ''}\n`);

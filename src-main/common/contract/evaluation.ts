@@ -123,10 +123,13 @@ export type BenchmarkSampleView = z.infer<typeof BenchmarkSampleView>;
 /** The public script's judge budget: judges reason before they grade. */
 export const DEFAULT_JUDGE_MAX_TOKENS = 32_768;
 
-/** Who grades the predictions: nobody (rule-based metrics only), the loaded world model, or a server. */
+/**
+ * Who grades the predictions: nobody (rule-based metrics only), or a judge server. Never the
+ * loaded world model: it predicts environment observations and cannot follow the rubric (it
+ * failed every line unreadably), and a model grading its own predictions is no judge anyway.
+ */
 export const EvaluationJudge = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
-  z.object({ kind: z.literal('local') }),
   z.object({ kind: z.literal('openai'), baseUrl: z.string().url().max(2048), model: z.string().max(500).optional() }),
 ]);
 

@@ -29,14 +29,14 @@ beforeEach(() => {
 
 describe('an evaluation started from the panel', () => {
   it('sends the form as the run, follows its progress, and reads the scores when it ends', async () => {
-    changeEvaluationForm({ judge: 'local', limit: '3', maxTokens: '64', concurrency: 2 });
+    changeEvaluationForm({ judge: 'openai', judgeUrl: 'http://127.0.0.1:8000/v1', limit: '3', maxTokens: '64', concurrency: 2 });
     let finish!: (v: unknown) => void;
     answers.set('eval.run', () => new Promise((resolve) => (finish = resolve)));
     answers.set('eval.read', () => ({ summary: SUMMARY, samples: [] }));
     const running = startEvaluation();
     await vi.waitFor(() => expect(calls.some((c) => c.method === 'eval.run')).toBe(true));
     const run = calls.find((c) => c.method === 'eval.run')!.input;
-    expect(run).toMatchObject({ dataDir: '/data', outDir: '/out', judge: { kind: 'local' }, limit: 3, concurrency: 2, sampling: { maxTokens: 64 } });
+    expect(run).toMatchObject({ dataDir: '/data', outDir: '/out', judge: { kind: 'openai', baseUrl: 'http://127.0.0.1:8000/v1' }, limit: 3, concurrency: 2, sampling: { maxTokens: 64 } });
     const jobId = run.jobId as string;
     followEvaluationJob({ jobId, kind: 'evaluation', label: 'predict', done: 2, total: 3, etaSeconds: 4, finished: false });
     followEvaluationJob({ jobId: 'someone-else', kind: 'evaluation', label: 'judge', done: 9, total: 9, finished: false });

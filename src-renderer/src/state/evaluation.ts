@@ -39,8 +39,8 @@ export function changeEvaluationForm(patch: Partial<EvaluationForm>): void {
 }
 
 /** The judge the form names, as the contract takes it; a message instead when it cannot be used. */
-export function judgeOf(form: EvaluationForm): { kind: 'none' } | { kind: 'local' } | { kind: 'openai'; baseUrl: string; model?: string } | string {
-  if (form.judge !== 'openai') return { kind: form.judge };
+export function judgeOf(form: EvaluationForm): { kind: 'none' } | { kind: 'openai'; baseUrl: string; model?: string } | string {
+  if (form.judge !== 'openai') return { kind: 'none' };
   const baseUrl = form.judgeUrl.trim();
   if (!/^https?:\/\/\S+$/.test(baseUrl)) return 'Give the judge server as a URL, e.g. http://127.0.0.1:8000/v1.';
   return { kind: 'openai', baseUrl, ...(form.judgeModel.trim() ? { model: form.judgeModel.trim() } : {}) };

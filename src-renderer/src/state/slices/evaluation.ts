@@ -7,7 +7,7 @@ import type { StudioStore } from '../studio';
 export interface EvaluationForm {
   dataDir: string;
   outDir: string;
-  judge: 'none' | 'local' | 'openai';
+  judge: 'none' | 'openai';
   judgeUrl: string;
   judgeModel: string;
   /** Empty for every sample. */

@@ -70,7 +70,6 @@ export function RunForm() {
         Judge
         <select value={form.judge} onChange={(e) => changeEvaluationForm({ judge: e.target.value as typeof form.judge })}>
           <option value="none">none (rule-based metrics only)</option>
-          <option value="local">the loaded model itself</option>
           <option value="openai">a server (OpenAI-compatible)</option>
         </select>
       </label>
