@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { meetsGoal, type BenchSuite, type Figure } from './bench';
 import { engineSuite } from './engine.bench';
 import { importSuite } from './import.bench';
+import { importMemorySuite } from './import-memory.bench';
 import { asciinemaSuite } from './asciinema.bench';
 import { nanoSuite } from './nano.bench';
 import { qwen35Suite } from './qwen35.bench';
@@ -13,7 +14,7 @@ import { treeSuite } from './tree.bench';
 import { exportSuite } from './export.bench';
 import { depthSuite } from './depth.bench';
 
-const SUITES: BenchSuite[] = [importSuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, nanoSuite, exportSuite, depthSuite];
+const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, nanoSuite, exportSuite, depthSuite];
 
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const wanted = process.argv.slice(2);

@@ -5,6 +5,7 @@
 // trajectory and are imported once. GUI prompts (Android, Web, OS) hold the task and the
 // screen before the action: they are kept on the node (provenance.gui) and the first
 // screen is the trajectory's initial state.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { chainBundle } from '../common/trajectory/build';
 import { DOMAINS, type Domain, type NodeRecord, type TrajectoryBundle } from '../common/trajectory/model';
@@ -135,38 +136,56 @@ function agreeOnOverlap(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
+/**
+ * What is kept of a whole line once it is imported: a short digest of its system prompt and of
+ * each turn, enough to tell whether a prefix line is part of it. Keeping the lines themselves
+ * would hold the whole file in memory; digests hold a few dozen bytes per turn.
+ */
+interface WholeDigest {
+  system: string;
+  prompt: string[];
+  response: string[];
+}
+
+const digest = (text: string) => createHash('sha1').update(text).digest('base64url').slice(0, 16);
+
+function digestOf(rec: AwbLine): WholeDigest {
+  return { system: digest(rec.system_str), prompt: rec.prompt.map(digest), response: rec.response.map(digest) };
+}
+
 /** Whether `whole` is the trajectory `part` is a prefix of. */
-function covers(whole: AwbLine, part: AwbLine): boolean {
-  return (
-    whole.system_str === part.system_str &&
-    whole.prompt.length >= part.prompt.length &&
-    agreeOnOverlap(whole.prompt, part.prompt) &&
-    agreeOnOverlap(whole.response, part.response)
-  );
+function covers(whole: WholeDigest, part: AwbLine): boolean {
+  if (whole.system !== digest(part.system_str) || whole.prompt.length < part.prompt.length) return false;
+  const partDigest = { prompt: part.prompt.map(digest), response: part.response.map(digest) };
+  return agreeOnOverlap(whole.prompt, partDigest.prompt) && agreeOnOverlap(whole.response, partDigest.response);
 }
 
 /**
  * The trajectories met so far in one file. Hashing every line's whole content would cost
- * more than parsing it, so a line is first compared (string equality, no hashing) with
- * the trajectory last seen under the same sample id; only new content is hashed. Lines
- * holding only a prefix are merged per sample id and system prompt, the longest kept.
+ * more than parsing it, so a line is first compared (string equality, no hashing) with the
+ * whole line last seen under the same sample id; only new content is hashed. Of earlier
+ * lines only digests are kept (memory stays small however large the file). Lines holding
+ * only a prefix are merged per sample id and system prompt, the longest kept.
  */
 class SeenTrajectories {
   private readonly keys = new Set<string>();
-  private readonly wholeById = new Map<string, AwbLine[]>();
+  private readonly wholeById = new Map<string, WholeDigest[]>();
+  /** The last whole line, for the cheap check of a line that repeats it. */
+  private last: AwbLine | null = null;
   private readonly prefixesById = new Map<string, { rec: AwbLine; domain: Domain; lineNo: number }[]>();
 
   repeats(rec: AwbLine): boolean {
-    const list = this.wholeById.get(String(rec.id));
-    const prev = list?.[list.length - 1];
-    return prev !== undefined && prev.system_str === rec.system_str && sameStrings(prev.prompt, rec.prompt) && sameStrings(prev.response, rec.response);
+    const prev = this.last;
+    return prev !== null && String(prev.id) === String(rec.id) && prev.system_str === rec.system_str && sameStrings(prev.prompt, rec.prompt) && sameStrings(prev.response, rec.response);
   }
 
   /** Records a trajectory; false when its content was already seen under another id. */
   add(rec: AwbLine, key: string): boolean {
+    this.last = rec;
+    // A prefix line of this id is covered by this line even when its content came under another id.
     const list = this.wholeById.get(String(rec.id));
-    if (list) list.push(rec);
-    else this.wholeById.set(String(rec.id), [rec]);
+    if (list) list.push(digestOf(rec));
+    else this.wholeById.set(String(rec.id), [digestOf(rec)]);
     if (this.keys.has(key)) return false;
     this.keys.add(key);
     return true;

@@ -11,7 +11,7 @@ export function registerImport(program: Command): void {
     .argument('<files...>', 'files to import')
     .requiredOption('-w, --workspace <file>', 'workspace file (created if missing)')
     .option('-f, --format <format>', `auto | ${IMPORT_FORMAT_IDS.join(' | ')} (default auto: detected from the file)`)
-    .option('--prompt <regex>', 'asciinema casts: the shell prompt as a regular expression matched at the start of a line, when it cannot be learned from the session')
+    .option('--prompt <prompt>', 'asciinema casts: the shell prompt as the screen shows it (e.g. "user@host ~> "), or a regular expression matched at the start of a line, when it cannot be learned from the session')
     .addOption(
       new Option('--chat-as <side>', 'chat datasets (messages, sharegpt, parquet): world-model = user turns are actions, assistant turns observations; agent = the reverse (default: guessed from the data)').choices([
         'world-model',
