@@ -100,6 +100,27 @@ function turnCounts(input: CardInput): string {
 
 const fmt = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : n.toFixed(1));
 
+/**
+ * How to parse the tool-call arguments of an agent export, for the columns that hold its
+ * messages: `messages`, or `prompt` and `completion` (a snippet reading a column the export
+ * does not have fails with a KeyError on its first row).
+ */
+export function toolCallNote(columns: readonly string[]): string {
+  const parsed = columns.map((c) => `'${c}': with_parsed_arguments(r['${c}'])`).join(', ');
+  return [
+    'Tool-call arguments and `tools` are JSON strings, so every row has one type in Arrow; TRL parses `tools` itself. A chat template that iterates arguments as a mapping (Qwen3.5\'s) needs them parsed first:',
+    '```python',
+    'import json',
+    '',
+    'def with_parsed_arguments(turns):',
+    "    return [{**m, 'tool_calls': [{**c, 'function': {**c['function'], 'arguments': json.loads(c['function']['arguments'])}} for c in m['tool_calls']] if m.get('tool_calls') else None} for m in turns]",
+    '',
+    `ds = ds.map(lambda r: {**r, ${parsed}})`,
+    '```',
+    'ms-swift reads assistant `tool_calls` as its own `tool_call` turns since its OpenAI message preprocessor (2026); older versions drop them.',
+  ].join('\n');
+}
+
 export function datasetCard(input: CardInput): CardFiles {
   const { stats, splits, options } = input;
   const total = splits.reduce((sum, s) => sum + stats.splits[s].samples, 0);
@@ -137,7 +158,7 @@ export function datasetCard(input: CardInput): CardFiles {
     '## Loading',
     input.format.howToLoad(input.name, splits),
     builder === 'agent' && (input.format.id === 'messages' || input.format.id === 'prompt-completion')
-      ? "Tool-call arguments and `tools` are JSON strings, so every row has one type in Arrow; TRL parses `tools` itself. A chat template that iterates arguments as a mapping (Qwen3.5's) needs them parsed first: `ds.map(lambda r: {**r, 'messages': [{**m, 'tool_calls': [{**c, 'function': {**c['function'], 'arguments': json.loads(c['function']['arguments'])}} for c in m['tool_calls']] if m.get('tool_calls') else None} for m in r['messages']]})`. ms-swift reads assistant `tool_calls` as its own `tool_call` turns since its OpenAI message preprocessor (2026); older versions drop them."
+      ? toolCallNote(input.format.id === 'messages' ? ['messages'] : ['prompt', 'completion'])
       : builder === 'agent' && input.format.id === 'parquet'
         ? 'Parquet keeps one message type for every row: each action is the assistant turn as text and each result the next user turn. Export `messages` or `prompt-completion` for tool calls.'
         : '',
