@@ -70,32 +70,40 @@ def text_config(hf_dir: Path):
 
 
 class Weights:
-    """Tensors of a (possibly sharded) safetensors checkpoint, by name, loaded one at a time."""
+    """Tensors of a (possibly sharded) safetensors checkpoint, by name, read one at a time.
+
+    Plain reads rather than safetensors' memory map: pages of a mapped file count as resident
+    until it is unmapped, which would double the converter's footprint on a large checkpoint."""
 
     def __init__(self, hf_dir: Path):
-        from safetensors import safe_open
+        from lean_load import DTYPES, safetensors_entries
 
-        index = hf_dir / "model.safetensors.index.json"
-        if index.is_file():
-            weight_map = json.loads(index.read_text())["weight_map"]
-            files = sorted(set(weight_map.values()))
-        elif (hf_dir / "model.safetensors").is_file():
-            files = ["model.safetensors"]
-        else:
+        if not (hf_dir / "model.safetensors.index.json").is_file() and not (hf_dir / "model.safetensors").is_file():
             raise ConversionError(f"{hf_dir} has no model.safetensors (or model.safetensors.index.json): save the checkpoint with safetensors")
-        self.handles = {name: safe_open(str(hf_dir / name), framework="pt") for name in files}
-        self.where = {key: name for name, handle in self.handles.items() for key in handle.keys()}
+        self.entries = safetensors_entries(hf_dir)
+        unreadable = sorted({entry[1] for entry in self.entries.values()} - set(DTYPES))
+        if unreadable:
+            raise ConversionError(f"the checkpoint stores tensors as {', '.join(unreadable)}; the converter reads F32, F16, BF16 and F64")
+        self.files: dict = {}
         # Text weights sit under model.language_model. in the multimodal form, under model. otherwise.
-        self.prefix = "model.language_model." if any(k.startswith("model.language_model.") for k in self.where) else "model."
+        self.prefix = "model.language_model." if any(k.startswith("model.language_model.") for k in self.entries) else "model."
 
     def has(self, name: str) -> bool:
-        return name in self.where
+        return name in self.entries
 
     def get(self, name: str) -> np.ndarray:
-        if name not in self.where:
+        from lean_load import read_into
+
+        if name not in self.entries:
             raise ConversionError(f"the checkpoint has no tensor {name!r}: is it a complete Qwen3.5-MoE checkpoint?")
-        tensor = self.handles[self.where[name]].get_tensor(name)
-        return tensor.to(torch.float32).numpy()
+        target = torch.empty(self.entries[name][2], dtype=torch.float32)
+        read_into(self.entries[name], target, self.files)
+        return target.numpy()
+
+    def close(self) -> None:
+        for f in self.files.values():
+            f.close()
+        self.files.clear()
 
     def text(self, name: str) -> np.ndarray:
         return self.get(self.prefix + name)
@@ -578,6 +586,7 @@ def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[
         os.replace(partial, out)
     finally:
         writer.close()
+        weights.close()
         if partial.exists():
             partial.unlink()
     if log:
