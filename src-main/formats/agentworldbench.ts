@@ -73,6 +73,9 @@ export const agentWorldBenchImporter: TrajectoryImporter = {
         continue;
       }
       const raw = item.value;
+      // The benchmark repeats each trajectory on every turn's line: a line that repeats the
+      // last one read needs no validation (the content was validated and imported already).
+      if (seen.repeatsRaw(raw)) continue;
       const parsed = AwbLine.safeParse(raw);
       if (!parsed.success) {
         const { field, reason } = describeZodError(parsed.error);
@@ -173,6 +176,14 @@ class SeenTrajectories {
   /** The last whole line, for the cheap check of a line that repeats it. */
   private last: AwbLine | null = null;
   private readonly prefixesById = new Map<string, { rec: AwbLine; domain: Domain; lineNo: number }[]>();
+
+  /** `repeats` for a value not yet validated: only the fields compared are looked at. */
+  repeatsRaw(raw: unknown): boolean {
+    const r = raw as Partial<Record<keyof AwbLine, unknown>> | null;
+    if (this.last === null || typeof r !== 'object' || r === null) return false;
+    if (typeof r.system_str !== 'string' || !Array.isArray(r.prompt) || !Array.isArray(r.response) || (typeof r.id !== 'string' && typeof r.id !== 'number')) return false;
+    return this.repeats(r as AwbLine);
+  }
 
   repeats(rec: AwbLine): boolean {
     const prev = this.last;
