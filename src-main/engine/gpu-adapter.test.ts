@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { probeGpuAdapter, type ProbeSources } from './gpu-adapter';
+import { parseDisplayAdapterQuery, probeGpuAdapter, type ProbeSources } from './gpu-adapter';
 
 interface Tree {
   /** Manifest file name → the driver library it names. */
@@ -88,9 +88,34 @@ describe('probeGpuAdapter on Linux', () => {
 });
 
 describe('probeGpuAdapter elsewhere', () => {
-  it('trusts Metal on macOS and leaves Windows\' adapter to Dawn', () => {
-    const base = { env: {}, root: '/nonexistent', home: '/nonexistent' };
+  const base = { env: {}, root: '/nonexistent', home: '/nonexistent' };
+
+  it('trusts Metal on macOS', () => {
     expect(probeGpuAdapter({ ...base, platform: 'darwin' })).toMatchObject({ verdict: 'hardware', name: 'Metal' });
-    expect(probeGpuAdapter({ ...base, platform: 'win32' }).verdict).toBe('unknown');
+  });
+
+  it('on Windows, calls a machine with only Microsoft\'s placeholder adapters software (WARP)', () => {
+    const windows = (names: string[] | null) => probeGpuAdapter({ ...base, platform: 'win32', windowsAdapters: () => names });
+    expect(windows(['Microsoft Basic Render Driver', 'Microsoft Basic Display Adapter'])).toMatchObject({ verdict: 'software', name: 'WARP' });
+    expect(windows(['Microsoft Hyper-V Video'])).toMatchObject({ verdict: 'software', name: 'WARP' });
+    expect(windows(['Microsoft Basic Render Driver', 'NVIDIA GeForce RTX 4070 Laptop GPU'])).toMatchObject({
+      verdict: 'hardware',
+      name: 'NVIDIA GeForce RTX 4070 Laptop GPU',
+    });
+    expect(windows(null).verdict).toBe('unknown');
+  });
+
+  it('reads the adapters\' names from reg query\'s output, CRLF and all', () => {
+    const output = [
+      '',
+      'HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}\\0000',
+      '    DriverDesc    REG_SZ    Intel(R) UHD Graphics 620',
+      '',
+      'HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}\\0001',
+      '    DriverDesc    REG_SZ    Microsoft Basic Render Driver',
+      '',
+      'End of search: 2 match(es) found.',
+    ].join('\r\n');
+    expect(parseDisplayAdapterQuery(output)).toEqual(['Intel(R) UHD Graphics 620', 'Microsoft Basic Render Driver']);
   });
 });

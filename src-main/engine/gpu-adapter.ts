@@ -5,8 +5,10 @@
 // so `auto` must not pick it, yet neither onnxruntime-node nor Dawn reports the adapter before
 // a session runs. On Linux the answer is in files: the Vulkan loader's driver manifests
 // (ICD JSON files) say which drivers are installed, and /sys says which GPUs the kernel drives.
+// On Windows the registry lists the display adapters and their drivers.
 // Engine-neutral: the GGUF engine's Vulkan backend meets the same drivers.
 
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
@@ -57,6 +59,8 @@ export interface ProbeSources {
   /** Prefixed to every absolute path read (a test's temporary tree); '' for the real machine. */
   root: string;
   home: string;
+  /** Windows: the display adapters' names; default: read from the registry. */
+  windowsAdapters?: () => string[] | null;
 }
 
 const MACHINE: ProbeSources = { platform: process.platform, env: process.env, root: '', home: homedir() };
@@ -67,11 +71,41 @@ export function probeGpuAdapter(sources: ProbeSources = MACHINE): GpuAdapterProb
     // Every Mac that runs macOS 11+ has a Metal GPU, and Dawn offers no software Metal adapter.
     return { verdict: 'hardware', name: 'Metal', detail: 'macOS: Dawn runs on the Metal GPU' };
   }
-  if (sources.platform !== 'linux') {
-    // Windows' software adapter (WARP, "Microsoft Basic Render Driver") only appears without any GPU driver.
-    return { verdict: 'unknown', name: 'D3D12', detail: `${sources.platform}: the adapter is left to Dawn` };
-  }
+  if (sources.platform === 'win32') return classifyWindowsAdapters(sources.windowsAdapters?.() ?? windowsDisplayAdapters());
+  if (sources.platform !== 'linux') return { verdict: 'unknown', name: 'unknown', detail: `${sources.platform}: the adapter is left to Dawn` };
   return probeLinuxVulkan(sources);
+}
+
+/**
+ * Windows: D3D12's software adapter (WARP) is what a machine gets whose display adapters are
+ * all Microsoft's own placeholders (no GPU driver installed, a Hyper-V or remote-desktop VM).
+ */
+const WINDOWS_SOFTWARE = /^Microsoft (Basic Render Driver|Basic Display Adapter|Hyper-V Video|Remote Display Adapter)/i;
+
+export function classifyWindowsAdapters(names: readonly string[] | null): GpuAdapterProbe {
+  if (names === null) return { verdict: 'unknown', name: 'D3D12', detail: 'the display adapters could not be read; the adapter is left to Dawn' };
+  const hardware = names.filter((name) => !WINDOWS_SOFTWARE.test(name));
+  if (hardware.length > 0) return { verdict: 'hardware', name: hardware[0]!, detail: `display adapters: ${names.join(', ')}` };
+  if (names.length > 0) return { verdict: 'software', name: 'WARP', detail: `only ${names.join(', ')}: no GPU driver installed` };
+  return { verdict: 'unknown', name: 'D3D12', detail: 'no display adapter listed; the adapter is left to Dawn' };
+}
+
+/** The DriverDesc values of `reg query` over the display adapter class ({4d36e968-…}). */
+export function parseDisplayAdapterQuery(output: string): string[] {
+  return [...output.matchAll(/^\s*DriverDesc\s+REG_SZ\s+(.+?)\s*$/gm)].map((m) => m[1]!);
+}
+
+function windowsDisplayAdapters(): string[] | null {
+  try {
+    const output = execFileSync(
+      'reg',
+      ['query', 'HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}', '/s', '/v', 'DriverDesc'],
+      { encoding: 'utf8', timeout: 5000, windowsHide: true },
+    );
+    return parseDisplayAdapterQuery(output);
+  } catch {
+    return null;
+  }
 }
 
 function probeLinuxVulkan(sources: ProbeSources): GpuAdapterProbe {
