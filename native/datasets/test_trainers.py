@@ -13,6 +13,7 @@ exactly the step's observation (world model) or its tool call (agent), nothing o
 import json
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,13 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+# Never the shared datasets cache (~/.cache/huggingface/datasets): it keys a JSON load by the
+# files' paths, and an export written where an earlier run's export was (pytest's numbered tmp
+# folders come back after /tmp is cleared) was read back stale, 51 rows for 8. This run's own
+# folder covers what `datasets` derives at import; each test then gets its own (see below).
+os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="worldloom-datasets-cache-")
 
+import datasets  # noqa: E402
 import torch  # noqa: E402
 from datasets import load_dataset  # noqa: E402
 from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
@@ -127,6 +134,12 @@ def worldloom(*args):
     result = subprocess.run(["npx", "--no-install", "worldloom", *args], cwd=REPO, capture_output=True, text=True, timeout=240)
     assert result.returncode == 0, f"worldloom {' '.join(args)} failed:\n{result.stderr}"
     return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(autouse=True)
+def own_datasets_cache(tmp_path, monkeypatch):
+    """Each test loads into a cache of its own, so nothing an earlier test or run cached is read back."""
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "datasets-cache")
 
 
 @pytest.fixture(scope="module")
