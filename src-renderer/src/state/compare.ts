@@ -8,6 +8,7 @@ import { call } from '../api/client';
 import { notify, refreshTrajectories, selectTrajectory, showNewNodes } from './store';
 import { areaHook } from './studio';
 import type { CompareState } from './slices/compare';
+import { plural } from '../../../src-main/common/plural';
 
 export type { RealityJob } from './slices/compare';
 
@@ -90,7 +91,7 @@ export async function replay(trajectoryId: string): Promise<void> {
   const result = await runJob('Replaying through the world model', (jobId) => call('reality.replay', { jobId, trajectoryId, sampling: {} }));
   if (!result) return;
   if (result.incomplete.length > 0) {
-    notify('info', `${result.incomplete.length} replayed step${result.incomplete.length === 1 ? '' : 's'} ran out of tokens and were not stored`, [
+    notify('info', `${plural(result.incomplete.length, 'replayed step')} ran out of tokens and ${result.incomplete.length === 1 ? 'was' : 'were'} not stored`, [
       ...result.incomplete.map((cut) => `Step ${cut.step}: ${cut.message}.`),
       'Raise the budget in the simulate panel (it is remembered for this workspace), or turn thinking off, and replay again.',
     ]);
@@ -99,11 +100,11 @@ export async function replay(trajectoryId: string): Promise<void> {
   await showNewNodes(result.nodes, trajectoryId);
 }
 
-/** Runs the branch with the settings the user confirmed in the Run real dialog (never the trajectory's own). */
-export async function runReal(nodeId: string, trajectoryId: string, environment: RealEnvironmentSettings): Promise<void> {
-  const result = await runJob('Running the branch for real', (jobId) => call('reality.runReal', { jobId, nodeId, environment }));
+/** Runs the branch with the settings and the steps the user confirmed in the Run real dialog (never the trajectory's own). */
+export async function runReal(nodeId: string, trajectoryId: string, environment: RealEnvironmentSettings, confirmedActions: string[]): Promise<void> {
+  const result = await runJob('Running the branch for real', (jobId) => call('reality.runReal', { jobId, nodeId, environment, confirmedActions }));
   if (!result) return;
-  notify('info', `Ran ${result.comparison.steps.length} steps for real`, [`Sandbox: ${result.sandbox}`, `${result.nodes.length} real nodes added beside the simulated ones.`]);
+  notify('info', `Ran ${plural(result.comparison.steps.length, 'step')} for real`, [`Sandbox: ${result.sandbox}`, `${plural(result.nodes.length, 'real node')} added beside the simulated ones.`]);
   show({ trajectoryId, nodeId }, result.comparison, 0);
   await showNewNodes(result.nodes, trajectoryId);
 }

@@ -5,6 +5,7 @@ import { call } from '../api/client';
 import { notify, showNewNodes } from './store';
 import { recordAddedNodes, reviseWorldSpec } from './cleanup-actions';
 import { areaHook } from './studio';
+import { plural } from '../../../src-main/common/plural';
 
 export type { UserFileDraft, UserFileReport } from './slices/perturbation';
 
@@ -30,15 +31,15 @@ export async function perturb(
   set({ running: true });
   try {
     const result = await call('perturb.run', { jobId: `perturb-${Date.now()}`, nodeId, mode, kinds, seed });
-    notify('info', `${result.nodes.length} perturbed sibling${result.nodes.length === 1 ? '' : 's'} added`);
+    notify('info', `${plural(result.nodes.length, 'perturbed sibling')} added`);
     // Instruction-mode samples cut off before their observation are not stored: say which and why.
     if (result.incomplete.length > 0) {
-      notify('error', `${result.incomplete.length} perturbed sample${result.incomplete.length === 1 ? '' : 's'} not stored`, [
+      notify('error', `${plural(result.incomplete.length, 'perturbed sample')} not stored`, [
         ...result.incomplete.map((s) => s.message),
         'Raise Max tokens in the simulate panel (remembered for this workspace) and run it again.',
       ]);
     }
-    recordAddedNodes(`perturbation (${result.nodes.length} sibling${result.nodes.length === 1 ? '' : 's'})`, result.nodes);
+    recordAddedNodes(`perturbation (${plural(result.nodes.length, 'sibling')})`, result.nodes);
     await showNewNodes(result.nodes);
   } catch (err) {
     notify('error', 'Perturbation failed', [(err as Error).message]);

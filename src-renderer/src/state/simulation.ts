@@ -11,6 +11,7 @@ import { insertNode, notify, useStudio } from './store';
 import { recordAddedNodes } from './cleanup-actions';
 import { areaHook } from './studio';
 import type { PendingSample, SimulateDraft } from './slices/simulation';
+import { plural } from '../../../src-main/common/plural';
 
 /** The largest seed the contract takes (Sampling.seed). */
 export const MAX_SEED = 2 ** 31 - 1;
@@ -189,7 +190,7 @@ async function run(request: RunRequest): Promise<void> {
     const left = get().pending.some((p) => p.nodeId === request.nodeId);
     result.nodes.forEach((node, i) => insertNode(node, i === 0 && !left));
     if (fresh.length > 0) {
-      notify('error', `${fresh.length} of ${request.samples} sample${request.samples === 1 ? '' : 's'} ran out of tokens and ${fresh.length === 1 ? 'was' : 'were'} not stored`, [
+      notify('error', `${fresh.length} of ${plural(request.samples, 'sample')} ran out of tokens and ${fresh.length === 1 ? 'was' : 'were'} not stored`, [
         ...fresh.map((p) => `sample ${p.sample.sample + 1}: ${p.sample.message}`),
         'Continue it or retry with a larger budget in the simulate panel.',
       ]);

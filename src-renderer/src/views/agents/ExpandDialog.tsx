@@ -7,6 +7,7 @@ import type { ExpandResult, PolicySpec } from '../../../../src-main/common/contr
 import type { JobProgress } from '../../../../src-main/common/contract/jobs';
 import { call, onEvent } from '../../api/client';
 import { useStudio } from '../../state/store';
+import { plural } from '../../../../src-main/common/plural';
 
 const STOPPED: Record<ExpandResult['stoppedBy'], string> = {
   done: 'every level expanded',
@@ -136,7 +137,7 @@ export function ExpandDialog({ onDone }: { onDone: () => void }) {
       )}
       {result && (
         <p data-testid="expand-result">
-          Added {result.nodes.length} node{result.nodes.length === 1 ? '' : 's'} over {result.levels} level{result.levels === 1 ? '' : 's'} ({STOPPED[result.stoppedBy]}; {result.tokens} tokens
+          Added {plural(result.nodes.length, 'node')} over {plural(result.levels, 'level')} ({STOPPED[result.stoppedBy]}; {result.tokens} tokens
           {result.incomplete > 0 ? `; ${result.incomplete} samples ran out of tokens and were not kept` : ''}).
         </p>
       )}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { record } from '../../state/compare';
 import { McpServerFields, mcpServerSettings, useMcpServerChoice } from './McpServerFields';
+import { plural } from '../../../../src-main/common/plural';
 
 /** Record a real session: one action per line, run in a fresh sandboxed environment. */
 export function RecordForm({ onDone }: { onDone: () => void }) {
@@ -51,7 +52,7 @@ export function RecordForm({ onDone }: { onDone: () => void }) {
       </label>
       <div className="row">
         <button type="submit" disabled={lines.length === 0 || (domain === 'mcp' && !server.command.trim())}>
-          Record {lines.length} step{lines.length === 1 ? '' : 's'}
+          Record {plural(lines.length, 'step')}
         </button>
         <button type="button" onClick={onDone}>
           Cancel

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { BenchmarkSampleView } from '../../../../src-main/common/contract/evaluation';
 import { closeSample } from '../../state/evaluation';
+import { plural } from '../../../../src-main/common/plural';
 
 const ObservationDiff = lazy(() => import('../siblings/ObservationDiff'));
 
@@ -25,7 +26,7 @@ export function BenchmarkSample({ sample }: { sample: BenchmarkSampleView }) {
       </div>
       <details>
         <summary>
-          Environment and {sample.history.length} earlier turn{sample.history.length === 1 ? '' : 's'}
+          Environment and {plural(sample.history.length, 'earlier turn')}
         </summary>
         <pre>{sample.systemPrompt}</pre>
         {sample.history.map((t, i) => (

@@ -4,6 +4,7 @@ import { clearSearch, hasQuery, openSearchHit, refreshTags, setSearchFilters } f
 import { useStudio } from '../../state/store';
 import { HitSnippet } from './HitSnippet';
 import { actionLine } from '../text';
+import { plural } from '../../../../src-main/common/plural';
 
 /** Full-text search and filters across every trajectory in the workspace; a result opens its node. */
 export function SearchPanel() {
@@ -70,7 +71,7 @@ export function SearchPanel() {
       {active && (
         <div className="search-results">
           <p className="muted small" role="status" aria-live="polite">
-            {searching ? 'Searching…' : `${hits.length}${truncated ? '+' : ''} node${hits.length === 1 ? '' : 's'} found`}
+            {searching ? 'Searching…' : truncated ? `${hits.length}+ nodes found` : `${plural(hits.length, 'node')} found`}
           </p>
           <ul aria-label="Search results">
             {hits.map((h) => (

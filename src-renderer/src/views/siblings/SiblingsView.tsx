@@ -4,6 +4,7 @@ import { useOverlay } from '../../state/overlays';
 import { closeSiblings, preferSample, useSiblings } from '../../state/siblings';
 import { revealNode } from '../../state/store';
 import { agreementBadge, percent, variantLabel } from './labels';
+import { plural } from '../../../../src-main/common/plural';
 
 const ObservationDiff = lazy(() => import('./ObservationDiff'));
 
@@ -34,7 +35,7 @@ function Group({ group }: { group: SiblingGroup }) {
           </span>
         )}
         <span className="muted small">
-          {group.samples.length} sample{group.samples.length === 1 ? '' : 's'} · {group.distinct} different · spread {group.agreement === null ? '—' : percent(1 - group.agreement)}
+          {plural(group.samples.length, 'sample')} · {group.distinct} different · spread {group.agreement === null ? '—' : percent(1 - group.agreement)}
           {group.realNodeId ? ' · with the real observation' : ' · no real step to compare with'}
         </span>
       </div>
