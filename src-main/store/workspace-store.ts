@@ -23,7 +23,7 @@ import { Deletions, type Deleted, type DeletionSummary, type Restored } from './
 import { TrajectoryVersions, type TrajectoryRevision, type TrajectoryVersion } from './trajectory-versions';
 import { NodePaths } from './node-paths';
 import { NodeSearch, type NodeSearchQuery, type NodeSearchResult } from './node-search';
-import { INSERT_NODE_SQL, nodeParams, toNode, toTrajectory, type NodeRow, type TrajectoryRow } from './rows';
+import { INSERT_NODE_POSITIONAL, nodeValues, toNode, toTrajectory, type NodeRow, type TrajectoryRow } from './rows';
 import { WorkspaceError } from './workspace-error';
 import { BUSY_TIMEOUT_MS, busyError, canWrite, inspectExisting, openDatabase, openForReading, readOnlyError, setSqliteNativeBinding, sqliteCode } from './workspace-access';
 
@@ -84,7 +84,7 @@ export class WorkspaceStore {
         `INSERT INTO trajectories (id, title, domain, system_prompt, world_spec, source_key, created_at)
          VALUES (@id, @title, @domain, @systemPrompt, @worldSpec, @sourceKey, @createdAt)`,
       ),
-      insertNode: db.prepare(INSERT_NODE_SQL),
+      insertNode: db.prepare(INSERT_NODE_POSITIONAL),
       trajectoryById: db.prepare(`SELECT * FROM trajectories WHERE id = ?`),
       trajectoryExists: db.prepare(`SELECT 1 FROM trajectories WHERE id = ? OR source_key = ?`),
       nodeById: db.prepare(`SELECT * FROM nodes WHERE id = ?`),
@@ -234,7 +234,7 @@ export class WorkspaceStore {
   }
 
   private writeNode(n: NodeRecord): void {
-    this.stmt.insertNode.run(nodeParams(n));
+    this.stmt.insertNode.run(nodeValues(n));
   }
 
   createTrajectory(input: {
