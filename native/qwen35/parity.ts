@@ -1,18 +1,20 @@
-// `npm run model:parity -- --hf HF_DIR [--onnx DIR] [--precision fp32|fp16|int4] [--layout tokens|embeds] [--prompt-ids FILE] [--tokens N] [--json]`
-// Token-for-token parity of Worldloom's in-process engine with transformers on a Qwen3.5-MoE
-// checkpoint: converts it (unless --onnx names a converted folder), lets transformers decode
-// greedily (reference.py), decodes the same prompt ids with OnnxEngine, and prints
+// `npm run model:parity -- --hf HF_DIR [--engine onnx|gguf] [--onnx DIR | --gguf FILE] [--precision fp32|fp16|int4] [--layout tokens|embeds] [--prompt-ids FILE] [--tokens N] [--json]`
+// Token-for-token parity of Worldloom's in-process engines with transformers on a Qwen3.5-MoE
+// checkpoint: converts it (unless --onnx or --gguf names a converted model; --engine gguf writes
+// an f32 GGUF), lets transformers decode greedily (reference.py), decodes the same prompt ids with
+// OnnxEngine or GgufEngine (llama.cpp on the CPU, F32 key/value cache), and prints
 // {"cases":[{"promptIds":[…],"reference":[…],"engine":[…],"identical":true}]}.
 // Exit status 1 when a case differs, 2 when it cannot run.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { OnnxEngine } from '../../src-main/engine/onnx/onnx-engine';
 import { readModelFolder } from '../../src-main/engine/onnx/genai-config';
+import { GgufEngine } from '../../src-main/engine/gguf/gguf-engine';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PYTHON = join(ROOT, 'native', '.venv', 'bin', 'python');
@@ -54,9 +56,11 @@ function referenceCases(text: string): { promptIds: number[]; reference: number[
   return cases as { promptIds: number[]; reference: number[] }[];
 }
 
+type IdsEngine = Pick<OnnxEngine, 'generateFromIds' | 'dispose'>;
+
 /** The engine's greedy tokens for each prompt, all prompts in one generate call (rows batched as the app batches them). */
-async function engineTokens(folder: string, prompts: number[][], tokens: number): Promise<number[][]> {
-  const engine = await OnnxEngine.load(folder, { providers: ['cpu'] });
+async function engineTokens(open: () => Promise<IdsEngine>, prompts: number[][], tokens: number): Promise<number[][]> {
+  const engine = await open();
   try {
     const out = prompts.map(() => [] as number[]);
     const results = await engine.generateFromIds(
@@ -82,6 +86,8 @@ async function main(): Promise<number> {
     options: {
       hf: { type: 'string' },
       onnx: { type: 'string' },
+      gguf: { type: 'string' },
+      engine: { type: 'string', default: 'onnx' },
       'prompt-ids': { type: 'string' },
       tokens: { type: 'string', default: '32' },
       precision: { type: 'string', default: 'fp32' },
@@ -95,11 +101,18 @@ async function main(): Promise<number> {
   if (!existsSync(PYTHON)) {
     throw new ParityError(`The Python tooling is not set up (${PYTHON} is missing): run npm run python:setup, then run this again.`);
   }
+  if (values.engine !== 'onnx' && values.engine !== 'gguf') throw new ParityError(`--engine must be onnx or gguf, not "${values.engine}".`);
+  const gguf = values.engine === 'gguf';
+  if (gguf && values.precision !== 'fp32') throw new ParityError('--engine gguf compares an f32 GGUF; leave --precision out.');
   const hf = resolve(values.hf);
   let onnx = values.onnx ? resolve(values.onnx) : null;
-  const scratch = onnx ? null : mkdtempSync(join(tmpdir(), 'worldloom-parity-'));
+  let ggufFile = values.gguf ? resolve(values.gguf) : null;
+  const scratch = (gguf ? ggufFile : onnx) ? null : mkdtempSync(join(tmpdir(), 'worldloom-parity-'));
   try {
-    if (!onnx) {
+    if (gguf && !ggufFile) {
+      ggufFile = join(scratch!, 'model-f32.gguf');
+      python('convert.py', ['--to', 'gguf', '--from', hf, '--out', ggufFile, '--type', 'f32'], false);
+    } else if (!gguf && !onnx) {
       onnx = join(scratch!, 'onnx');
       python('convert.py', ['--from', hf, '--out', onnx, '--precision', values.precision!, '--layout', values.layout!], false);
     }
@@ -108,8 +121,17 @@ async function main(): Promise<number> {
     // so identical tokens stay the bar (with --onnx, --precision says how that folder was stored).
     const asStored = ['--as-stored', values.precision!];
     const reference = referenceCases(python('reference.py', ['--hf', hf, ...prompts, '--tokens', String(tokens), '--json', ...asStored], true));
-    const eos = new Set(readModelFolder(onnx).config.eosTokenIds);
-    const engine = await engineTokens(onnx, reference.map((c) => c.promptIds), tokens);
+    const eos = gguf ? checkpointEosIds(hf) : new Set(readModelFolder(onnx!).config.eosTokenIds);
+    const promptIds = reference.map((c) => c.promptIds);
+    const open = gguf
+      ? () => GgufEngine.load(ggufFile!, {
+        device: 'cpu',
+        kvCache: 'f32',
+        sequences: promptIds.length,
+        contextLength: Math.max(1024, ...promptIds.map((p) => p.length + tokens + 1)),
+      })
+      : () => OnnxEngine.load(onnx!, { providers: ['cpu'] });
+    const engine = await engineTokens(open, promptIds, tokens);
     const cases: Case[] = reference.map((c, i) => {
       // The engine ends at an end-of-sequence id without emitting it; transformers lists it.
       const end = c.reference.findIndex((id) => eos.has(id));
@@ -132,6 +154,19 @@ async function main(): Promise<number> {
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** End-of-sequence ids of the checkpoint (generation_config.json, else config.json): where greedy decoding ends. */
+function checkpointEosIds(hf: string): Set<number> {
+  const ids = new Set<number>();
+  for (const name of ['generation_config.json', 'config.json']) {
+    const path = join(hf, name);
+    if (!existsSync(path)) continue;
+    const value = (JSON.parse(readFileSync(path, 'utf8')) as { eos_token_id?: number | number[] }).eos_token_id;
+    for (const id of Array.isArray(value) ? value : value === undefined ? [] : [value]) ids.add(id);
+    if (ids.size > 0) break;
+  }
+  return ids;
 }
 
 main().then(

@@ -1,4 +1,4 @@
-// `--model DIR|URL` with `--device`: a model folder on disk, or an OpenAI-compatible endpoint.
+// `--model DIR|FILE.gguf|URL` with `--device`: a model folder or GGUF file on disk, or an OpenAI-compatible endpoint.
 import { resolve } from 'node:path';
 import type { ModelSpec } from '../common/contract/simulation';
 import type { DeviceChoice } from '../common/device';
@@ -18,7 +18,9 @@ export function modelSpecFromArgument(value: string, device?: DeviceChoice): Mod
     const [baseUrl, model] = value.split('#', 2) as [string, string | undefined];
     return { kind: 'openai', baseUrl, ...(model ? { model } : {}) };
   }
-  return { kind: 'onnx', path: resolve(value), ...(device ? { device } : {}) };
+  // A .gguf file (or any part of a split one) runs on llama.cpp; a folder is an ONNX model.
+  const kind = /\.gguf$/i.test(value) ? 'gguf' : 'onnx';
+  return { kind, path: resolve(value), ...(device ? { device } : {}) };
 }
 
 /** `--model` with `--device`, else the embedded model on `--device`; null when there is neither. */

@@ -1,5 +1,5 @@
 // The one interface every world-model engine implements (DESIGN.md "Model engines"):
-// the in-process ONNX engine and the OpenAI-compatible HTTP engine.
+// the in-process ONNX and GGUF (llama.cpp) engines and the OpenAI-compatible HTTP engine.
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -66,7 +66,7 @@ export interface TokenEvent {
 }
 
 export interface EngineDescription {
-  kind: 'onnx' | 'openai';
+  kind: 'onnx' | 'gguf' | 'openai';
   modelId: string;
   /** e.g. "cpu", "cuda:0", "dml", "coreml", or the endpoint URL. */
   device: string;

@@ -20,7 +20,7 @@ function tokenCounterFor(studio: Studio, tokenizerDir: string | undefined): Toke
   if (tokenizerDir) return tokenizerFolderCounter(tokenizerDir);
   const engine = studio.models.current;
   const described = engine?.describe();
-  if (engine && described?.kind === 'onnx') return modelTokenCounter(described.modelId, (text) => engine.tokenize(text));
+  if (engine && described && described.kind !== 'openai') return modelTokenCounter(described.modelId, (text) => engine.tokenize(text));
   const embedded = defaultModelPath(studio.extras.resourcesDir);
   return embedded ? tokenizerFolderCounter(embedded, "the embedded model's tokenizer (worldloom-nano, Qwen3.5 vocabulary)") : approximateTokenCounter;
 }

@@ -1,9 +1,10 @@
 // The world model the studio simulates with: at most one engine at a time, loaded from a
-// model folder (in-process ONNX) or an OpenAI-compatible endpoint.
+// model folder (in-process ONNX), a .gguf file (in-process llama.cpp) or an OpenAI-compatible endpoint.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelSpec, ModelState } from '../common/contract/simulation';
 import type { WorldModelEngine } from '../common/engine';
+import { GgufEngine } from '../engine/gguf/gguf-engine';
 import { OnnxEngine } from '../engine/onnx/onnx-engine';
 import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
 import { GenerationParameters } from './generation-parameters';
@@ -51,7 +52,7 @@ export class ModelSession {
       const next = await openEngine(spec, this.secrets);
       await this.engine?.dispose();
       this.engine = next;
-      this.source = spec.kind === 'onnx' ? spec.path : spec.baseUrl;
+      this.source = spec.kind === 'openai' ? spec.baseUrl : spec.path;
     } finally {
       this.loading = false;
     }
@@ -74,6 +75,7 @@ export class ModelSession {
 
 async function openEngine(spec: ModelSpec, secrets?: SecretStore): Promise<WorldModelEngine> {
   if (spec.kind === 'onnx') return OnnxEngine.load(spec.path, { device: spec.device ?? 'auto' });
+  if (spec.kind === 'gguf') return GgufEngine.load(spec.path, { device: spec.device ?? 'auto' });
   const secretName = `api-key:${spec.baseUrl}`;
   const engine = new OpenAiCompatibleEngine({
     baseUrl: spec.baseUrl,

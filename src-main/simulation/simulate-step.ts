@@ -89,7 +89,7 @@ export async function simulateStep(
   const streamed = new Array<number>(input.samples).fill(0);
   // In-process, a token's event names its id (the think block the prompt opened, and text
   // held back until a character was complete, come without one); a server streams one chunk per token.
-  const countsEvents = engine.describe().kind !== 'onnx';
+  const countsEvents = engine.describe().kind === 'openai';
   const results = await engine.generate(
     requests,
     (e) => {

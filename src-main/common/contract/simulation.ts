@@ -12,6 +12,8 @@ export const DeviceChoice = z.enum(DEVICE_CHOICES);
 
 export const ModelSpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('onnx'), path: z.string().min(1).max(4096), device: DeviceChoice.optional() }),
+  /** A .gguf file (any part of a split model) run by llama.cpp in process. */
+  z.object({ kind: z.literal('gguf'), path: z.string().min(1).max(4096), device: DeviceChoice.optional() }),
   z.object({
     kind: z.literal('openai'),
     baseUrl: z.string().url().max(2048),
@@ -62,7 +64,7 @@ export const ModelState = z.object({
   /** What is loaded now, described by its engine; null when none is. */
   loaded: z
     .object({
-      kind: z.enum(['onnx', 'openai']),
+      kind: z.enum(['onnx', 'gguf', 'openai']),
       modelId: z.string(),
       device: z.string(),
       contextLength: z.number(),
