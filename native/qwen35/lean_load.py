@@ -69,6 +69,9 @@ def load_lean(hf_dir: Path, model_class, config):
     with no_init_weights():
         model = model_class._from_config(config, dtype=torch.float32)
     params = dict(model.named_parameters())
+    # Keys transformers itself drops on load (the multi-token-prediction head, the vision tower of
+    # a causal model): the same patterns, from the class.
+    ignored = [re.compile(p) for p in (getattr(model_class, "_keys_to_ignore_on_load_unexpected", None) or [])]
     filled: dict[str, int] = {}
     files: dict = {}
     try:
@@ -79,6 +82,8 @@ def load_lean(hf_dir: Path, model_class, config):
                 continue
             match = EXPERT.match(key)
             if not match:
+                if any(p.search(key) for p in ignored):
+                    continue
                 return None
             base, expert, part = match["base"], int(match["expert"]), match["part"]
             if part == "down":

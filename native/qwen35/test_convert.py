@@ -314,3 +314,23 @@ def test_lean_loader_reads_the_weights_from_pretrained_reads(checkpoints, tmp_pa
 
     cls, config = model_class(source)
     assert load_lean(source, cls, config) is not None
+
+
+def test_lean_loader_skips_what_transformers_skips_and_falls_back_on_the_unknown(checkpoints, tmp_path):
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    from convert import model_class
+    from lean_load import load_lean, same_weights
+
+    source = tmp_path / "hf"
+    shutil.copytree(checkpoints["causal"], source)
+    tensors = load_file(source / "model.safetensors")
+    # A multi-token-prediction head, as the released Qwen3.5 checkpoints carry: transformers ignores it.
+    save_file({**tensors, "mtp.fc.weight": torch.ones(4, 4)}, source / "model.safetensors", metadata={"format": "pt"})
+    cls, config = model_class(source)
+    lean = load_lean(source, cls, config)
+    assert lean is not None and same_weights(lean, load_checkpoint(source))
+    # A key it cannot place: no guess, the caller falls back to from_pretrained.
+    save_file({**tensors, "model.layers.0.mystery.weight": torch.ones(2)}, source / "model.safetensors", metadata={"format": "pt"})
+    assert load_lean(source, cls, config) is None
