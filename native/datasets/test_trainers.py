@@ -10,8 +10,10 @@ tiny Qwen3.5-MoE checkpoint the engine tests use. The tokens that carry the loss
 exactly the step's observation (world model) or its tool call (agent), nothing of the history.
 """
 
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -27,6 +29,7 @@ os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 # folders come back after /tmp is cleared) was read back stale, 51 rows for 8. This run's own
 # folder covers what `datasets` derives at import; each test then gets its own (see below).
 os.environ["HF_DATASETS_CACHE"] = tempfile.mkdtemp(prefix="worldloom-datasets-cache-")
+atexit.register(shutil.rmtree, os.environ["HF_DATASETS_CACHE"], ignore_errors=True)
 
 import datasets  # noqa: E402
 import torch  # noqa: E402
