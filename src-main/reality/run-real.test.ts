@@ -42,7 +42,7 @@ describe('run real', () => {
   it('never starts the server an imported trajectory names, and says which one it names', async () => {
     const mark = join(dir, 'ran');
     const step = importedTrajectory(mark);
-    await expect(runReal(store, { nodeId: step })).rejects.toThrow(/names `.*writeFileSync.*`, but a command in a trajectory's data never runs by itself/);
+    await expect(runReal(store, { nodeId: step, confirmedActions: [store.getNode(step)!.action] })).rejects.toThrow(/names `.*writeFileSync.*`, but a command in a trajectory's data never runs by itself/);
     expect(existsSync(mark)).toBe(false);
   });
 
@@ -50,11 +50,34 @@ describe('run real', () => {
     const mark = join(dir, 'ran');
     const step = importedTrajectory(mark);
     const server = { command: process.execPath, args: [join('src-main', 'reality', 'fixtures', 'shell-mcp-server.mjs')], cwd: process.cwd() };
-    const result = await runReal(store, { nodeId: step, settings: { mcp: server } });
+    const result = await runReal(store, { nodeId: step, settings: { mcp: server }, confirmedActions: [store.getNode(step)!.action] });
     expect(existsSync(mark)).toBe(false);
     expect(result.sandbox).toMatch(process.platform === 'linux' ? /^bubblewrap: no network/ : /^none/);
     expect(result.nodes).toHaveLength(1);
     expect(result.nodes[0]!.observation).toContain('agent');
     expect(result.nodes[0]!.provenance).toMatchObject({ environment: { settings: { mcp: { command: process.execPath } } } });
   }, 30_000);
+
+  it('runs only the steps the user confirmed: a shared web trajectory that reads host files is refused unconfirmed', async () => {
+    const bundle = chainBundle(
+      {
+        title: 'shared web session',
+        domain: 'web',
+        systemPrompt: '',
+        initialState: '',
+        steps: [
+          { action: 'goto file:///etc/shadow', observation: 'URL: about:blank', origin: 'simulated' },
+          { action: 'goto http://127.0.0.1:9/', observation: 'URL: about:blank', origin: 'simulated' },
+        ],
+      },
+      newId,
+      new Date().toISOString(),
+    );
+    store.transaction(() => store.insertBundle(bundle));
+    const leaf = bundle.nodes[2]!.id;
+    const refusal = /Run real runs only the steps you confirm: the 2 actions of this branch were not the ones confirmed/;
+    await expect(runReal(store, { nodeId: leaf, confirmedActions: [] })).rejects.toThrow(refusal);
+    await expect(runReal(store, { nodeId: leaf, confirmedActions: ['goto https://example.org/', 'goto http://127.0.0.1:9/'] })).rejects.toThrow(refusal);
+    expect(store.getNodes(bundle.trajectory.id)).toHaveLength(3);
+  });
 });

@@ -14,7 +14,7 @@ import { openRealEnvironment } from './registry';
 
 export async function runReal(
   store: WorkspaceStore,
-  input: { nodeId: string; settings?: RealEnvironmentSettings },
+  input: { nodeId: string; settings?: RealEnvironmentSettings; confirmedActions: readonly string[] },
   onProgress: Progress = () => {},
   signal?: AbortSignal,
 ): Promise<{ nodes: NodeRecord[]; sandbox: string }> {
@@ -35,8 +35,17 @@ export async function runReal(
       'start-failed',
     );
   }
-  const env = openRealEnvironment(trajectory.domain, settings);
   const steps = path.slice(1);
+  // The actions come from the trajectory's data (perhaps a shared file): only what the user
+  // read and confirmed runs, exactly as confirmed.
+  const actions = steps.map((step) => step.action);
+  if (actions.length !== input.confirmedActions.length || actions.some((action, i) => action !== input.confirmedActions[i])) {
+    throw new UserError(
+      `Run real runs only the steps you confirm: the ${actions.length} action${actions.length === 1 ? '' : 's'} of this branch were not the ones confirmed. Open Run real again, read the steps and confirm them.`,
+      'invalid',
+    );
+  }
+  const env = openRealEnvironment(trajectory.domain, settings);
   const created: NodeRecord[] = [];
   try {
     onProgress(0, steps.length, `Starting the real ${trajectory.domain} environment…`);
@@ -52,7 +61,7 @@ export async function runReal(
             action: step.action,
             observation: real.observation,
             origin: 'real',
-            provenance: { engine: 'real', real: real.details, ranRealFor: step.id, ...environmentProvenance(env, settings) },
+            provenance: { engine: 'real', real: real.details, ranRealFor: step.id, confirmedByUser: { steps: actions.length }, ...environmentProvenance(env, settings) },
             metrics: compareObservations(trajectory.domain, step.observation, real.observation, { action: step.action }),
           }),
         );

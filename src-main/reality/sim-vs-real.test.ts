@@ -77,7 +77,7 @@ describe.skipIf(noBwrap !== '')(`a real terminal session${noBwrap}`, () => {
     const first = await call('node.addManual', { parentId: root.id, action: 'mkdir x && cd x', observation: 'agent@sandbox:~/x$' });
     const sim = await call('simulate.run', { jobId: 's1', nodeId: first.id, action: 'pwd', sampling: { maxTokens: 8 } });
     const leaf = sim.nodes[0]!;
-    const ran = await call('reality.runReal', { jobId: 'rr', nodeId: leaf.id });
+    const ran = await call('reality.runReal', { jobId: 'rr', nodeId: leaf.id, confirmedActions: ['mkdir x && cd x', 'pwd'] });
     expect(ran.nodes.map((n) => [n.parentId, n.action, n.origin])).toEqual([
       [root.id, 'mkdir x && cd x', 'real'],
       [first.id, 'pwd', 'real'],
@@ -129,7 +129,7 @@ describe('a real MCP session', () => {
   it('refuses run real without a server command and says how to give one', async () => {
     const traj = await call('trajectory.create', { title: 'm', domain: 'mcp', systemPrompt: '', initialState: '' });
     const step = await call('node.addManual', { parentId: traj.nodes[0]!.id, action: '{"name":"read_graph","arguments":{}}', observation: '{}' });
-    await expect(call('reality.runReal', { jobId: 'm1', nodeId: step.id })).rejects.toThrow(/command that starts the MCP server/);
+    await expect(call('reality.runReal', { jobId: 'm1', nodeId: step.id, confirmedActions: [step.action] })).rejects.toThrow(/command that starts the MCP server/);
   });
 });
 

@@ -3,8 +3,12 @@
 // `click REF`, `type REF TEXT`, `scroll up|down [PIXELS]`, `press KEY`, `back` — and the
 // observation is the page as an accessibility snapshot in Playwright's "ai" mode, whose
 // [ref=eN] labels the next action can use.
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import { lookup } from 'node:dns/promises';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { recordStep, RealEnvironmentError, type RealEnvironment, type RealLogEntry, type RealStep } from './environment';
 
 const PLAYWRIGHT = 'playwright-core';
@@ -14,6 +18,55 @@ export interface WebLimits {
   navigationTimeoutMs: number;
   /** Snapshot text kept; longer pages are cut with a marker. */
   maxSnapshotChars: number;
+  /**
+   * `host:port` pairs on this machine or its network that pages may reach anyway (a local
+   * test server). Everything else on loopback, private, link-local or unspecified addresses
+   * is refused.
+   */
+  allowHosts?: readonly string[];
+}
+
+/** Addresses a page must not reach: this machine, its private networks, link-local and reserved ranges. */
+const PRIVATE = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) PRIVATE.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
+
+/** Whether `address` (an IP literal) is loopback, private, link-local or reserved. */
+export function isPrivateAddress(address: string): boolean {
+  const ip = address.replace(/^\[|\]$/g, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
+  if (mapped) return PRIVATE.check(mapped, 'ipv4');
+  const family = isIP(ip);
+  if (family === 0) return true;
+  return PRIVATE.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** Why a page may not load `url`, or null. Names are resolved: a name for 127.0.0.1 is 127.0.0.1. */
+export async function webRefusal(url: string, allowHosts: readonly string[] = []): Promise<string | null> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'not a URL';
+  }
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(parsed.protocol)) return `${parsed.protocol} URLs are not reachable from the web environment`;
+  const port = parsed.port || (parsed.protocol === 'https:' || parsed.protocol === 'wss:' ? '443' : '80');
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (allowHosts.includes(`${host}:${port}`)) return null;
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    } catch {
+      return null; // Chromium will fail to resolve it too, and say so.
+    }
+  }
+  const inside = addresses.find(isPrivateAddress);
+  return inside ? `${host} is ${inside}, an address on this machine or its private network, which the web environment does not reach` : null;
 }
 
 export const DEFAULT_WEB_LIMITS: WebLimits = { actionTimeoutMs: 10_000, navigationTimeoutMs: 30_000, maxSnapshotChars: 200_000 };
@@ -45,7 +98,8 @@ export function parseWebAction(action: string): WebAction {
   switch (verb.toLowerCase()) {
     case 'goto':
     case 'navigate':
-      if (!/^(https?|file|about|data):/i.test(arg)) throw new RealEnvironmentError(`goto needs a URL (http://, https://, file:, about:), not "${arg}". ${USAGE}`, 'bad-action');
+      // No file: (the host's files), chrome: or other local schemes: the web environment is the web.
+      if (!/^(https?:\/\/|about:blank$)/i.test(arg)) throw new RealEnvironmentError(`goto needs an http:// or https:// URL (or about:blank), not "${arg}". ${USAGE}`, 'bad-action');
       return { verb: 'goto', url: arg };
     case 'click':
       return { verb: 'click', ref: ref(rest[0]) };
@@ -84,11 +138,66 @@ export class WebEnvironment implements RealEnvironment {
   readonly sandbox: string;
   private browser: Browser | null = null;
   private page: Page | null = null;
-  // Chromium refuses its own sandbox when run as root (containers, CI).
-  private readonly chromiumSandbox = process.getuid?.() !== 0;
+  /** Requests refused because of where they went, as `url: why`. */
+  readonly refused: string[] = [];
+  // Chromium refuses its own sandbox when run as root: started by root, it runs as nobody.
+  private readonly asRoot = process.getuid?.() === 0;
+  private wrapperDir: string | null = null;
 
   constructor(readonly limits: WebLimits = DEFAULT_WEB_LIMITS) {
-    this.sandbox = `Chromium, headless, fresh profile, downloads refused${this.chromiumSandbox ? ", Chromium's own sandbox on" : "; Chromium's own sandbox off (running as root)"}`;
+    this.sandbox =
+      "Chromium, headless, fresh profile, downloads refused, Chromium's own sandbox on" +
+      (this.asRoot ? ', run as the unprivileged user nobody' : '') +
+      '; no file:, loopback or private-network addresses';
+  }
+
+  /**
+   * Root cannot run Chromium's sandbox. A small script started in its place drops to nobody
+   * (setpriv) and hands it Playwright's fresh profile folder, so Chromium runs unprivileged
+   * with its sandbox on; without setpriv, the browser is refused rather than run unsandboxed.
+   */
+  private unprivilegedChromium(executablePath: string): string {
+    const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+    if (!setpriv) {
+      throw new RealEnvironmentError(
+        "Worldloom runs as root, and Chromium's sandbox cannot run as root; setpriv (util-linux), which would start it as an unprivileged user, is missing. Install util-linux, or run Worldloom as a normal user.",
+        'start-failed',
+      );
+    }
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    this.wrapperDir = mkdtempSync(join(tmpdir(), 'wl-chromium-'));
+    chmodSync(this.wrapperDir, 0o755);
+    const wrapper = join(this.wrapperDir, 'chromium');
+    writeFileSync(
+      wrapper,
+      [
+        '#!/bin/sh',
+        'for a in "$@"; do case "$a" in --user-data-dir=*) chown -R 65534:65534 "${a#--user-data-dir=}";; esac; done',
+        'export HOME=/tmp',
+        `exec ${setpriv} --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all -- ${quote(executablePath)} "$@"`,
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    return wrapper;
+  }
+
+  /** Every request and WebSocket of every page goes through this check first. */
+  private async guard(context: BrowserContext): Promise<void> {
+    const allow = this.limits.allowHosts ?? [];
+    await context.route('**/*', async (route) => {
+      const url = route.request().url();
+      const why = await webRefusal(url, allow);
+      if (!why) return route.continue();
+      this.refused.push(`${url}: ${why}`);
+      return route.abort('blockedbyclient');
+    });
+    await context.routeWebSocket(/.*/, async (ws) => {
+      const why = await webRefusal(ws.url(), allow);
+      if (!why) return ws.connectToServer();
+      this.refused.push(`${ws.url()}: ${why}`);
+      return ws.close({ code: 1008, reason: 'refused by Worldloom' });
+    });
   }
 
   async start(): Promise<string> {
@@ -101,15 +210,18 @@ export class WebEnvironment implements RealEnvironment {
       // is large, resolves its own files at run time, and most sessions never open a browser.
       const { chromium } = (await import(/* @vite-ignore */ PLAYWRIGHT)) as typeof import('playwright-core');
       this.browser = await chromium.launch({
-        executablePath,
+        executablePath: this.asRoot ? this.unprivilegedChromium(executablePath) : executablePath,
         headless: true,
-        chromiumSandbox: this.chromiumSandbox,
+        chromiumSandbox: true,
         args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
       });
     } catch (err) {
+      if (err instanceof RealEnvironmentError) throw err;
       throw new RealEnvironmentError(`Chromium did not start: ${(err as Error).message.split('\n')[0]}`);
     }
-    const context = await this.browser.newContext({ acceptDownloads: false, viewport: { width: 1280, height: 800 } });
+    // Service workers would fetch past the routes below.
+    const context = await this.browser.newContext({ acceptDownloads: false, viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    await this.guard(context);
     this.page = await context.newPage();
     this.page.setDefaultTimeout(this.limits.actionTimeoutMs);
     this.page.setDefaultNavigationTimeout(this.limits.navigationTimeoutMs);
@@ -161,5 +273,7 @@ export class WebEnvironment implements RealEnvironment {
     this.browser = null;
     this.page = null;
     await browser?.close().catch(() => {});
+    if (this.wrapperDir) rmSync(this.wrapperDir, { recursive: true, force: true });
+    this.wrapperDir = null;
   }
 }

@@ -39,10 +39,10 @@ export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
         announceTrajectoriesAdded(studio, 'recorded', [result.trajectoryId]);
         return result;
       }),
-    'reality.runReal': ({ jobId, nodeId, environment }) =>
+    'reality.runReal': ({ jobId, nodeId, environment, confirmedActions }) =>
       job('run-real', jobId, 'Running the branch for real', async (progress, signal) => {
         const store = studio.requireStore();
-        const result = await runReal(store, { nodeId, settings: environment }, progress, signal);
+        const result = await runReal(store, { nodeId, settings: environment, confirmedActions }, progress, signal);
         const trajectoryId = store.getNode(nodeId)!.trajectoryId;
         announceNodesAdded(studio, 'ran-real', result.nodes);
         return { ...result, comparison: comparison(store, trajectoryId, nodeId) };

@@ -95,7 +95,16 @@ export const realityApi = {
   ),
   /** Executes the node's branch from the root for real and adds `real` siblings beside the steps that were not real. */
   'reality.runReal': method(
-    z.object({ jobId: JobId, nodeId: Id, environment: RealEnvironmentSettings.optional() }),
+    z.object({
+      jobId: JobId,
+      nodeId: Id,
+      environment: RealEnvironmentSettings.optional(),
+      /**
+       * The branch's actions, root first, as the user read and confirmed them in the Run real
+       * dialog. A trajectory may come from a file: only steps the user confirmed run for real.
+       */
+      confirmedActions: z.array(z.string().max(1_000_000)).max(10_000),
+    }),
     z.object({ nodes: z.array(NodeRecord), sandbox: z.string(), comparison: TrajectoryComparison }),
   ),
   /** Simulates every recorded step from the real history and stores each prediction beside the real node. */
