@@ -61,12 +61,16 @@ describe.skipIf(NO_CHROMIUM !== '')(`security in the host UI${NO_CHROMIUM}`, () 
     await dialog.getByRole('alert').filter({ hasText: "came with the trajectory's data, not from you" }).waitFor();
     await expect.poll(() => dialog.getByLabel('MCP server command').inputValue()).toBe(process.execPath);
     await expect.poll(() => dialog.getByTestId('run-real-sandbox').textContent()).toMatch(sandboxed ? /^Sandbox: bubblewrap: no network/ : /^Sandbox: none/);
+    // The steps are shown in full, and nothing runs until the user says they read them.
+    await expect.poll(() => dialog.getByTestId('run-real-steps').textContent()).toContain('id -un');
+    expect(await dialog.getByRole('button', { name: 'Run 1 step for real' }).isDisabled()).toBe(true);
     expect(existsSync(mark)).toBe(false);
     if (!sandboxed) return;
     // The user replaces the named command with their own server and confirms.
     await dialog.getByLabel('MCP server command').fill(process.execPath);
     await dialog.getByLabel(/^Arguments/).fill(join('src-main', 'reality', 'fixtures', 'shell-mcp-server.mjs'));
     await dialog.getByLabel(/^Working directory/).fill(ROOT);
+    await dialog.getByRole('checkbox', { name: /I have read these steps/ }).check();
     await dialog.getByRole('button', { name: 'Run 1 step for real' }).click();
     await page.getByRole('status').filter({ hasText: 'Ran 1 steps for real' }).first().waitFor({ timeout: 60_000 });
     expect(existsSync(mark)).toBe(false);
