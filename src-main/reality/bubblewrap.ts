@@ -120,8 +120,9 @@ export function bubblewrapArgs(files: SandboxFiles, mounts: SandboxMounts = {}):
  * A limit bash cannot set is one the caller already holds lower: that stricter one stays.
  */
 export function limitsPrefix(limits: SandboxLimits): string {
+  // bash's ulimit counts -v and -f in KiB (1024-byte blocks, not POSIX's 512 outside POSIX mode).
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
-  return [`ulimit -u ${limits.maxProcesses}`, `ulimit -v ${kib(limits.maxMemoryBytes)}`, `ulimit -f ${Math.ceil(limits.maxFileBytes / 512)}`]
+  return [`ulimit -u ${limits.maxProcesses}`, `ulimit -v ${kib(limits.maxMemoryBytes)}`, `ulimit -f ${kib(limits.maxFileBytes)}`]
     .map((set) => `${set} 2>/dev/null;`)
     .concat('exec "$@"')
     .join(' ');
