@@ -30,11 +30,13 @@ describe('Claude Code session JSONL', () => {
     const { trajectory, nodes } = bundles[0]!;
     expect(trajectory).toMatchObject({ title: 'Fix the add() bug in calc.py (Claude Code)', domain: 'swe' });
     expect(nodes[0]!.observation).toBe('Working directory: /work/calc\n\nFix the failing test in calc.py');
-    // Counted by hand: Bash, Read, Edit answered (TodoWrite is the harness's, the last Bash was interrupted).
+    // Counted by hand: Bash, Read, Edit answered (TodoWrite is the harness's, the last Bash was
+    // interrupted), and the person's own `git diff --stat` in bash mode.
     expect(steps(bundles[0]!)).toEqual([
       ['pytest -q', 'F\n1 failed in 0.02s'],
       ['{"name":"Read","arguments":{"file_path":"/work/calc/calc.py"}}', '     1→def add(a, b):\n     2→    return a - b'],
       ['{"name":"Edit","arguments":{"file_path":"/work/calc/calc.py","old_string":"a - b","new_string":"a + b"}}', 'The file /work/calc/calc.py has been updated.'],
+      ['git diff --stat', ' calc.py | 2 +-\n 1 file changed'],
     ]);
     expect(nodes[1]!.agentReasoning).toBe('The test fails; run it first.\n\nLet me run the tests.');
     expect(nodes[1]!.provenance.tool).toEqual({ name: 'Bash', callId: 'toolu_1', isError: true });
@@ -47,6 +49,7 @@ describe('Claude Code session JSONL', () => {
       '1 × subagent (sidechain) message',
       '1 × slash command or its output',
       '1 × interruption by the person',
+      '1 × summary of the conversation so far (/compact)',
       'the call pytest -q',
       "the agent's last words: Fixed: add() now adds.",
     ]);

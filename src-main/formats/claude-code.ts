@@ -2,10 +2,11 @@
 // line. `user` and `assistant` records carry an Anthropic message: the assistant's content
 // blocks are its thinking, its text and its `tool_use` calls; the next user record answers
 // them with `tool_result` blocks (matched by tool_use_id). ./agent-session.ts pairs them.
-// Left out, and said: the records of the app itself (summaries, file-history snapshots,
-// queue operations, progress and system notes), a subagent's own conversation
-// (`isSidechain`), messages the harness added (`isMeta`, slash commands and their output)
-// and the interruptions a person made.
+// A shell command the person ran themselves (bash mode: `<bash-input>` and its
+// `<bash-stdout>`) is a step too. Left out, and said: the records of the app itself
+// (summaries, file-history snapshots, queue operations, progress and system notes), a
+// subagent's own conversation (`isSidechain`), messages the harness added (`isMeta`, the
+// /compact summary, slash commands and their output) and the interruptions a person made.
 import { agentSessionItems, type AgentEvent } from './agent-session';
 import type { FormatEntry, ImportItem, ImportSource, TrajectoryImporter } from './format';
 import { jsonLines } from './json-lines';
@@ -31,6 +32,9 @@ function resultText(content: unknown): string {
 /** User text the harness wrote, not the person: slash commands, their output, caveats. */
 const HARNESS_TEXT = /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|system-reminder|user-memory-input)>/;
 const INTERRUPTED = /^\[Request interrupted by user( for tool use)?\]$/;
+/** A shell command the person ran in Claude Code's bash mode, and what it printed. */
+const BASH_INPUT = /^\s*<bash-input>([\s\S]*?)<\/bash-input>\s*$/;
+const BASH_OUTPUT = /^\s*<bash-stdout>([\s\S]*?)<\/bash-stdout>\s*(?:<bash-stderr>([\s\S]*?)<\/bash-stderr>)?\s*$/;
 
 export const claudeCodeImporter: TrajectoryImporter = {
   id: FORMAT,
@@ -51,6 +55,8 @@ export const claudeCodeImporter: TrajectoryImporter = {
     let version: string | undefined;
     let cwd: string | undefined;
     let summary: string | undefined;
+    /** The person's own shell command waiting for its output (bash mode). */
+    let bashId: string | null = null;
     const tally = new Map<string, { count: number; line: number; reason: string }>();
     const leaveOut = (what: string, line: number, reason: string) => {
       const seen = tally.get(what);
@@ -91,6 +97,10 @@ export const claudeCodeImporter: TrajectoryImporter = {
         leaveOut('message the harness added (isMeta)', line, 'written by Claude Code for the model (a caveat, a reminder), not by the person or a tool');
         continue;
       }
+      if (r.type === 'user' && r.isCompactSummary === true) {
+        leaveOut('summary of the conversation so far (/compact)', line, "Claude Code's summary of earlier turns, written to save context; the turns themselves are in the file");
+        continue;
+      }
       const blocks: Block[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? (content as Block[]) : [];
       if (blocks.length === 0) {
         problems.push({ kind: 'problem', line, field: 'message.content', reason: 'a user or assistant record without message content' });
@@ -105,6 +115,14 @@ export const claudeCodeImporter: TrajectoryImporter = {
           else problems.push({ kind: 'problem', line, field: 'message.content', reason: `an assistant block of type ${JSON.stringify(b.type)} that this reader does not know` });
         } else if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
           events.push({ kind: 'result', id: b.tool_use_id, content: resultText(b.content), ...(b.is_error === true ? { isError: true } : {}), line });
+        } else if (b.type === 'text' && typeof b.text === 'string' && BASH_INPUT.test(b.text)) {
+          // The person ran a shell command themselves (`!` in Claude Code): a real terminal step.
+          bashId = `bash-input-${line}`;
+          events.push({ kind: 'call', id: bashId, name: 'Bash', arguments: { command: BASH_INPUT.exec(b.text)![1]! }, line });
+        } else if (b.type === 'text' && typeof b.text === 'string' && BASH_OUTPUT.test(b.text) && bashId) {
+          const m = BASH_OUTPUT.exec(b.text)!;
+          events.push({ kind: 'result', id: bashId, content: [m[1], m[2]].filter((x) => x && x.trim() !== '').join('\n'), line });
+          bashId = null;
         } else if (b.type === 'text' && typeof b.text === 'string') {
           if (INTERRUPTED.test(b.text.trim())) leaveOut('interruption by the person', line, 'the person stopped the agent; nothing reached the environment');
           else if (HARNESS_TEXT.test(b.text)) leaveOut('slash command or its output', line, "the person ran one of Claude Code's own commands (/init, /clear…); the app answered it, not the environment");
