@@ -5,7 +5,6 @@
 // trajectory and are imported once. GUI prompts (Android, Web, OS) hold the task and the
 // screen before the action: they are kept on the node (provenance.gui) and the first
 // screen is the trajectory's initial state.
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { chainBundle } from '../common/trajectory/build';
 import { DOMAINS, type Domain, type NodeRecord, type TrajectoryBundle } from '../common/trajectory/model';
@@ -150,7 +149,21 @@ interface WholeDigest {
   response: string[];
 }
 
-const digest = (text: string) => createHash('sha1').update(text).digest('base64url').slice(0, 16);
+/**
+ * A turn's digest: its length and two independent 32-bit hashes (FNV-1a and djb2), computed
+ * in one pass in JS. A cryptographic hash per turn cost a tenth of the whole import; two
+ * texts of the same length that collide in both are not a practical risk for one file.
+ */
+function digest(text: string): string {
+  let fnv = 0x811c9dc5;
+  let djb = 5381;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    fnv = Math.imul(fnv ^ c, 0x01000193);
+    djb = (Math.imul(djb, 33) + c) | 0;
+  }
+  return `${text.length.toString(36)}.${(fnv >>> 0).toString(36)}.${(djb >>> 0).toString(36)}`;
+}
 
 function digestOf(rec: AwbLine): WholeDigest {
   return { system: digest(rec.system_str), prompt: rec.prompt.map(digest), response: rec.response.map(digest) };
