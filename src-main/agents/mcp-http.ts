@@ -30,9 +30,36 @@ export function bearerMatches(expected: string, req: IncomingMessage, url: URL):
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export async function startMcpHttp(environment: SimulatedEnvironment, options: { port?: number; token?: string } = {}): Promise<RunningMcpHttp> {
+/** A session unused this long is closed (its client must initialize again). */
+export const MCP_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Sessions open at once; a new one closes the least recently used. */
+export const MAX_MCP_SESSIONS = 64;
+
+export interface McpHttpOptions {
+  port?: number;
+  token?: string;
+  sessionIdleMs?: number;
+  maxSessions?: number;
+}
+
+export async function startMcpHttp(environment: SimulatedEnvironment, options: McpHttpOptions = {}): Promise<RunningMcpHttp> {
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+  const idleMs = options.sessionIdleMs ?? MCP_SESSION_IDLE_MS;
+  const maxSessions = options.maxSessions ?? MAX_MCP_SESSIONS;
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer; used: number }>();
+  const closeSession = (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    void session.transport.close().catch(() => {});
+    void session.server.close().catch(() => {});
+  };
+  // Sessions hold memory (a server each); clients that vanish without closing leave them behind.
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) if (now - session.used > idleMs) closeSession(id);
+  }, Math.min(60_000, Math.max(10, Math.floor(idleMs / 2))));
+  sweeper.unref();
   let port = 0;
 
   const reply = (res: ServerResponse, status: number, message: string) => {
@@ -44,11 +71,19 @@ export async function startMcpHttp(environment: SimulatedEnvironment, options: {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     // A web page that rebinds its own name to 127.0.0.1 still sends its own Host.
     if (![`127.0.0.1:${port}`, `localhost:${port}`].includes(req.headers.host ?? '')) return reply(res, 421, `Connect to http://127.0.0.1:${port}/mcp.`);
+    // The MCP transport spec: a request a web page sends carries its Origin, which must be ours.
+    const origin = req.headers.origin;
+    if (origin !== undefined && ![`http://127.0.0.1:${port}`, `http://localhost:${port}`].includes(origin)) {
+      return reply(res, 403, `Requests from ${origin} are refused: mcp-serve answers local clients, not web pages.`);
+    }
     if (url.pathname !== '/mcp') return reply(res, 404, 'The MCP endpoint is /mcp.');
     if (!bearerMatches(token, req, url)) return reply(res, 401, 'Send the token mcp-serve printed, as "Authorization: Bearer TOKEN".');
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-    if (existing) return existing.transport.handleRequest(req, res);
+    if (existing) {
+      existing.used = Date.now();
+      return existing.transport.handleRequest(req, res);
+    }
     if (req.method !== 'POST') return reply(res, 400, 'No MCP session with that id: send initialize first.');
     const body = await readJson(req);
     if (!body.ok) return reply(res, 400, body.message);
@@ -59,7 +94,11 @@ export async function startMcpHttp(environment: SimulatedEnvironment, options: {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sid) => {
-        sessions.set(sid, { transport, server });
+        if (sessions.size >= maxSessions) {
+          const oldest = [...sessions].sort((a, b) => a[1].used - b[1].used)[0];
+          if (oldest) closeSession(oldest[0]);
+        }
+        sessions.set(sid, { transport, server, used: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -88,6 +127,7 @@ export async function startMcpHttp(environment: SimulatedEnvironment, options: {
     port,
     token,
     close: async () => {
+      clearInterval(sweeper);
       for (const { transport, server } of sessions.values()) {
         await transport.close().catch(() => {});
         await server.close().catch(() => {});

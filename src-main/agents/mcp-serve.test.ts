@@ -165,11 +165,43 @@ describe('worldloom mcp-serve', () => {
       await expect(bare.connect(new StreamableHTTPClientTransport(new URL(http.endpoint)))).rejects.toThrow();
       const res = await fetch(http.endpoint, { method: 'POST', headers: { authorization: 'Bearer nope', 'content-type': 'application/json' }, body: '{}' });
       expect(res.status).toBe(401);
+      // A web page's request carries its Origin: refused even with the token (MCP transport spec).
+      const fromPage = await fetch(http.endpoint, { method: 'POST', headers: { authorization: 'Bearer secret-token', origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+      expect(fromPage.status).toBe(403);
+      expect(((await fromPage.json()) as { error: { message: string } }).error.message).toMatch(/https:\/\/evil\.example are refused/);
       const client = await connect('sloppy-agent');
       const r = (await client.callTool({ name: 'execute_command', arguments: {} })) as ToolResult;
       expect(r.isError).toBe(true);
       expect(text(r)).toContain('command');
       await client.close();
+    }, 60_000);
+  });
+
+  describe('sessions over HTTP', () => {
+    it('closes a session left idle, and the least recently used one past the cap', async () => {
+      const studio = new Studio({ door: 'cli', resourcesDir: RESOURCES_DIR });
+      studio.openWorkspace(workspace, 'open');
+      const environment = new SimulatedEnvironment(studio, { trajectoryId: terminalId });
+      const http = await startMcpHttp(environment, { token: 't', sessionIdleMs: 300, maxSessions: 2 });
+      const connect = async () => {
+        const client = new Client({ name: 'c', version: '1' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(http.endpoint), { requestInit: { headers: { authorization: 'Bearer t' } } }));
+        return client;
+      };
+      try {
+        const first = await connect();
+        await connect();
+        await connect();
+        // The third session closed the first (least recently used).
+        await expect(first.listTools()).rejects.toThrow();
+        const idle = await connect();
+        await expect(idle.listTools()).resolves.toBeTruthy();
+        await new Promise((settle) => setTimeout(settle, 1200));
+        await expect(idle.listTools()).rejects.toThrow();
+      } finally {
+        await http.close();
+        await studio.dispose();
+      }
     }, 60_000);
   });
 
