@@ -211,18 +211,22 @@ def main(argv=None) -> int:
     parser.add_argument("--from", dest="source", required=True, type=Path, help="Hugging Face checkpoint folder")
     parser.add_argument("--out", required=True, type=Path, help="folder to write (onnx) or FILE.gguf (gguf)")
     parser.add_argument("--type", dest="gguf_type", default=None, help="gguf only: f32 (default), f16 or q8_0")
-    parser.add_argument("--precision", default="fp32", help="fp32 (default), fp16 or int4")
-    parser.add_argument("--layout", default="tokens", help="tokens (input_ids, default) or embeds (inputs_embeds + embedding.onnx)")
+    parser.add_argument("--precision", default=None, help="onnx only: fp32 (default), fp16 or int4")
+    parser.add_argument("--layout", default=None, help="onnx only: tokens (input_ids, default) or embeds (inputs_embeds + embedding.onnx)")
     parser.add_argument("--no-check", action="store_true", help="skip the onnxruntime-vs-transformers check")
     args = parser.parse_args(argv)
     if args.to not in ("onnx", "gguf"):
         print(f"convert: --to must be onnx or gguf, not {args.to!r}", file=sys.stderr)
         return 2
     if args.to == "gguf":
+        if args.precision is not None or args.layout is not None:
+            print("convert: --precision and --layout are for --to onnx; a GGUF takes --type f32|f16|q8_0", file=sys.stderr)
+            return 2
         return main_gguf(args)
     if args.gguf_type is not None:
         print("convert: --type is for --to gguf; the onnx converter takes --precision fp32|fp16|int4", file=sys.stderr)
         return 2
+    args.precision, args.layout = args.precision or "fp32", args.layout or "tokens"
     try:
         convert(args.source, args.out, args.precision, args.layout)
         if not args.no_check:

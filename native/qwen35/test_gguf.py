@@ -240,6 +240,10 @@ def test_refusals_say_what_to_do(checkpoints, tmp_path, capsys):
     assert "pass --out FILE.gguf" in capsys.readouterr().err
     assert convert_main(["--to", "tflite", "--from", str(source), "--out", str(tmp_path / "y")]) == 2
     assert "onnx or gguf" in capsys.readouterr().err
+    assert convert_main(["--to", "gguf", "--from", str(source), "--out", str(tmp_path / "z.gguf"), "--precision", "int4"]) == 2
+    assert "a GGUF takes --type" in capsys.readouterr().err
+    assert convert_main(["--from", str(source), "--out", str(tmp_path / "o"), "--type", "q8_0"]) == 2
+    assert "--type is for --to gguf" in capsys.readouterr().err
     # Rope sections that overflow the rotary half would abort ggml: refused before anything is written.
     broken = tmp_path / "broken"
     shutil.copytree(source, broken)
