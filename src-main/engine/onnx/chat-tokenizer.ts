@@ -3,13 +3,13 @@
 // what the model was trained on. The engine renders through a sandboxed worker (a
 // template is code that came with a download); trusted build scripts render directly.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { EngineError, type ChatMessage } from '../../common/engine';
 import { TemplateSandbox, type TemplateLimits } from './template-sandbox';
 import { unsafeTokenizerPattern } from './tokenizer-patterns';
+import { modelFileText, parseModelJson } from './model-files';
 
 export type TemplateKwargs = Record<string, string | number | boolean>;
 
@@ -200,8 +200,8 @@ function chatTemplateSource(config: TokenizerConfig, folder: string): string {
     const chosen = named.find((entry) => entry.name === 'default') ?? named[0];
     if (typeof chosen?.template === 'string') return chosen.template;
   }
-  const jinjaFile = join(folder, 'chat_template.jinja');
-  if (existsSync(jinjaFile)) return readFileSync(jinjaFile, 'utf8');
+  const jinja = modelFileText(join(folder, 'chat_template.jinja'));
+  if (jinja !== null) return jinja;
   throw new EngineError(
     `The model in ${folder} has no chat template (tokenizer_config.json chat_template or chat_template.jinja).`,
     'model-corrupt',
@@ -219,10 +219,7 @@ function maxTokenId(tokenizerJson: object): number {
 }
 
 function readJson(path: string): unknown {
-  if (!existsSync(path)) throw new EngineError(`Model file missing: ${path}.`, 'model-missing');
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new EngineError(`${path} is not valid JSON (${(error as Error).message}).`, 'model-corrupt');
-  }
+  const text = modelFileText(path);
+  if (text === null) throw new EngineError(`Model file missing: ${path}.`, 'model-missing');
+  return parseModelJson(text, path);
 }

@@ -3,10 +3,10 @@
 // builder copies part of it into genai_config.json's `search`. The richer file wins when the
 // folder has it; both become the engine description's `recommendedSampling`.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EngineError, type SamplingParams } from '../../common/engine';
+import { modelFileText, parseModelJson } from './model-files';
 
 export interface SamplingDefaults {
   doSample: boolean;
@@ -33,13 +33,9 @@ const GenerationConfigSchema = z
 /** generation_config.json in `folder`, or null when there is none. Throws EngineError when it is malformed. */
 export function readGenerationConfig(folder: string): SamplingDefaults | null {
   const path = join(folder, 'generation_config.json');
-  if (!existsSync(path)) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new EngineError(`${path} is not valid JSON (${(error as Error).message}); fix or delete it.`, 'model-corrupt');
-  }
+  const text = modelFileText(path);
+  if (text === null) return null;
+  const json = parseModelJson(text, path, 'fix or delete it');
   // Unknown keys (eos ids, cache settings…) are the runtime's business, not sampling's.
   // transformers writes null for a value it leaves unset.
   const set = json !== null && typeof json === 'object'

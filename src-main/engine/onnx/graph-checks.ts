@@ -3,12 +3,11 @@
 // what genai_config.json (and config.json, and the tokenizer) declare with what the graph
 // actually takes, and say which file disagrees and what to do.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import { EngineError } from '../../common/engine';
 import type { CacheLayout } from './cache-layout';
 import type { ModelConfig } from './genai-config';
+import { readModelJson } from './model-files';
 
 type Graph = Pick<InferenceSession, 'inputNames' | 'inputMetadata' | 'outputMetadata'>;
 
@@ -92,10 +91,9 @@ export function checkGraphAgainstConfig(graph: Graph, layout: CacheLayout, confi
 
 /** config.json's max_position_embeddings (top level or text_config), when the folder carries it. */
 function maxPositions(folder: string): number | null {
-  const path = join(folder, 'config.json');
-  if (!existsSync(path)) return null;
   try {
-    const json = JSON.parse(readFileSync(path, 'utf8')) as { max_position_embeddings?: unknown; text_config?: { max_position_embeddings?: unknown } };
+    const json = readModelJson(folder, 'config.json') as { max_position_embeddings?: unknown; text_config?: { max_position_embeddings?: unknown } } | null;
+    if (!json) return null;
     const value = json.text_config?.max_position_embeddings ?? json.max_position_embeddings;
     return typeof value === 'number' && value > 0 ? value : null;
   } catch {
