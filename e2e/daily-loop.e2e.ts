@@ -1,10 +1,24 @@
 // The daily loop's rough edges (issue 34), as a curator meets them in Chromium against
 // `worldloom serve`: perturbation modes, samples, the model panel, drafts, reloads, plurals.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { importedWorkspace, NO_CHROMIUM, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
+import { CLI, importedWorkspace, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
+
+/** The terminal fixture and the demo's MCP trajectory in one workspace, imported with the CLI. */
+function workspaceWithMcp(): string {
+  const workspace = importedWorkspace('daily-loop');
+  execFileSync(process.execPath, [CLI, 'import', join(ROOT, 'resources', 'demo', 'demo-trajectories.jsonl'), '--workspace', workspace], { stdio: 'ignore' });
+  return workspace;
+}
+
+async function openTrajectory(page: Page, name: RegExp): Promise<void> {
+  await page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name }).click();
+}
 
 describe.skipIf(NO_CHROMIUM !== '')(`the daily loop in the host UI${NO_CHROMIUM}`, () => {
-  const session = useStudioInBrowser(() => ['--workspace', importedWorkspace('daily-loop'), '--model', TEST_MODEL]);
+  const session = useStudioInBrowser(() => ['--workspace', workspaceWithMcp(), '--model', TEST_MODEL]);
 
   it('instruction mode asks the model, transform mode edits the observation: two different siblings that say which they are', async () => {
     const page = await session.browser.newPage();
@@ -34,6 +48,82 @@ describe.skipIf(NO_CHROMIUM !== '')(`the daily loop in the host UI${NO_CHROMIUM}
       'terminal.disk-full',
       'terminal.disk-full (instructed)',
     ]);
+    expect(errors).toEqual([]);
+  });
+
+  it('lists a new tag in the tag filter at once, and Esc closes the Model panel while the tree has the focus', async () => {
+    const page = await session.browser.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await openTrajectory(page, /term-0001/);
+    const tree = page.getByRole('tree', { name: 'Trajectory tree' });
+    await tree.getByRole('treeitem').filter({ hasText: 'cat notes.txt' }).first().click();
+    const tagFilter = page.getByRole('combobox', { name: 'Tag' });
+    expect(await tagFilter.locator('option').allTextContents()).not.toContain('needs-review (1)');
+    await page.getByLabel('Add a tag').fill('needs-review');
+    await page.getByLabel('Add a tag').press('Enter');
+    await expect.poll(() => tagFilter.locator('option').allTextContents()).toContain('needs-review (1)');
+
+    // The model is named by its folder, not its architecture.
+    await expect.poll(() => page.locator('.model-button').textContent()).toMatch(/^Model: tiny-decoder · cpu/);
+    await page.locator('.model-button').click();
+    const panel = page.getByRole('region', { name: 'World model' });
+    await panel.waitFor();
+    await tree.getByRole('treeitem').first().click();
+    await tree.press('Escape');
+    await expect.poll(() => panel.count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('starts another trajectory with an empty action box that hints its own action syntax', async () => {
+    const page = await session.browser.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await openTrajectory(page, /term-0001/);
+    const action = page.getByRole('form', { name: 'Simulate an action' }).getByLabel('Action');
+    await action.fill('rm -rf build');
+    await openTrajectory(page, /mcp/i);
+    await expect.poll(() => page.getByRole('tree', { name: 'Trajectory tree' }).getByRole('treeitem').filter({ hasText: 'create_entities' }).count()).toBeGreaterThan(0);
+    await expect.poll(() => action.inputValue()).toBe('');
+    expect(await action.getAttribute('placeholder')).toMatch(/tool call as JSON: \{"name": /);
+    expect(errors).toEqual([]);
+  });
+
+  it('asks before deleting a subtree, and Undo takes its notice away; a reload reopens the open trajectory', async () => {
+    const page = await session.browser.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await openTrajectory(page, /term-0002/);
+    const tree = page.getByRole('tree', { name: 'Trajectory tree' });
+    const rows = tree.getByRole('treeitem');
+    await expect.poll(() => rows.count()).toBeGreaterThan(2);
+    const before = await rows.count();
+    const first = rows.nth(1);
+    await first.click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Node actions' }).getByRole('menuitem', { name: /Delete with what follows/ }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete these nodes?' });
+    await dialog.waitFor();
+    const gone = before - 1;
+    expect(await dialog.getByRole('heading').textContent()).toBe(`Delete ${gone} nodes?`);
+    // Cancel keeps everything.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await rows.count()).toBe(before);
+    await first.click({ button: 'right' });
+    await page.getByRole('menu', { name: 'Node actions' }).getByRole('menuitem', { name: /Delete with what follows/ }).click();
+    await dialog.getByRole('button', { name: `Delete ${gone} nodes` }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    const notice = page.locator('.notices').getByText(`(${gone} nodes)`);
+    await expect.poll(() => notice.count()).toBe(1);
+    await tree.focus();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => rows.count()).toBe(before);
+    await expect.poll(() => notice.count()).toBe(0);
+
+    // The address names the open trajectory: a reload opens it again, the same tree.
+    const shown = await rows.allTextContents();
+    expect(new URL(page.url()).hash).toMatch(/^#trajectory=/);
+    await page.reload();
+    await expect.poll(() => page.getByRole('tree', { name: 'Trajectory tree' }).getByRole('treeitem').allTextContents(), { timeout: 30_000 }).toEqual(shown);
     expect(errors).toEqual([]);
   });
 });

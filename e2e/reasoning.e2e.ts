@@ -146,7 +146,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`a reasoning world model in the host UI${NO_
     const errors = watchPageErrors(page);
     await page.goto(session.studio.url);
     await page.locator('.model-button').click();
-    await expect.poll(() => page.getByTestId('model-recommends').textContent()).toContain('Reasons before it answers');
+    await expect.poll(() => page.getByTestId('model-recommends').textContent()).toContain('can reason before it answers');
     await page.locator('.model-button').click();
     await openTrajectory(page, /term-0002/);
     await selectStep(page, 'pwd');

@@ -8,7 +8,8 @@ import type { DeletionSummary, TrajectoryVersion } from '../../../src-main/commo
 import type { NodeRecord, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { ApiCallError, call } from '../api/client';
 import { inTurn } from './change-queue';
-import { attempt, notify, selectTrajectory } from './store';
+import { attempt, dismissNotice, notify, selectTrajectory } from './store';
+import { plural } from '../../../src-main/common/plural';
 import { useStudio } from './studio';
 import { recorded, type UndoEntry } from './undo-history';
 
@@ -49,16 +50,33 @@ function deletable(what: { nodes: string[] } | { trajectories: string[] }, delet
 }
 
 /** Deletes a node with everything below it and the edits made of it; the initial state deletes its trajectory. */
-export async function deleteNode(id: string): Promise<void> {
+/** How many nodes go with `id`: the node and everything below it in the open tree. */
+export function subtreeSize(id: string): number {
+  const children = get().tree?.shape.children;
+  let count = 0;
+  for (const stack = [id]; stack.length > 0; count++) stack.push(...(children?.get(stack.pop()!) ?? []));
+  return count;
+}
+
+/**
+ * Deletes a node and what follows it. A subtree of more than one node is deleted only once the
+ * user confirms it (a dialog names how many nodes go); a single step goes at once, as undo brings it back.
+ */
+export async function deleteNode(id: string, confirmed = false): Promise<void> {
   const node = get().tree?.byId.get(id);
   if (!node) return;
   const trajectoryId = get().trajectory?.id;
+  const nodes = subtreeSize(id);
+  if (!confirmed && nodes > 1) {
+    set({ confirmingDeletion: { nodeId: id, nodes, action: node.parentId === null ? (get().trajectory?.title ?? 'the trajectory') : node.label } });
+    return;
+  }
   if (node.parentId === null) return trajectoryId ? deleteTrajectory(trajectoryId) : undefined;
   await inTurn(() => attempt('Deleting', async () => {
     const { deletion } = await call('node.delete', { ids: [id] });
     const kept = deletable({ nodes: [id] }, deletion.id);
-    record({ label: `delete of ${deletion.label}`, undo: kept.restore, redo: kept.remove });
-    notify('info', `Deleted ${deletion.label}${deletion.nodes > 1 ? ` (${deletion.nodes} nodes)` : ''}`, ['Ctrl+Z brings it back, even after the workspace is reopened.']);
+    const notice = notifyDeleted(`Deleted ${deletion.label}${deletion.nodes > 1 ? ` (${plural(deletion.nodes, 'node')})` : ''}`);
+    record({ label: `delete of ${deletion.label}`, undo: withNoticeGone(notice, kept.restore), redo: kept.remove });
   }));
 }
 
@@ -66,9 +84,23 @@ export async function deleteTrajectory(id: string): Promise<void> {
   await inTurn(() => attempt('Deleting the trajectory', async () => {
     const { deletion } = await call('trajectory.delete', { ids: [id] });
     const kept = deletable({ trajectories: [id] }, deletion.id);
-    record({ label: `delete of ${deletion.label}`, undo: kept.restore, redo: kept.remove });
-    notify('info', `Deleted ${deletion.label} (${deletion.nodes} nodes)`, ['Ctrl+Z brings it back, even after the workspace is reopened.']);
+    const notice = notifyDeleted(`Deleted ${deletion.label} (${plural(deletion.nodes, 'node')})`);
+    record({ label: `delete of ${deletion.label}`, undo: withNoticeGone(notice, kept.restore), redo: kept.remove });
   }));
+}
+
+/** Says what was deleted and how to get it back; the notice's id, so undoing removes it. */
+function notifyDeleted(title: string): number | undefined {
+  notify('info', title, ['Ctrl+Z brings it back, even after the workspace is reopened.']);
+  return get().notices.at(-1)?.id;
+}
+
+/** An undo that also takes away the notice of what it undoes: once back, "Deleted …" is no longer true. */
+function withNoticeGone(notice: number | undefined, undo: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    await undo();
+    if (notice !== undefined) dismissNotice(notice);
+  };
 }
 
 /** Changes a trajectory's title or environment description; the old one stays as a version and undo puts it back. */

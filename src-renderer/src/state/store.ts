@@ -13,6 +13,7 @@ import { recordImportedTrajectories } from './cleanup-actions';
 import { importReportNotice } from './import-report';
 import { initialWorkspace, type Notice } from './slices/workspace';
 import { useStudio } from './studio';
+import { rememberOpenLocation, requestedOpenLocation } from './open-location';
 
 export { NO_FILTERS, type ImportJob, type InspectorView, type Notice, type SearchFilters } from './slices/workspace';
 export { useStudio };
@@ -47,7 +48,12 @@ export async function loadApp(): Promise<boolean> {
   const loaded = await attempt('Connecting', async () => {
     const app = await call('app.info', {});
     set({ app, workspace: app.workspace });
-    if (app.workspace) await refreshTrajectories();
+    if (app.workspace) {
+      await refreshTrajectories();
+      // A reload reopens what was open (the address names it), when this workspace still holds it.
+      const wanted = requestedOpenLocation();
+      if (wanted && get().trajectories.some((t) => t.id === wanted.trajectoryId)) await selectTrajectory(wanted.trajectoryId, wanted.nodeId ?? undefined);
+    }
     return true;
   });
   return loaded === true;
@@ -62,6 +68,7 @@ export async function openWorkspace(path: string, mode: 'open' | 'create'): Prom
   await attempt(mode === 'create' ? 'Creating the workspace' : 'Opening the workspace', async () => {
     const workspace = await call(mode === 'create' ? 'workspace.create' : 'workspace.open', { path });
     forgetNodes();
+    rememberOpenLocation(null);
     set({ workspace, trajectory: null, tree: null, selectedNodeId: null, history: EMPTY_HISTORY, editingNodeId: null });
     await refreshTrajectories();
   });
@@ -71,6 +78,7 @@ export async function openDemoWorkspace(): Promise<void> {
   await attempt('Opening the demo workspace', async () => {
     const workspace = await call('workspace.openDemo', {});
     forgetNodes();
+    rememberOpenLocation(null);
     set({ workspace, trajectory: null, tree: null, selectedNodeId: null, history: EMPTY_HISTORY, editingNodeId: null });
     await refreshTrajectories();
   });
@@ -80,6 +88,7 @@ export async function closeWorkspace(): Promise<void> {
   await attempt('Closing the workspace', async () => {
     await call('workspace.close', {});
     forgetNodes();
+    rememberOpenLocation(null);
     set({ ...initialWorkspace, app: await call('app.info', {}), notices: get().notices, layout: get().layout });
   });
 }
@@ -111,13 +120,18 @@ export async function selectTrajectory(id: string, nodeId?: string, known: reado
       collapsed: selectedNodeId ? revealed(tree, collapsed, selectedNodeId) : collapsed,
       selectedNodeId,
       editingNodeId: same ? get().editingNodeId : null,
+      // An action typed for one trajectory (a shell command) means nothing in another (an MCP tool call).
+      ...(same ? {} : { simulation: { ...get().simulation, draft: { ...get().simulation.draft, action: '' } } }),
     });
+    rememberOpenLocation({ trajectoryId: outline.trajectory.id, nodeId: selectedNodeId });
   });
 }
 
 export function selectNode(id: string | null): void {
   if (id === get().selectedNodeId) return;
   set({ selectedNodeId: id, inspectorView: get().inspectorView === 'raw' ? 'raw' : 'rendered' });
+  const trajectory = get().trajectory;
+  if (trajectory) rememberOpenLocation({ trajectoryId: trajectory.id, nodeId: id });
 }
 
 /** Selects a node of the open trajectory and expands its ancestors so it shows. */

@@ -8,11 +8,13 @@ import { listenForOverlayEscape, useOverlays } from '../state/overlays';
 import { WorkspaceMenu } from './WorkspaceMenu';
 import { changeLayout, setHelpOpen } from '../state/view-actions';
 import { HelpOverlay } from './HelpOverlay';
+import { ConfirmDeletion } from './ConfirmDeletion';
 import { PaneSplitter } from './PaneSplitter';
 import { SearchPanel } from './search/SearchPanel';
 import { handleShortcut } from './shortcuts';
 import { NodeInspector } from './NodeInspector';
 import { ModelPanel } from './simulate/ModelPanel';
+import { modelDisplayName } from './simulate/model-name';
 import { EvaluationPanel } from './evaluation/EvaluationPanel';
 import { RecordForm } from './compare/RecordForm';
 import { useSimulation } from '../state/simulation';
@@ -43,12 +45,12 @@ export function StudioView() {
     document.addEventListener('worldloom:expand', openExpand);
     document.addEventListener('keydown', handleShortcut);
     const stopEscape = listenForOverlayEscape();
-    // Esc closes the open panel (New trajectory, Model, Export…), except from a field, where it
-    // would throw away what was typed; a dialog above it closes first (state/overlays.ts).
+    // Esc closes the open panel (New trajectory, Model, Export…) wherever the focus is (the
+    // tree included), except from a field, where it would throw away what was typed; a dialog
+    // above it closes first (state/overlays.ts), and a row menu that handles Esc keeps it.
     const closePanel = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented || useOverlays.getState().open.length > 0) return;
       const el = e.target as HTMLElement | null;
-      if (el && el !== document.body && !el.closest?.('.sheets')) return;
       if (el?.closest?.('input, textarea, select, [contenteditable="true"], .monaco-editor')) return;
       setPanel('none');
     };
@@ -93,7 +95,7 @@ export function StudioView() {
         <button onClick={() => setPanel(panel === 'record' ? 'none' : 'record')}>Record…</button>
         <button onClick={() => setPanel(panel === 'evaluation' ? 'none' : 'evaluation')}>Evaluation</button>
         <button className="model-button" onClick={() => setPanel(panel === 'model' ? 'none' : 'model')} title="World model">
-          Model: {model?.loading ? 'loading…' : model?.loaded ? `${model.loaded.modelId} · ${model.loaded.device}` : 'none'}
+          Model: {model?.loading ? 'loading…' : model?.loaded ? `${modelDisplayName(model.loaded)} · ${model.loaded.device}` : 'none'}
         </button>
         <button onClick={() => void undo()} disabled={!nextUndo} title={nextUndo ? `Undo the ${nextUndo} (Ctrl+Z)` : 'Nothing to undo'}>
           Undo
@@ -150,6 +152,7 @@ export function StudioView() {
         </section>
       </div>
       <HelpOverlay />
+      <ConfirmDeletion />
     </div>
   );
 }

@@ -58,6 +58,8 @@ export interface WorkspaceSlice {
   /** The node whose action and observation are open in editors, if any. */
   editingNodeId: string | null;
   helpOpen: boolean;
+  /** A deletion of more than one node, waiting for the user to confirm it. */
+  confirmingDeletion: { nodeId: string; nodes: number; action: string } | null;
   layout: Layout;
   search: { filters: SearchFilters; hits: SearchHit[]; truncated: boolean; searching: boolean; tags: { tag: string; count: number }[] };
 }
@@ -78,6 +80,7 @@ export const initialWorkspace: WorkspaceSlice = {
   inspectorView: 'rendered',
   editingNodeId: null,
   helpOpen: false,
+  confirmingDeletion: null,
   layout: readLayout(),
   search: { filters: NO_FILTERS, hits: [], truncated: false, searching: false, tags: [] },
 };

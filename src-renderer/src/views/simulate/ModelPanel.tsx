@@ -3,6 +3,7 @@ import { installGpuRuntime, loadModel, unloadModel, useSimulation } from '../../
 import type { DeviceChoice } from '../../../../src-main/common/device';
 import { DeviceChooser } from './DeviceChooser';
 import { summarizeSettings } from './sampling-fields';
+import { modelDisplayName, reasoningSentence } from './model-name';
 
 function formatBytes(n: number | undefined): string {
   if (!n) return 'unknown';
@@ -29,16 +30,12 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
         ) : loaded ? (
           <>
             <p data-testid="model-loaded">
-              <strong>{loaded.modelId}</strong> on <strong>{loaded.device}</strong> · context {loaded.contextLength.toLocaleString()} tokens · memory{' '}
+              <strong>{modelDisplayName(loaded)}</strong> <span className="muted">({loaded.modelId})</span> on <strong>{loaded.device}</strong> · context {loaded.contextLength.toLocaleString()} tokens · memory{' '}
               {formatBytes(loaded.memoryBytes)}
             </p>
             <p className="small" data-testid="model-recommends">
               {Object.keys(loaded.recommendedSampling).length > 0 ? `Recommends ${summarizeSettings(loaded.recommendedSampling)}.` : 'Recommends no sampling settings.'}{' '}
-              {loaded.reasoning.reasons
-                ? loaded.reasoning.canDisable
-                  ? 'Reasons before it answers; thinking can be switched off in the simulate panel.'
-                  : 'Reasons before it answers; its chat template cannot switch thinking off.'
-                : 'Answers without reasoning.'}
+              {reasoningSentence(loaded.reasoning)}
             </p>
             <ul className="providers">
               {loaded.providers.map((p) => (

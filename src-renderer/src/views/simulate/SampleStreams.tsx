@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { splitStream, tokensPerSecond, type SampleStream } from '../../state/sample-streams';
 import type { SimulationJob } from '../../state/simulation';
 import { ReasoningText } from './ReasoningText';
@@ -35,10 +35,14 @@ const SampleColumn = memo(function SampleColumn({ index, stream, running }: { in
   );
 });
 
-/** Every sample of the job, side by side. */
+/** Every sample of the job, side by side; brought into view when a run starts, so its first tokens are seen, not below the fold. */
 export function SampleStreams({ job }: { job: SimulationJob }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [job.jobId]);
   return (
-    <div className="streams" data-testid="simulation-streams">
+    <div className="streams" data-testid="simulation-streams" ref={ref}>
       {job.streams.map((stream, i) => (
         <SampleColumn key={i} index={i} stream={stream} running={job.running} />
       ))}

@@ -1,4 +1,5 @@
-import type { NodeRecord } from '../../../../src-main/common/trajectory/model';
+import type { Domain, NodeRecord } from '../../../../src-main/common/trajectory/model';
+import { useStudio } from '../../state/store';
 import { useGenerationSettings } from '../../state/generation-settings';
 import { cancelSimulation, changeDraft, MAX_SEED, resample, simulate, useSimulation } from '../../state/simulation';
 import { PendingSamples } from './PendingSamples';
@@ -6,6 +7,14 @@ import { SampleStreams } from './SampleStreams';
 import { SamplingFields } from './SamplingFields';
 
 const MAX_SAMPLES = 64;
+
+/** What an action looks like in each domain, as the empty action box hints it (an MCP action is a tool call). */
+const ACTION_HINTS: Partial<Record<Domain, string>> = {
+  terminal: 'A shell command, e.g. ls -la',
+  swe: 'A shell command, e.g. pytest -x tests/',
+  mcp: 'A tool call as JSON: {"name": "tool_name", "arguments": {"key": "value"}}',
+  search: 'A search, e.g. search("opening hours of the city library")',
+};
 
 /** How fast the last run went, once it ended. */
 function LastRunSpeed() {
@@ -35,6 +44,7 @@ export function SimulatePanel({ node }: { node: NodeRecord }) {
   const running = useSimulation((s) => s.job?.running ?? false);
   const streamingHere = useSimulation((s) => Boolean(s.job?.running && s.job.nodeId === node.id));
   const draft = useSimulation((s) => s.draft);
+  const domain = useStudio((s) => s.trajectory?.domain);
   const settings = useGenerationSettings((s) => s.settings);
   const ready = Boolean(model?.loaded) && !running && draft.action.trim() !== '';
 
@@ -58,6 +68,7 @@ export function SimulatePanel({ node }: { node: NodeRecord }) {
         <textarea
           value={draft.action}
           rows={2}
+          placeholder={ACTION_HINTS[domain ?? 'terminal'] ?? 'The agent\'s next action, written as this trajectory writes its actions'}
           spellCheck={false}
           data-shortcut-target="simulate-action"
           onChange={(e) => changeDraft({ action: e.target.value })}

@@ -1,0 +1,34 @@
+// The open trajectory and node live in the page's address (#trajectory=…&node=…), so a
+// reload, or a link copied from the address bar, reopens them. Replaced in place: moving
+// through a tree adds nothing to the browser's history.
+
+export interface OpenLocation {
+  trajectoryId: string;
+  nodeId: string | null;
+}
+
+/** The trajectory and node an address names, or null when it names none. */
+export function parseOpenLocation(hash: string): OpenLocation | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const trajectoryId = params.get('trajectory');
+  return trajectoryId ? { trajectoryId, nodeId: params.get('node') } : null;
+}
+
+export function formatOpenLocation(location: OpenLocation | null): string {
+  if (!location) return '';
+  const params = new URLSearchParams({ trajectory: location.trajectoryId, ...(location.nodeId ? { node: location.nodeId } : {}) });
+  return `#${params.toString()}`;
+}
+
+/** Writes what is open into the address (the query, which holds the host's token, is kept). */
+export function rememberOpenLocation(location: OpenLocation | null): void {
+  if (typeof window === 'undefined' || !window.history?.replaceState) return;
+  const hash = formatOpenLocation(location);
+  if (hash === window.location.hash || (hash === '' && window.location.hash === '')) return;
+  window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${hash}`);
+}
+
+/** What the address asks to open, read once when the page loads. */
+export function requestedOpenLocation(): OpenLocation | null {
+  return typeof window === 'undefined' ? null : parseOpenLocation(window.location.hash);
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { modelDisplayName, reasoningSentence } from './model-name';
+
+describe('the loaded model, named as a person would', () => {
+  it('is the folder or file it was loaded from, not its architecture; a server model keeps its served name', () => {
+    expect(modelDisplayName({ kind: 'onnx', modelId: 'qwen3_5_moe_text', source: '/opt/worldloom/resources/models/worldloom-nano' })).toBe('worldloom-nano');
+    expect(modelDisplayName({ kind: 'onnx', modelId: 'qwen3_5_moe_text', source: 'C:\\models\\my-world\\' })).toBe('my-world');
+    expect(modelDisplayName({ kind: 'gguf', modelId: 'qwen35moe', source: '/m/Qwen-AgentWorld-35B-A3B-Q4_K_M.gguf' })).toBe('Qwen-AgentWorld-35B-A3B-Q4_K_M.gguf');
+    expect(modelDisplayName({ kind: 'openai', modelId: 'agentworld-35b', source: 'http://gpu:8000/v1' })).toBe('agentworld-35b');
+    expect(modelDisplayName({ kind: 'onnx', modelId: 'qwen3_5_moe_text', source: '' })).toBe('qwen3_5_moe_text');
+  });
+
+  it('claims no reasoning the template does not make room for', () => {
+    expect(reasoningSentence({ reasons: false, canDisable: false })).toBe('Answers without reasoning.');
+    expect(reasoningSentence({ reasons: true, canDisable: true })).toMatch(/can reason before it answers; thinking can be switched off/);
+    expect(reasoningSentence({ reasons: true, canDisable: true })).not.toMatch(/^Reasons before it answers/);
+  });
+});

@@ -1,0 +1,24 @@
+// What the studio calls the loaded model: the name a person gave it (the embedded model's
+// folder, worldloom-nano; a model folder's or GGUF file's name; a server's model name),
+// not its architecture (qwen3_5_moe_text), which is shown beside it. Pure.
+import type { ModelState } from '../../../../src-main/common/contract/simulation';
+
+type Loaded = NonNullable<ModelState['loaded']>;
+
+/** The last part of a path, either separator; a trailing one ignored. */
+function baseName(path: string): string {
+  return path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? path;
+}
+
+export function modelDisplayName(loaded: Pick<Loaded, 'kind' | 'modelId' | 'source'>): string {
+  if (loaded.kind === 'openai' || !loaded.source) return loaded.modelId;
+  return baseName(loaded.source) || loaded.modelId;
+}
+
+/** What the model panel says of reasoning: only a template that opens a think block makes room for it. */
+export function reasoningSentence(reasoning: Loaded['reasoning']): string {
+  if (!reasoning.reasons) return 'Answers without reasoning.';
+  return reasoning.canDisable
+    ? 'Its chat template opens a think block, so it can reason before it answers; thinking can be switched off in the simulate panel.'
+    : 'Its chat template opens a think block, so it can reason before it answers; the template cannot switch thinking off.';
+}
