@@ -28,6 +28,15 @@ describe('Worldloom JSONL', () => {
     const report = importTrajectories(b, textSource('export.jsonl', text));
     expect(report).toMatchObject({ format: 'jsonl', imported: 1, problems: [] });
     expect(exportAll(b)).toBe(text);
+    // The same file rewritten with `": "` spacing (Python's json.dumps, jq) is still Worldloom's, not SWE-agent's.
+    const spaced = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.stringify(JSON.parse(line) as unknown, null, 0).replace(/":/g, '": '))
+      .join('\n');
+    expect(spaced).toContain('"format": "worldloom.trajectory"');
+    const c = WorkspaceStore.create(join(dir, 'c.worldloom'));
+    expect(importTrajectories(c, textSource('export.jsonl', spaced))).toMatchObject({ format: 'jsonl', imported: 1, problems: [] });
     expect([...b.iterateBundles()]).toEqual([...a.iterateBundles()]);
   });
 

@@ -41,7 +41,8 @@ export const worldloomJsonlImporter: TrajectoryImporter = {
   id: 'jsonl',
   label: 'Worldloom JSONL',
   detect(_name, head) {
-    return head.includes(`"format":"${WORLDLOOM_FORMAT_TAG}"`) ? 1 : 0;
+    // Any JSON spacing (a file rewritten by jq or Python writes `"format": "…"`).
+    return new RegExp(`"format"\\s*:\\s*"${WORLDLOOM_FORMAT_TAG.replace(/[.]/g, '\\.')}"`).test(head) ? 1 : 0;
   },
   *parse(source): Iterable<ImportItem> {
     for (const item of jsonLines(source)) {
