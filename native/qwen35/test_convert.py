@@ -334,3 +334,22 @@ def test_lean_loader_skips_what_transformers_skips_and_falls_back_on_the_unknown
     # A key it cannot place: no guess, the caller falls back to from_pretrained.
     save_file({**tensors, "model.layers.0.mystery.weight": torch.ones(2)}, source / "model.safetensors", metadata={"format": "pt"})
     assert load_lean(source, cls, config) is None
+
+
+def test_large_initializers_are_streamed_to_external_data(checkpoints, tmp_path):
+    import onnx
+
+    folder = convert(checkpoints["causal"], tmp_path / "onnx", "fp32", "tokens")
+    model = onnx.load(str(folder / "model.onnx"), load_external_data=False)
+    by_name = {t.name: t for t in model.graph.initializer}
+    external = {name for name, t in by_name.items() if t.data_location == onnx.TensorProto.EXTERNAL}
+    # Every initializer of 1 KiB or more went to model.onnx.data as it was made, none is held inline
+    # (protobuf refuses a message past 2 GiB: one 256-expert layer's gate_up tensor is exactly that).
+    for name, tensor in by_name.items():
+        if name not in external:
+            assert len(tensor.raw_data) < 1024, name
+    assert "model.layers.1.moe.experts.gate_up_proj.weight" in external
+    entries = {e.key: e.value for e in by_name["model.layers.1.moe.experts.gate_up_proj.weight"].external_data}
+    assert entries["location"] == "model.onnx.data" and int(entries["offset"]) % 64 == 0
+    assert int(entries["length"]) == 8 * 64 * 64 * 4  # [experts, 2 x 32, hidden 64] float32
+    assert (folder / "model.onnx").stat().st_size < 100_000
