@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -75,6 +75,8 @@ describe('host', () => {
     const base = `http://127.0.0.1:${host.port}/download/${encodeURIComponent(id)}`;
     expect((await fetch(base)).status).toBe(403);
     expect((await fetch(`${base}?token=wrong`)).status).toBe(403);
+    // A HEAD request does not use up the one download.
+    expect((await fetch(`${base}?token=${host.token}`, { method: 'HEAD' })).status).toBe(200);
     const got = await fetch(`${base}?token=${host.token}`);
     expect(got.status).toBe(200);
     expect(got.headers.get('content-disposition')).toBe(`attachment; filename="my export.jsonl"; filename*=UTF-8''my%20export.jsonl`);
@@ -84,6 +86,20 @@ describe('host', () => {
     expect((await fetch(`${base}?token=${host.token}`)).status).toBe(404);
     expect((await import('node:fs')).readdirSync(process.cwd()).sort()).toEqual(cwdBefore);
     ws.close();
+  });
+
+  it('closes and deletes a download the client hangs up on', async () => {
+    const path = studio.downloads.pathFor('big.jsonl');
+    writeFileSync(path, Buffer.alloc(64 * 1024 * 1024, 120));
+    const id = studio.downloads.offer(path, 'big.jsonl', 'application/jsonl');
+    const hangUp = new AbortController();
+    const got = await fetch(`http://127.0.0.1:${host.port}/download/${encodeURIComponent(id)}?token=${host.token}`, { signal: hangUp.signal });
+    expect(got.status).toBe(200);
+    const reader = got.body!.getReader();
+    await reader.read();
+    hangUp.abort();
+    await reader.read().catch(() => undefined);
+    await expect.poll(() => existsSync(path), { timeout: 10_000 }).toBe(false);
   });
 
   it('refuses the API without the token, with a wrong token, or from another origin', async () => {

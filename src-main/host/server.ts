@@ -101,15 +101,21 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: this link needs the token of the studio that made the file.');
       return;
     }
-    const offer = options.studio.downloads.take(decodeURIComponent(url.pathname.slice('/download/'.length)));
+    const id = decodeURIComponent(url.pathname.slice('/download/'.length));
+    // A HEAD request (a browser or scanner checking the link first) leaves the one download for the GET.
+    if (req.method === 'HEAD') {
+      res.writeHead(options.studio.downloads.has(id) ? 200 : 404, { 'content-type': 'text/plain' }).end();
+      return;
+    }
+    const offer = options.studio.downloads.take(id);
     if (!offer) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('This download was already taken or has expired; export the file again.');
       return;
     }
     const size = existsSync(offer.path) ? statSync(offer.path).size : -1;
-    if (size < 0 || req.method === 'HEAD') {
+    if (size < 0) {
       offer.done();
-      res.writeHead(size < 0 ? 404 : 200, { 'content-type': 'text/plain' }).end();
+      res.writeHead(404, { 'content-type': 'text/plain' }).end();
       return;
     }
     res.writeHead(200, {
@@ -124,6 +130,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const stream = createReadStream(offer.path);
     stream.on('error', () => res.destroy());
     stream.on('close', () => offer.done());
+    // A client that hangs up mid-download: the file is closed (its descriptor freed) and deleted.
+    res.on('close', () => {
+      if (!stream.destroyed) stream.destroy();
+    });
     stream.pipe(res);
   };
 

@@ -52,6 +52,12 @@ export class Downloads {
     return id;
   }
 
+  /** Whether `id` is on offer (a HEAD request asks this; it must not use the offer up). */
+  has(id: string): boolean {
+    const offer = this.#offers.get(id);
+    return offer !== undefined && offer.expires >= Date.now();
+  }
+
   /** The offer under `id`, once: a second take of the same id finds nothing. The caller deletes the file with `done`. */
   take(id: string): (OfferedDownload & { done(): void }) | null {
     const offer = this.#offers.get(id);
