@@ -20,6 +20,14 @@ export interface ChangeEntry {
   removed: string | null;
 }
 
+/**
+ * Logs nodes added one by one (not as part of a whole new trajectory, which its
+ * 'trajectory-added' entry covers). Call inside the write's transaction.
+ */
+export function logNodeAdded(db: Database.Database, trajectoryId: string, nodeId: string): void {
+  db.prepare(`INSERT INTO change_log (kind, trajectory_id, node_id) VALUES ('node-added', ?, ?)`).run(trajectoryId, nodeId);
+}
+
 export class ChangeLog {
   private dataVersion: number;
   /** Entries this connection's own writes made, as [first, last] ranges, until a read passes them. */

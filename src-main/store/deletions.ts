@@ -195,6 +195,10 @@ export class Deletions {
          FROM deleted_nodes d WHERE d.deletion_id = ? ORDER BY d.row_id`,
       )
       .run(deletionId);
+    // Each node back is logged as added (migration 6: the store logs nodes, no trigger does).
+    this.db
+      .prepare(`INSERT INTO change_log (kind, trajectory_id, node_id) SELECT 'node-added', trajectory_id, id FROM deleted_nodes WHERE deletion_id = ? ORDER BY row_id`)
+      .run(deletionId);
     const ids = this.db.prepare(`SELECT id FROM deleted_nodes WHERE deletion_id = ? ORDER BY row_id`).pluck().all(deletionId) as string[];
     for (const id of ids) this.search.indexText(id);
     this.db.prepare(`DELETE FROM deletions WHERE id = ?`).run(deletionId);

@@ -192,6 +192,14 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO change_log (kind, trajectory_id, node_id) VALUES ('node-added', new.trajectory_id, new.id);
   END;
   `,
+  // 6: a node's 'node-added' entry is written by the store where it adds single nodes (a step,
+  // a sample, an edit, a redo, a restore), no longer by a trigger: a row trigger runs for every
+  // row, even when its WHEN is false, and cost about a third of an import's inserts. Whole
+  // trajectories are still logged once each by log_trajectory_added.
+  `
+  DROP TRIGGER log_node_added;
+  DROP TABLE node_log_quiet;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

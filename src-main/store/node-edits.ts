@@ -8,6 +8,7 @@ import { EMPTY_CURATION, NodeRecord } from '../common/trajectory/model';
 import type { NodeSearch } from './node-search';
 import { WorkspaceError } from './workspace-error';
 import { INSERT_NODE_SQL, nodeParams, toNode, type NodeRow } from './rows';
+import { logNodeAdded } from './change-log';
 
 export class NodeEdits {
   constructor(
@@ -45,6 +46,7 @@ export class NodeEdits {
       createdAt: new Date().toISOString(),
     };
     this.db.prepare(INSERT_NODE_SQL).run(nodeParams(node));
+    logNodeAdded(this.db, node.trajectoryId, node.id);
     return node;
   }
 
@@ -80,6 +82,7 @@ export class NodeEdits {
       if (node.parentId) this.node(node.parentId);
       if (node.editedFromId) this.node(node.editedFromId);
       this.db.prepare(INSERT_NODE_SQL).run(nodeParams(node));
+      logNodeAdded(this.db, node.trajectoryId, node.id);
       this.db.prepare(`DELETE FROM undone_edits WHERE id = ?`).run(id);
       return node;
     }).immediate();

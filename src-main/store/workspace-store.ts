@@ -18,7 +18,7 @@ import {
 import type { OutlineSource } from '../common/trajectory/outline';
 import { MIGRATIONS, SCHEMA_VERSION, WORKSPACE_APPLICATION_ID } from './migrations';
 import { NodeEdits } from './node-edits';
-import { ChangeLog } from './change-log';
+import { ChangeLog, logNodeAdded } from './change-log';
 import { Deletions, type Deleted, type DeletionSummary, type Restored } from './deletions';
 import { TrajectoryVersions, type TrajectoryRevision, type TrajectoryVersion } from './trajectory-versions';
 import { NodePaths } from './node-paths';
@@ -203,20 +203,13 @@ export class WorkspaceStore {
     return this.stmt.trajectoryExists.get(id, sourceKey) !== undefined;
   }
 
-  /** Statements of node_log_quiet (migration 5), prepared when first used. */
-  private quietStmt?: { on: Database.Statement; off: Database.Statement };
-
-  /** Writes a whole trajectory. Call inside `transaction` when writing many. */
+  /**
+   * Writes a whole trajectory. Call inside `transaction` when writing many. Its one
+   * 'trajectory-added' entry (a trigger) covers its nodes: no entry per node.
+   */
   insertBundle(bundle: TrajectoryBundle): void {
     if (!this.db.inTransaction) return this.transaction(() => this.insertBundle(bundle));
-    // Its 'trajectory-added' entry covers its nodes: one log entry per trajectory, not one per node.
-    this.quietStmt ??= { on: this.db.prepare(`INSERT OR IGNORE INTO node_log_quiet (id) VALUES (1)`), off: this.db.prepare(`DELETE FROM node_log_quiet`) };
-    this.quietStmt.on.run();
-    try {
-      this.writeBundle(bundle);
-    } finally {
-      this.quietStmt.off.run();
-    }
+    this.writeBundle(bundle);
   }
 
   private writeBundle(bundle: TrajectoryBundle): void {
@@ -298,7 +291,10 @@ export class WorkspaceStore {
       metrics: input.metrics ?? null,
       createdAt: new Date().toISOString(),
     };
-    this.transaction(() => this.writeNode(node));
+    this.transaction(() => {
+      this.writeNode(node);
+      logNodeAdded(this.db, node.trajectoryId, node.id);
+    });
     return node;
   }
 
