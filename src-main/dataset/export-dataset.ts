@@ -18,6 +18,7 @@ import { SamplePipeline } from './pipeline';
 import { SPLITS, type Split } from './sample';
 import type { DatasetFormatSpec } from './formats/dataset-format';
 import { compileSelection, sampleEnds, scopeTrajectoryIds, type CompiledSelection } from './selection';
+import { partialTag, removeDeadPartials } from '../service/partial-leftovers';
 
 /** What an export reads: the workspace store, or anything else that yields bundles. */
 export interface BundleSource {
@@ -151,7 +152,9 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
   const splits = splitTrajectories(planned.map((p) => p.id), options.split, options.seed);
 
   mkdirSync(dirname(out), { recursive: true });
-  const tmp = await mkdtemp(`${out}.partial-`);
+  // What an export killed here before left behind (kill -9 skips every cleanup).
+  removeDeadPartials(out);
+  const tmp = await mkdtemp(`${out}.partial-${partialTag()}-`);
   try {
     // mkdtemp makes a private (0700) folder; the export is an ordinary folder under the user's umask.
     chmodSync(tmp, 0o777 & ~process.umask());

@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { exporterFor } from '../formats/registry';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { UserError } from '../common/user-error';
+import { partialTag, removeDeadPartials } from './partial-leftovers';
 
 /** Refuses a destination that is a folder (`/` included) before anything is written. */
 function checkFileDestination(path: string): void {
@@ -17,11 +18,13 @@ function checkFileDestination(path: string): void {
   }
 }
 
-const temporaryBeside = (path: string) => join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.partial`);
+const temporaryBeside = (path: string) => join(dirname(path), `.${basename(path)}.${partialTag()}-${randomBytes(6).toString('hex')}.partial`);
 
 /** Writes through `write` into a temporary file beside `path`, then renames it into place; removes it on failure or cancel. */
 async function writeInPlace(path: string, write: (out: WriteStream) => Promise<void>): Promise<void> {
   checkFileDestination(path);
+  // What an export killed here before left behind (kill -9 skips every cleanup).
+  removeDeadPartials(path);
   const tmp = temporaryBeside(path);
   try {
     const out = createWriteStream(tmp, { flags: 'wx' });
