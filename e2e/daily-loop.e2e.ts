@@ -126,4 +126,23 @@ describe.skipIf(NO_CHROMIUM !== '')(`the daily loop in the host UI${NO_CHROMIUM}
     await expect.poll(() => page.getByRole('tree', { name: 'Trajectory tree' }).getByRole('treeitem').allTextContents(), { timeout: 30_000 }).toEqual(shown);
     expect(errors).toEqual([]);
   });
+
+  it('starts a new trajectory from the trajectory list, with defaults that can be created at once', async () => {
+    const page = await session.browser.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await openTrajectory(page, /mcp/i);
+    await page.getByRole('button', { name: '+ New trajectory…' }).click();
+    const form = page.getByRole('form', { name: 'New trajectory' });
+    // The open trajectory's domain, a title naming it, and the domain template as the environment description.
+    expect(await form.getByLabel('Domain').inputValue()).toBe('mcp');
+    expect(await form.getByLabel('Title').inputValue()).toBe('New mcp trajectory');
+    expect(await form.getByLabel('Environment description (system prompt)').getAttribute('placeholder')).toContain("mcp domain's template");
+    await form.getByLabel('Domain').selectOption('terminal');
+    expect(await form.getByLabel('Title').inputValue()).toBe('New terminal trajectory');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name: /New terminal trajectory/ }).count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
 });
+

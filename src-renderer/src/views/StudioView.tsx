@@ -23,6 +23,7 @@ import { TreeView } from './TreeView';
 import { ExportDialog } from './dataset/ExportDialog';
 import { CompareLauncher } from './compare/CompareLauncher';
 import { ExpandDialog } from './agents/ExpandDialog';
+import { NEW_TRAJECTORY_EVENT } from './TrajectoryList';
 
 export function StudioView() {
   const workspace = useStudio((s) => s.workspace)!;
@@ -41,8 +42,10 @@ export function StudioView() {
   useEffect(() => {
     const open = () => setPanel('export');
     const openExpand = () => setPanel('expand');
+    const openNew = () => setPanel('new');
     document.addEventListener('worldloom:export', open);
     document.addEventListener('worldloom:expand', openExpand);
+    document.addEventListener(NEW_TRAJECTORY_EVENT, openNew);
     document.addEventListener('keydown', handleShortcut);
     const stopEscape = listenForOverlayEscape();
     // Esc closes the open panel (New trajectory, Model, Export…) wherever the focus is (the
@@ -59,6 +62,7 @@ export function StudioView() {
       document.removeEventListener('keydown', closePanel);
       document.removeEventListener('worldloom:export', open);
       document.removeEventListener('worldloom:expand', openExpand);
+      document.removeEventListener(NEW_TRAJECTORY_EVENT, openNew);
       document.removeEventListener('keydown', handleShortcut);
       stopEscape();
     };
@@ -144,7 +148,19 @@ export function StudioView() {
           )}
         </aside>
         <PaneSplitter width={layout.listWidth} sign={1} label="Resize the trajectory list" onResize={(w) => changeLayout({ listWidth: w, listCollapsed: false })} />
-        <section className="pane pane-tree">{trajectory ? <TreeView /> : <p className="muted pad">Choose a trajectory, import a file (or drop one here), or start a new trajectory.</p>}</section>
+        <section className="pane pane-tree">
+          {trajectory ? (
+            <TreeView />
+          ) : (
+            <p className="muted pad">
+              Choose a trajectory, import a file (or drop one here), or{' '}
+              <button type="button" className="link" onClick={() => setPanel('new')}>
+                start a new trajectory
+              </button>
+              .
+            </p>
+          )}
+        </section>
         <PaneSplitter width={layout.inspectorWidth} sign={-1} label="Resize the inspector" onResize={(w) => changeLayout({ inspectorWidth: w, inspectorCollapsed: false })} />
         <section className={`pane pane-inspector${layout.inspectorCollapsed ? ' folded' : ''}`}>
           <FoldButton folded={layout.inspectorCollapsed} label="inspector" shortcut="]" onToggle={() => changeLayout({ inspectorCollapsed: !layout.inspectorCollapsed })} />
@@ -167,11 +183,24 @@ function FoldButton({ folded, label, shortcut, onToggle }: { folded: boolean; la
   );
 }
 
+/** What the first state of a new trajectory looks like in each domain, as the empty field hints it. */
+const INITIAL_STATE_HINTS: Partial<Record<Domain, string>> = {
+  terminal: 'e.g. agent@box:~$',
+  swe: 'e.g. the repository checked out at /repo, tests failing',
+  mcp: 'e.g. the tools the server offers, or nothing',
+};
+
 function NewTrajectoryForm({ onDone }: { onDone: () => void }) {
-  const [title, setTitle] = useState('');
-  const [domain, setDomain] = useState<Domain>('terminal');
+  // Defaults a user can create at once: the open trajectory's domain, a title naming it, and the domain's own template as the environment description.
+  const [domain, setDomain] = useState<Domain>(useStudio.getState().trajectory?.domain ?? 'terminal');
+  const [title, setTitle] = useState(`New ${domain} trajectory`);
   const [systemPrompt, setSystemPrompt] = useState('');
   const [initialState, setInitialState] = useState('');
+  const changeDomain = (next: Domain) => {
+    // A title still at its default follows the domain.
+    if (title === `New ${domain} trajectory`) setTitle(`New ${next} trajectory`);
+    setDomain(next);
+  };
   return (
     <form
       className="sheet"
@@ -186,7 +215,7 @@ function NewTrajectoryForm({ onDone }: { onDone: () => void }) {
       </label>
       <label>
         Domain
-        <select value={domain} onChange={(e) => setDomain(e.target.value as Domain)}>
+        <select value={domain} onChange={(e) => changeDomain(e.target.value as Domain)}>
           {DOMAINS.map((d) => (
             <option key={d}>{d}</option>
           ))}
@@ -194,11 +223,16 @@ function NewTrajectoryForm({ onDone }: { onDone: () => void }) {
       </label>
       <label>
         Environment description (system prompt)
-        <textarea value={systemPrompt} onChange={(e) => setSystemPrompt(e.target.value)} rows={3} />
+        <textarea
+          value={systemPrompt}
+          onChange={(e) => setSystemPrompt(e.target.value)}
+          rows={3}
+          placeholder={`Leave empty to use the ${domain} domain's template (resources/prompts/${domain}.md, or your template folder), or describe this environment`}
+        />
       </label>
       <label>
         Initial state
-        <textarea value={initialState} onChange={(e) => setInitialState(e.target.value)} rows={3} />
+        <textarea value={initialState} onChange={(e) => setInitialState(e.target.value)} rows={3} placeholder={INITIAL_STATE_HINTS[domain] ?? 'What the environment shows before the first action (may be empty)'} />
       </label>
       <div className="row">
         <button type="submit" disabled={!title.trim()}>

@@ -32,38 +32,58 @@ function RenameField({ trajectory, done }: { trajectory: TrajectorySummary; done
   );
 }
 
+/** Asks the studio to open its New trajectory form (from the list, the empty tree pane or the Workspace menu). */
+export const NEW_TRAJECTORY_EVENT = 'worldloom:new-trajectory';
+
+function NewTrajectoryButton() {
+  return (
+    <button type="button" className="link small pad" onClick={() => document.dispatchEvent(new Event(NEW_TRAJECTORY_EVENT))}>
+      + New trajectory…
+    </button>
+  );
+}
+
 export function TrajectoryList() {
   const trajectories = useStudio((s) => s.trajectories);
   const current = useStudio((s) => s.trajectory?.id);
   const [renaming, setRenaming] = useState<string | null>(null);
-  if (trajectories.length === 0) return <p className="muted pad">No trajectories yet.</p>;
+  if (trajectories.length === 0)
+    return (
+      <>
+        <p className="muted pad">No trajectories yet.</p>
+        <NewTrajectoryButton />
+      </>
+    );
   return (
-    <ul className="trajectory-list" aria-label="Trajectories">
-      {trajectories.map((t) => (
-        <li key={t.id}>
-          {renaming === t.id ? (
-            <RenameField trajectory={t} done={() => setRenaming(null)} />
-          ) : (
-            <button className={`trajectory-item${t.id === current ? ' selected' : ''}`} onClick={() => void selectTrajectory(t.id)} onDoubleClick={() => setRenaming(t.id)}>
-              <span className="title">{t.title}</span>
-              <span className="meta">
-                <span className={`domain domain-${t.domain}`}>{t.domain}</span> {t.steps} steps
-              </span>
-            </button>
-          )}
-          {t.id === current && renaming !== t.id && (
-            <div className="trajectory-actions">
-              <CopyableId id={t.id} what="trajectory id" testId="trajectory-id" />
-              <button type="button" className="link small" onClick={() => setRenaming(t.id)}>
-                Rename
+    <>
+      <NewTrajectoryButton />
+      <ul className="trajectory-list" aria-label="Trajectories">
+        {trajectories.map((t) => (
+          <li key={t.id}>
+            {renaming === t.id ? (
+              <RenameField trajectory={t} done={() => setRenaming(null)} />
+            ) : (
+              <button className={`trajectory-item${t.id === current ? ' selected' : ''}`} onClick={() => void selectTrajectory(t.id)} onDoubleClick={() => setRenaming(t.id)}>
+                <span className="title">{t.title}</span>
+                <span className="meta">
+                  <span className={`domain domain-${t.domain}`}>{t.domain}</span> {t.steps} steps
+                </span>
               </button>
-              <button type="button" className="link small danger" title="Delete the trajectory (Ctrl+Z brings it back)" onClick={() => void deleteTrajectory(t.id)}>
-                Delete
-              </button>
-            </div>
-          )}
-        </li>
-      ))}
-    </ul>
+            )}
+            {t.id === current && renaming !== t.id && (
+              <div className="trajectory-actions">
+                <CopyableId id={t.id} what="trajectory id" testId="trajectory-id" />
+                <button type="button" className="link small" onClick={() => setRenaming(t.id)}>
+                  Rename
+                </button>
+                <button type="button" className="link small danger" title="Delete the trajectory (Ctrl+Z brings it back)" onClick={() => void deleteTrajectory(t.id)}>
+                  Delete
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
