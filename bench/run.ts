@@ -13,8 +13,9 @@ import { qwen35Suite } from './qwen35.bench';
 import { treeSuite } from './tree.bench';
 import { exportSuite } from './export.bench';
 import { depthSuite } from './depth.bench';
+import { ggufSuite } from './gguf.bench';
 
-const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, nanoSuite, exportSuite, depthSuite];
+const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, ggufSuite, nanoSuite, exportSuite, depthSuite];
 
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const wanted = process.argv.slice(2);

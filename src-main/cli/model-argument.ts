@@ -1,4 +1,5 @@
 // `--model DIR|FILE.gguf|URL` with `--device`: a model folder or GGUF file on disk, or an OpenAI-compatible endpoint.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ModelSpec } from '../common/contract/simulation';
 import type { DeviceChoice } from '../common/device';
@@ -18,9 +19,26 @@ export function modelSpecFromArgument(value: string, device?: DeviceChoice): Mod
     const [baseUrl, model] = value.split('#', 2) as [string, string | undefined];
     return { kind: 'openai', baseUrl, ...(model ? { model } : {}) };
   }
-  // A .gguf file (or any part of a split one) runs on llama.cpp; a folder is an ONNX model.
-  const kind = /\.gguf$/i.test(value) ? 'gguf' : 'onnx';
+  // A GGUF file runs on llama.cpp: by its extension, or by its magic for Ollama's blobs
+  // (~/.ollama/models/blobs/sha256-…, named by digest); a folder is an ONNX model.
+  const kind = /\.gguf$/i.test(value) || isGgufFile(value) ? 'gguf' : 'onnx';
   return { kind, path: resolve(value), ...(device ? { device } : {}) };
+}
+
+function isGgufFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    const fd = openSync(path, 'r');
+    try {
+      const magic = Buffer.alloc(4);
+      readSync(fd, magic, 0, 4, 0);
+      return magic.toString('latin1') === 'GGUF';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
 
 /** `--model` with `--device`, else the embedded model on `--device`; null when there is neither. */

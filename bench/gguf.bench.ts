@@ -1,0 +1,208 @@
+// The GGUF engine (llama.cpp through node-llama-cpp, CPU build) beside transformers and the
+// ONNX engine on the same checkpoint, all in one run:
+// - decode tokens/s against transformers (PyTorch, CPU), greedy, same prompt ids, same thread
+//   count, identical tokens required (f32 file, F32 key/value cache); goal ≥ 3×; prefill beside it
+// - decode against the ONNX engine's fp32 folder, when there is one (the faster engine is the
+//   one the goal above is for)
+// - the q8_0 file's decode against the f32 file's (a quantised file should be faster); goal > 1
+// - resample ×8 from ≥ 1,500 tokens of history under the model's template: prefix reuse vs none
+//
+// The checkpoint: WORLDLOOM_GGUF_BENCH_HF (e.g. one made with make_checkpoint.py --preset
+// real-dims), else the tiny fixture; its ONNX folder: WORLDLOOM_GGUF_BENCH_ONNX, else the tiny
+// fixture's tokens-fp32 when benching the fixture. A figure whose runs did not produce
+// identical tokens gets ratio 0, so it shows as missed.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { GenerateRequest } from '../src-main/common/engine';
+import { GgufEngine } from '../src-main/engine/gguf/gguf-engine';
+import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
+import { longHistory, withAction } from '../src-main/testing/engine-bench';
+import { TINY_HF, TINY_ONNX, tinyGguf } from '../src-main/testing/gguf-fixtures';
+import type { BenchSuite, Figure } from './bench';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PYTHON = join(ROOT, 'native', '.venv', 'bin', 'python');
+const THREADS = 1;
+const DECODE_TOKENS = 64;
+const ROUNDS = 3;
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const same = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+
+interface Run {
+  tokens: number[];
+  prefillMs: number;
+  tokensPerSecond: number;
+}
+
+type IdsEngine = Pick<GgufEngine, 'generateFromIds'>;
+
+/** Greedy tokens of one prompt, timed from the first generated token to the last (decode steps only). */
+async function timedRun(engine: IdsEngine, prompt: number[]): Promise<Run> {
+  const tokens: number[] = [];
+  const times: number[] = [];
+  const [result] = await engine.generateFromIds(
+    [{ id: 'bench', promptIds: prompt, sampling: { temperature: 0, topK: 0, topP: 1, maxTokens: DECODE_TOKENS, seed: 0, stop: [] } }],
+    (event) => {
+      if (event.tokenId === undefined) return;
+      tokens.push(event.tokenId);
+      times.push(performance.now());
+    },
+  );
+  if (result!.finishReason === 'error') throw new Error(`bench generation failed: ${result!.error}`);
+  return { tokens, prefillMs: result!.timings.prefillMs, tokensPerSecond: (1000 * (times.length - 1)) / (times.at(-1)! - times[0]!) };
+}
+
+async function runs(engine: IdsEngine, prompt: number[]): Promise<Run[]> {
+  await timedRun(engine, prompt);
+  const out: Run[] = [];
+  for (let round = 0; round < ROUNDS; round++) out.push(await timedRun(engine, prompt));
+  return out;
+}
+
+function convert(hf: string, out: string, type: 'f32' | 'q8_0'): string {
+  const result = spawnSync(PYTHON, [join(ROOT, 'native', 'qwen35', 'convert.py'), '--to', 'gguf', '--from', hf, '--out', out, '--type', type], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`convert.py --to gguf --type ${type} failed: ${result.stderr.slice(-800)}`);
+  return out;
+}
+
+function transformersRuns(hf: string, prompt: number[]): Run[] {
+  const scratch = mkdtempSync(join(tmpdir(), 'worldloom-bench-'));
+  try {
+    const promptFile = join(scratch, 'prompt.json');
+    writeFileSync(promptFile, JSON.stringify(prompt));
+    const result = spawnSync(
+      PYTHON,
+      [join(ROOT, 'bench', 'qwen35_peer.py'), '--hf', hf, '--prompt-ids', promptFile, '--tokens', String(DECODE_TOKENS), '--threads', String(THREADS), '--rounds', String(ROUNDS)],
+      { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: String(THREADS) }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    if (result.status !== 0) throw new Error(`the transformers peer failed: ${result.stderr.slice(-800)}`);
+    const rounds = (JSON.parse(result.stdout.trim().split('\n').pop()!) as { rounds: { tokens: number[]; prefillMs: number; decodeTokensPerSecond: number }[] }).rounds;
+    return rounds.map((round) => ({ tokens: round.tokens, prefillMs: round.prefillMs, tokensPerSecond: round.decodeTokensPerSecond }));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Resample ×8 of one node, the second call timed (the first computed the prompt on every sequence). */
+async function resample(file: string, prefixReuse: boolean, history: GenerateRequest['messages']): Promise<{ ms: number; tokens: string[]; cached: number; promptTokens: number }> {
+  const engine = await GgufEngine.load(file, { device: 'cpu', threads: THREADS, sequences: 8, prefixReuse, contextLength: 4096 });
+  try {
+    const requests = Array.from({ length: 8 }, (_, seed): GenerateRequest => ({
+      id: String(seed), messages: history, sampling: { temperature: 0.8, topK: 20, topP: 0.95, maxTokens: 32, seed, stop: [] },
+    }));
+    await engine.generate(requests, () => {});
+    const started = performance.now();
+    const results = await engine.generate(requests, () => {});
+    return {
+      ms: performance.now() - started,
+      tokens: results.map((result) => result.text),
+      cached: results.reduce((sum, result) => sum + result.cachedPromptTokens, 0),
+      promptTokens: results[0]!.promptTokens,
+    };
+  } finally {
+    await engine.dispose();
+  }
+}
+
+export const ggufSuite: BenchSuite = {
+  name: 'gguf',
+  async run() {
+    if (!existsSync(PYTHON)) throw new Error(`The Python tooling is not set up (${PYTHON}): run npm run python:setup first.`);
+    const custom = process.env.WORLDLOOM_GGUF_BENCH_HF;
+    const hf = custom ? resolve(custom) : TINY_HF;
+    const onnx = process.env.WORLDLOOM_GGUF_BENCH_ONNX ? resolve(process.env.WORLDLOOM_GGUF_BENCH_ONNX) : custom ? null : TINY_ONNX;
+    const label = custom ? 'real-dims ' : 'tiny ';
+    const scratch = mkdtempSync(join(tmpdir(), 'worldloom-gguf-bench-'));
+    const figures: Figure[] = [];
+    try {
+      const f32 = custom ? convert(hf, join(scratch, 'model-f32.gguf'), 'f32') : tinyGguf('f32');
+      const q8 = custom ? convert(hf, join(scratch, 'model-q8_0.gguf'), 'q8_0') : tinyGguf('q8_0');
+
+      const engine = await GgufEngine.load(f32, { device: 'cpu', threads: THREADS, sequences: 1, prefixReuse: false, contextLength: 4096 });
+      let ours: Run[];
+      let prompt: number[];
+      let history: GenerateRequest['messages'];
+      try {
+        prompt = await engine.tokenize(await engine.renderPrompt(withAction(await longHistory(engine, 200), 'uptime')));
+        history = withAction(await longHistory(engine, 1500), 'uptime');
+        ours = await runs(engine, prompt);
+      } finally {
+        await engine.dispose();
+      }
+      const quantised = await GgufEngine.load(q8, { device: 'cpu', threads: THREADS, sequences: 1, prefixReuse: false, contextLength: 4096 });
+      const q8Runs = await runs(quantised, prompt).finally(() => quantised.dispose());
+      const theirs = transformersRuns(hf, prompt);
+
+      const oursRate = median(ours.map((run) => run.tokensPerSecond));
+      const theirRate = median(theirs.map((run) => run.tokensPerSecond));
+      const identical = theirs.every((peer) => same(ours[0]!.tokens, peer.tokens.slice(0, ours[0]!.tokens.length)));
+      figures.push({
+        name: `GGUF ${label}decode tokens/s vs transformers (PyTorch)`,
+        value: oursRate,
+        unit: 'tok/s',
+        ratio: identical ? oursRate / theirRate : 0,
+        goal: 3,
+        higherIsBetter: true,
+        note: `transformers ${theirRate.toFixed(1)} tok/s; ${ours[0]!.tokens.length} greedy tokens after a ${prompt.length}-token prompt, ` +
+          `f32 file, F32 KV cache, ${THREADS} thread each, medians of ${ROUNDS} runs; ${identical ? 'identical token ids' : 'TOKEN IDS DIFFER'}`,
+      });
+      const oursPrefill = median(ours.map((run) => run.prefillMs));
+      const theirPrefill = median(theirs.map((run) => run.prefillMs));
+      figures.push({
+        name: `GGUF ${label}prefill ms vs transformers (${prompt.length}-token prompt)`,
+        value: oursPrefill,
+        unit: 'ms',
+        ratio: oursPrefill / theirPrefill,
+        note: `transformers ${theirPrefill.toFixed(1)} ms to the first token; for reference, no goal`,
+      });
+      const q8Rate = median(q8Runs.map((run) => run.tokensPerSecond));
+      figures.push({
+        name: `GGUF ${label}q8_0 decode tokens/s vs the f32 file`,
+        value: q8Rate,
+        unit: 'tok/s',
+        ratio: q8Rate / oursRate,
+        goal: 1,
+        higherIsBetter: true,
+        note: `f32 ${oursRate.toFixed(1)} tok/s; q8_0 tokens ${same(q8Runs[0]!.tokens, ours[0]!.tokens) ? 'equal to' : 'differ from (rounded weights)'} f32's`,
+      });
+      if (onnx) {
+        const onnxEngine = await OnnxEngine.load(onnx, { providers: ['cpu'], intraOpThreads: THREADS, prefixReuse: false });
+        const onnxRuns = await runs(onnxEngine, prompt).finally(() => onnxEngine.dispose());
+        const onnxRate = median(onnxRuns.map((run) => run.tokensPerSecond));
+        figures.push({
+          name: `GGUF ${label}decode tokens/s vs the ONNX engine (fp32)`,
+          value: oursRate,
+          unit: 'tok/s',
+          ratio: oursRate / onnxRate,
+          higherIsBetter: true,
+          note: `ONNX ${onnxRate.toFixed(1)} tok/s (${(onnxRate / theirRate).toFixed(2)}× transformers); ` +
+            `${same(onnxRuns[0]!.tokens, ours[0]!.tokens) ? 'identical token ids' : 'TOKEN IDS DIFFER'}; for reference, no goal`,
+        });
+      }
+      const withReuse = await resample(f32, true, history);
+      const without = await resample(f32, false, history);
+      const sameSamples = withReuse.tokens.every((text, i) => text === without.tokens[i]);
+      figures.push({
+        name: `GGUF ${label}resample ×8 from ${withReuse.promptTokens} tokens, prefix reuse vs none`,
+        value: withReuse.ms,
+        unit: 'ms',
+        ratio: sameSamples ? without.ms / withReuse.ms : 0,
+        goal: 4,
+        higherIsBetter: true,
+        note: `no reuse ${without.ms.toFixed(0)} ms; ${withReuse.cached} prompt tokens from the sequences; 32 sampled tokens each, ` +
+          `8 parallel sequences; ${sameSamples ? 'identical samples with and without reuse' : 'SAMPLES DIFFER with and without reuse'}`,
+      });
+      return figures;
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  },
+};
