@@ -65,11 +65,13 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void loadModel({ kind: 'onnx', path: folder.trim(), device }).then((ok) => ok && onDone());
+          // A .gguf file runs on llama.cpp; a folder is an ONNX model.
+          const kind = /\.gguf$/i.test(folder.trim()) ? 'gguf' : 'onnx';
+          void loadModel({ kind, path: folder.trim(), device }).then((ok) => ok && onDone());
         }}
       >
         <label>
-          Model folder (onnxruntime-genai layout, on the machine running Worldloom)
+          Model folder (onnxruntime-genai layout) or .gguf file, on the machine running Worldloom
           <input value={folder} onChange={(e) => setFolder(e.target.value)} spellCheck={false} />
         </label>
         <DeviceChooser value={device} onChange={setDevice} />
