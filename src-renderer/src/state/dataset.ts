@@ -8,6 +8,7 @@ import { call } from '../api/client';
 import { notify, useStudio } from './store';
 import { areaHook } from './studio';
 import type { ExportForm, ExportFormatChoice, ScopeChoice } from './slices/dataset';
+import { plural } from '../../../src-main/common/plural';
 
 export type { ExportFormatChoice, ExportForm, ExportJob, ScopeChoice } from './slices/dataset';
 
@@ -93,8 +94,8 @@ export async function startExport(focus: TreeFocus): Promise<void> {
       const r = await call('export.file', { path: download ? fileNameOf(out) : out, format: form.format, jobId, download });
       if (r.downloadId) {
         saveDownload(r.downloadId);
-        notify('info', `Exported ${r.trajectories} trajectories (${r.records} records); the browser saves ${r.path}`);
-      } else notify('info', `Exported ${r.trajectories} trajectories (${r.records} records) to ${r.path}`);
+        notify('info', `Exported ${plural(r.trajectories, 'trajectory', 'trajectories')} (${plural(r.records, 'record')}); the browser saves ${r.path}`);
+      } else notify('info', `Exported ${plural(r.trajectories, 'trajectory', 'trajectories')} (${plural(r.records, 'record')}) to ${r.path}`);
     } catch (err) {
       set({ error: (err as Error).message });
     } finally {
@@ -123,7 +124,7 @@ export async function startExport(focus: TreeFocus): Promise<void> {
     set({ result });
     const total = result.samples.train + result.samples.validation;
     if (result.downloadId) saveDownload(result.downloadId);
-    notify('info', `Exported ${total} samples (train ${result.samples.train}, validation ${result.samples.validation}) ${result.downloadId ? `as ${result.out}; the browser saves it` : `to ${result.out}`}`);
+    notify('info', `Exported ${plural(total, 'sample')} (train ${result.samples.train}, validation ${result.samples.validation}) ${result.downloadId ? `as ${result.out}; the browser saves it` : `to ${result.out}`}`);
   } catch (err) {
     set({ error: (err as Error).message });
   } finally {

@@ -24,6 +24,7 @@ import { ExportDialog } from './dataset/ExportDialog';
 import { CompareLauncher } from './compare/CompareLauncher';
 import { ExpandDialog } from './agents/ExpandDialog';
 import { NEW_TRAJECTORY_EVENT } from './TrajectoryList';
+import { plural } from '../../../src-main/common/plural';
 
 export function StudioView() {
   const workspace = useStudio((s) => s.workspace)!;
@@ -93,7 +94,7 @@ export function StudioView() {
           {workspace.path}
         </span>
         <span className="muted workspace-counts">
-          {workspace.trajectories} trajectories · {workspace.steps} steps
+          {plural(workspace.trajectories, 'trajectory', 'trajectories')} · {plural(workspace.steps, 'step')}
         </span>
         <span className="spacer" />
         <button onClick={() => setPanel(panel === 'record' ? 'none' : 'record')}>Record…</button>

@@ -3,6 +3,7 @@ import type { TrajectorySummary } from '../../../src-main/common/trajectory/mode
 import { deleteTrajectory, renameTrajectory } from '../state/cleanup-actions';
 import { selectTrajectory, useStudio } from '../state/store';
 import { CopyableId } from './inspector/CopyableId';
+import { plural } from '../../../src-main/common/plural';
 
 /** Renames in place: Enter saves (the old title is kept as a version, Ctrl+Z puts it back), Esc keeps the old one. */
 function RenameField({ trajectory, done }: { trajectory: TrajectorySummary; done: () => void }) {
@@ -66,7 +67,7 @@ export function TrajectoryList() {
               <button className={`trajectory-item${t.id === current ? ' selected' : ''}`} onClick={() => void selectTrajectory(t.id)} onDoubleClick={() => setRenaming(t.id)}>
                 <span className="title">{t.title}</span>
                 <span className="meta">
-                  <span className={`domain domain-${t.domain}`}>{t.domain}</span> {t.steps} steps
+                  <span className={`domain domain-${t.domain}`}>{t.domain}</span> {plural(t.steps, 'step')}
                 </span>
               </button>
             )}

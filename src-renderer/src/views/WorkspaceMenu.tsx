@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useOverlay } from '../state/overlays';
 import { closeWorkspace, useStudio } from '../state/store';
+import { plural } from '../../../src-main/common/plural';
 
 /**
  * The workspace's own actions, at the toolbar's left beside its path: a new trajectory, and
@@ -88,7 +89,7 @@ function WorkspaceSummary() {
     <>
       <span className="workspace-path-full">{workspace.path}</span>
       <br />
-      {workspace.trajectories} trajectories · {workspace.steps} steps
+      {plural(workspace.trajectories, 'trajectory', 'trajectories')} · {plural(workspace.steps, 'step')}
     </>
   );
 }

@@ -138,7 +138,7 @@ export function ExpandDialog({ onDone }: { onDone: () => void }) {
       {result && (
         <p data-testid="expand-result">
           Added {plural(result.nodes.length, 'node')} over {plural(result.levels, 'level')} ({STOPPED[result.stoppedBy]}; {result.tokens} tokens
-          {result.incomplete > 0 ? `; ${result.incomplete} samples ran out of tokens and were not kept` : ''}).
+          {result.incomplete > 0 ? `; ${plural(result.incomplete, 'sample')} ran out of tokens and ${result.incomplete === 1 ? 'was' : 'were'} not kept` : ''}).
         </p>
       )}
       {error && <p className="error">{error}</p>}

@@ -4,6 +4,7 @@ import { followTreeForAgreement, openSiblings, setAgreementList, useSiblings, vi
 import { useStudio } from '../../state/store';
 import { agreementBadge, percent } from './labels';
 import './siblings.css';
+import { plural } from '../../../../src-main/common/plural';
 
 // Monaco loads only when samples are first compared.
 const SiblingsView = lazy(() => import('./SiblingsView'));
@@ -77,7 +78,7 @@ export function AgreementBar() {
                     <span className={`agreement-badge band-${badge.band}`}>{badge.text}</span>
                     <span className="label">{r.label}</span>
                     <span className="muted small">
-                      {r.samples} samples · step {r.depth + 1}
+                      {plural(r.samples, 'sample')} · step {r.depth + 1}
                       {r.preferredNodeId ? ' · picked' : ''}
                     </span>
                   </button>
