@@ -113,19 +113,38 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
     if (batch.length === 0) return;
     const pending = batch;
     batch = [];
+    try {
+      writeBatch(pending);
+    } catch (err) {
+      // A full disk: what earlier batches wrote stays (each batch is whole), and the user learns how much that is.
+      if ((err as { code?: unknown }).code === 'SQLITE_FULL') {
+        throw new UserError(
+          `The disk is full: ${report.imported} trajectories from ${source.name} were kept; the ${pending.length} being written when it filled were not. Free some space and import the file again: what was kept is recognised and not imported twice.`,
+          'disk-full',
+        );
+      }
+      throw err;
+    }
+    options.onProgress?.(report);
+  };
+  /** One batch in one transaction; the report counts it only once it is committed. */
+  const writeBatch = (pending: TrajectoryBundle[]) => {
+    const inserted: string[] = [];
+    let present = 0;
     store.transaction(() => {
       for (const bundle of pending) {
         if (store.hasTrajectory(bundle.trajectory.id, bundle.trajectory.sourceKey)) {
-          report.alreadyPresent++;
+          present++;
           continue;
         }
         store.insertBundle(bundle);
-        written.push(bundle.trajectory.id);
-        report.imported++;
-        if (report.trajectoryIds.length < 1000) report.trajectoryIds.push(bundle.trajectory.id);
+        inserted.push(bundle.trajectory.id);
       }
     });
-    options.onProgress?.(report);
+    report.alreadyPresent += present;
+    report.imported += inserted.length;
+    written.push(...inserted);
+    for (const id of inserted) if (report.trajectoryIds.length < 1000) report.trajectoryIds.push(id);
   };
   if (head.trim() === '') {
     // Every format agrees: an empty file holds nothing, and silence would read as success.
