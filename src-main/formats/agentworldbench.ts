@@ -243,6 +243,8 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 
 /** A GUI prompt's blocks (task, screen before the action), when it has any. */
 function guiOf(prompt: string): GuiBlocks | null {
+  // Most prompts (every terminal, SWE and MCP one) have neither block: two searches settle it.
+  if (!prompt.includes('**Task Instruction:**') && !prompt.includes('**Current State:**')) return null;
   const blocks = guiBlocksFromPrompt(prompt);
   if (blocks.taskInstruction == null && blocks.currentState == null) return null;
   return {

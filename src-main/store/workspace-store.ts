@@ -82,7 +82,7 @@ export class WorkspaceStore {
     this.stmt = {
       insertTrajectory: db.prepare(
         `INSERT INTO trajectories (id, title, domain, system_prompt, world_spec, source_key, created_at)
-         VALUES (@id, @title, @domain, @systemPrompt, @worldSpec, @sourceKey, @createdAt)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertNode: db.prepare(INSERT_NODE_POSITIONAL),
       trajectoryById: db.prepare(`SELECT * FROM trajectories WHERE id = ?`),
@@ -214,15 +214,8 @@ export class WorkspaceStore {
 
   private writeBundle(bundle: TrajectoryBundle): void {
     const t = bundle.trajectory;
-    this.stmt.insertTrajectory.run({
-      id: t.id,
-      title: t.title,
-      domain: t.domain,
-      systemPrompt: t.systemPrompt,
-      worldSpec: t.worldSpec ? JSON.stringify(t.worldSpec) : null,
-      sourceKey: t.sourceKey,
-      createdAt: t.createdAt,
-    });
+    // Positional values: binding named parameters costs more, once per trajectory of an import.
+    this.stmt.insertTrajectory.run(t.id, t.title, t.domain, t.systemPrompt, t.worldSpec ? JSON.stringify(t.worldSpec) : null, t.sourceKey, t.createdAt);
     for (const n of bundle.nodes) this.writeNode(n);
   }
 
