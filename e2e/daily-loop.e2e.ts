@@ -144,5 +144,34 @@ describe.skipIf(NO_CHROMIUM !== '')(`the daily loop in the host UI${NO_CHROMIUM}
     await expect.poll(() => page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name: /New terminal trajectory/ }).count()).toBe(1);
     expect(errors).toEqual([]);
   });
+
+  it('brings the live stream into view when a simulation starts, not below the fold', async () => {
+    const page = await session.browser.newPage({ viewport: { width: 1280, height: 640 } });
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await openTrajectory(page, /term-0001/);
+    await page.getByRole('tree', { name: 'Trajectory tree' }).getByRole('treeitem').filter({ hasText: 'cat notes.txt' }).first().click();
+    const form = page.getByRole('form', { name: 'Simulate an action' });
+    await form.getByLabel('Action').fill('yes');
+    await form.getByLabel('Temperature').fill('0');
+    await form.getByLabel('Max tokens').fill('4000');
+    // Started from the action box (Ctrl+Enter), at the top of a long panel: the stream comes below its fields.
+    await form.getByLabel('Action').press('Control+Enter');
+    const streams = page.getByTestId('simulation-streams');
+    await streams.waitFor();
+    // Its head is on screen: inside the window and inside the inspector's own scrolled view.
+    await expect
+      .poll(() =>
+        streams.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          const pane = el.closest('.pane-inspector')!.getBoundingClientRect();
+          return box.top >= pane.top && box.top + 40 <= Math.min(pane.bottom, window.innerHeight);
+        }),
+      )
+      .toBe(true);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('simulation-speed').textContent()).toMatch(/cancelled/);
+    expect(errors).toEqual([]);
+  });
 });
 
