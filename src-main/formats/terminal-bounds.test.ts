@@ -44,6 +44,17 @@ describe('terminal bounds', () => {
     }
   });
 
+  it('shows what a step printed on the alternate screen when the program left it up', () => {
+    const screen = new TerminalScreen(80, 24);
+    try {
+      screen.write('$ tput smcup; echo hidden\r\n\x1b[?1049h\x1b[Hhidden\r\n$ ');
+      expect(screen.take()).toEqual([]);
+      expect(screen.takeShown()).toEqual(['hidden', '$']);
+    } finally {
+      screen.dispose();
+    }
+  });
+
   it('imports the 73-byte cast whose only event is ESC[10000000L', async () => {
     const path = cast('insert-lines.cast', [[0.1, '$ \x1b[10000000L']]);
     const report = await importCast(path);

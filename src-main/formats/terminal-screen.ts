@@ -160,6 +160,15 @@ export class TerminalScreen {
     return lines;
   }
 
+  /**
+   * What the step showed: take(), or, while the alternate screen is up (a program that
+   * switched to it and left it on, `tput smcup`), that screen's text, so its output is not
+   * recorded as nothing.
+   */
+  takeShown(): string[] {
+    return this.inFullScreenProgram ? this.fullScreenText().split('\n') : this.take();
+  }
+
   /** The shell's lines since the last take, read without taking them (works while a full-screen program hides them). */
   peekNormal(): string[] {
     return this.rows(this.start, this.cursorRow + 1, this.startCol);

@@ -245,7 +245,7 @@ export class TerminalEnvironment implements RealEnvironment {
 
   /** The lines the emulator handed out during the step, then the rest of its screen. */
   private takeLines(): string[] {
-    const lines = [...this.flushed, ...this.screen.take()];
+    const lines = [...this.flushed, ...this.screen.takeShown()];
     this.flushed = [];
     return lines;
   }
