@@ -21,7 +21,7 @@ export function registerEval(program: Command): void {
     .command('eval')
     .description('evaluate a world model on an AgentWorldBench directory (resumable; files as the public eval.py writes them)')
     .requiredOption('-d, --data <dir>', 'folder with <domain>_test.jsonl files')
-    .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('-m, --model <dir|file.gguf|url>', 'model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--judge <url>', 'OpenAI-compatible judge endpoint (rubric scores); without it only rule-based metrics')
     .option('--judge-model <name>', 'judge model name on that endpoint')

@@ -59,7 +59,7 @@ export function registerExpand(program: Command): void {
     .option('-d, --depth <d>', 'levels below the node (default 2)', wholeNumber(1, 8))
     .option('--token-budget <n>', 'stop after this many new tokens (world model and policy)', wholeNumber(1))
     .option('--time-budget <seconds>', 'stop after this many seconds', numberBetween(1, 7 * 24 * 3600))
-    .option('-m, --model <dir|url>', 'world model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('-m, --model <dir|file.gguf|url>', 'world model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice);
   addSamplingOptions(command).action((opts: ExpandFlags) =>
     withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device }, async (core) => {

@@ -35,7 +35,7 @@ export function registerMcpServe(program: Command): void {
     .option('-s, --seed <n>', 'seed of the perturbation schedule (same seed, same injections)', wholeNumber(0, 2 ** 31 - 1), 0)
     .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1:PORT (0: any free port) instead of stdio', wholeNumber(0, 65535))
     .option('--token <token>', 'the HTTP token (default: a random one, printed)')
-    .option('-m, --model <dir|url>', 'world model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('-m, --model <dir|file.gguf|url>', 'world model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice);
   addSamplingOptions(command, { seed: false }).action((opts: McpServeFlags) =>
     withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device }, async (core) => {

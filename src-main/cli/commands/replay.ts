@@ -12,7 +12,7 @@ export function registerReplay(program: Command): void {
     .description('replay a recorded real trajectory through the world model; prints per-step metrics as JSON')
     .requiredOption('-w, --workspace <file>', 'workspace file')
     .requiredOption('--trajectory <id>', 'the recorded trajectory')
-    .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('-m, --model <dir|file.gguf|url>', 'model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--report <file>', 'also write the report (.html, else JSON)');
   addSamplingOptions(command).action((opts: SamplingFlags & { workspace: string; trajectory: string; model?: string; device?: DeviceChoice; report?: string }) =>

@@ -26,7 +26,7 @@ export function registerServe(program: Command): void {
     .description('serve the studio UI and API on 127.0.0.1 for a browser')
     .option('-w, --workspace <file>', 'workspace file to open (created if missing; default: the demo workspace)')
     .option('-p, --port <n>', 'port (default: any free port)', wholeNumber(0, 65535), 0)
-    .option('-m, --model <dir|url>', 'world model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('-m, --model <dir|file.gguf|url>', 'world model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--openai', 'also serve the loaded model as an OpenAI-compatible API (/v1/models, /v1/chat/completions) on 127.0.0.1 with a key')
     .option('--openai-port <n>', 'port of the OpenAI-compatible API (default: any free port)', wholeNumber(0, 65535), 0)

@@ -13,7 +13,7 @@ export function registerSimulate(program: Command): void {
     .requiredOption('-n, --node <id>', 'node to act from')
     .requiredOption('-a, --action <text>', 'the action to simulate')
     .option('-k, --samples <k>', 'samples, run as one batch (default 1)', wholeNumber(1, 64))
-    .option('-m, --model <dir|url>', 'model folder or OpenAI-compatible endpoint (default: the embedded model)')
+    .option('-m, --model <dir|file.gguf|url>', 'model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice);
   addSamplingOptions(command).action(
     (opts: SamplingFlags & { workspace: string; node: string; action: string; samples?: number; model?: string; device?: DeviceChoice }) =>
