@@ -72,6 +72,8 @@ describe('applying change events', () => {
     emit('nodes.added', { reason: 'added', trajectoryId: 't1', nodes: [node('n1', 'root', 'manual')] });
     emit('nodes.marked', { trajectoryId: 't1', node: { ...node('n1', 'root', 'manual'), curation: { ...EMPTY_CURATION, starred: true, tags: ['keep'] } } });
     expect(useStudio.getState().tree!.byId.get('n1')).toMatchObject({ starred: true, tags: ['keep'] });
+    // The tag filter lists the new tag at once, counted from the change itself.
+    expect(useStudio.getState().search.tags).toEqual([{ tag: 'keep', count: 1 }]);
     useStudio.setState({ selectedNodeId: 'n1' });
     emit('nodes.removed', { reason: 'edit-undone', trajectoryId: 't1', nodes: [node('n1', 'root', 'manual')] });
     expect(useStudio.getState().tree!.byId.has('n1')).toBe(false);

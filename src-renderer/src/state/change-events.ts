@@ -9,7 +9,7 @@ import { followEvaluationJob } from './evaluation';
 import { onEvent } from '../api/client';
 import { countedNodes } from './change-counts';
 import { forgetNode, forgetNodes, rememberNode } from './node-records';
-import { refreshTags, rerunSearch } from './search-actions';
+import { refreshTags, rerunSearch, withChangedTags } from './search-actions';
 import { comparisonMayHaveChanged, followRealityJob } from './compare';
 import { followExportJob } from './dataset';
 import { receiveGpuInstallLine, receiveToken, refreshModel } from './simulation';
@@ -52,10 +52,12 @@ export function followChanges(): void {
   onEvent('nodes.marked', ({ trajectoryId, node }) => {
     rememberNode(node);
     const tree = get().tree;
+    // A tag just added (or the last use of one just removed) shows in the tag filter at once, not after a reload.
+    const before = get().trajectory?.id === trajectoryId ? tree?.byId.get(node.id)?.tags : undefined;
+    if (before) set({ search: { ...get().search, tags: withChangedTags(get().search.tags, before, node.curation.tags) } });
+    else void refreshTags().catch(() => undefined);
     if (get().trajectory?.id === trajectoryId && tree?.byId.has(node.id)) set({ tree: withChangedNode(tree, treeNodeOf(node)) });
     void rerunSearch();
-    // A tag just added (or the last use of one just removed) shows in the tag filter at once, not after a reload.
-    void refreshTags().catch(() => undefined);
   });
   onEvent('trajectories.added', () => void refreshTrajectories());
   onEvent('trajectories.removed', ({ reason, trajectoryIds }) => {

@@ -100,7 +100,7 @@ describe('undo of what the user added and deleted', () => {
         resolve({ deletion: made, nodes: [] });
       };
     }));
-    const tree = { byId: new Map([['n1', node('n1', 'p')]]) } as unknown as ReturnType<typeof useStudio.getState>['tree'];
+    const tree = { byId: new Map([['n1', node('n1', 'p')]]), shape: { children: new Map(), roots: ['p'], realChild: new Map() } } as unknown as ReturnType<typeof useStudio.getState>['tree'];
     useStudio.setState({ tree, trajectory: { id: 't1' } as ReturnType<typeof useStudio.getState>['trajectory'] });
     const deleted = deleteNode('n1');
     const undone = undo();

@@ -56,6 +56,17 @@ export function clearSearch(): void {
   set({ search: { ...get().search, filters: NO_FILTERS, hits: [], truncated: false, searching: false } });
 }
 
+/**
+ * The tag filter's list after one node's tags changed from `before` to `after`: counts move,
+ * a new tag appears, a tag no node carries any more goes; in the core's order (most used first). Pure.
+ */
+export function withChangedTags(tags: readonly { tag: string; count: number }[], before: readonly string[], after: readonly string[]): { tag: string; count: number }[] {
+  const counts = new Map(tags.map((t) => [t.tag, t.count]));
+  for (const t of before) if (!after.includes(t)) counts.set(t, (counts.get(t) ?? 1) - 1);
+  for (const t of after) if (!before.includes(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return [...counts].filter(([, count]) => count > 0).map(([tag, count]) => ({ tag, count })).sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+}
+
 export async function refreshTags(): Promise<void> {
   if (!get().workspace) return;
   const tags = await call('tags.list', {});
