@@ -68,6 +68,11 @@ export interface TokenEvent {
 export interface EngineDescription {
   kind: 'onnx' | 'gguf' | 'openai';
   modelId: string;
+  /**
+   * What tells this model apart from another with the same `modelId` (another folder of the
+   * same model type, other weights): a sample is reused only for the model that made it.
+   */
+  identity?: string;
   /** e.g. "cpu", "cuda:0", "dml", "coreml", or the endpoint URL. */
   device: string;
   contextLength: number;

@@ -28,7 +28,7 @@ export async function existingSamples(
   const children = store.childrenOf(nodeId).filter((c) => c.origin === 'simulated' && c.action === action);
   if (children.length === 0) return new Array<NodeRecord | null>(samples).fill(null);
   const hash = await promptHash((await promptForStep(store, templates, nodeId, action, null)).messages);
-  const modelId = engine.describe().modelId;
+  const { modelId, identity } = engine.describe();
   return Array.from({ length: samples }, (_, i) => {
     const wanted = JSON.stringify(samplingRecord({ ...sampling, seed: sampling.seed + i }));
     const same = children.filter(
@@ -36,6 +36,8 @@ export async function existingSamples(
         c.provenance.seed === sampling.seed + i &&
         c.provenance.promptHash === hash &&
         c.provenance.modelId === modelId &&
+        // Another folder of the same model type is another model: its samples are not these.
+        (c.provenance.modelIdentity ?? null) === (identity ?? null) &&
         JSON.stringify(c.provenance.sampling) === wanted &&
         !c.provenance.continued,
     );

@@ -195,6 +195,7 @@ export function recordSample(store: WorkspaceStore, sample: SampleToRecord): Nod
     provenance: {
       engine: sample.engine.kind,
       modelId: sample.engine.modelId,
+      ...(sample.engine.identity ? { modelIdentity: sample.engine.identity } : {}),
       device: sample.engine.device,
       sampling: samplingRecord(sample.sampling),
       seed: sample.sampling.seed,

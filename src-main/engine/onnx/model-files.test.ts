@@ -1,14 +1,15 @@
 // Hostile model folders: links out of the folder in place of the tokenizer, its config, the
 // generation config, the chat template and config.json, pointing at a secret. None is read,
 // and no error quotes what the outside file holds.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../common/engine';
 import { ChatTokenizer } from './chat-tokenizer';
 import { readGenerationConfig } from './generation-config';
-import { modelFileText } from './model-files';
+import { modelFileText, modelIdentity } from './model-files';
+import { OnnxEngine } from './onnx-engine';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'qwen35', 'hf');
 const SECRET = 'root:$6$very-secret-hash:19000:0:99999:7:::';
@@ -56,5 +57,22 @@ describe('model folder files', () => {
     const said = message(() => readGenerationConfig(base));
     expect(said).toMatch(/generation_config\.json is not valid JSON; fix or delete it/);
     expect(said).not.toContain('root:');
+  });
+
+  it('tells two folders of the same model type apart, and the same folder from itself', async () => {
+    const tiny = join(import.meta.dirname, 'fixtures', 'tiny-decoder');
+    const copy = join(mkdtempSync(join(tmpdir(), 'wl-model-copy-')), 'tiny-decoder');
+    cpSync(tiny, copy, { recursive: true });
+    const a = await OnnxEngine.load(tiny, { providers: ['cpu'], intraOpThreads: 1 });
+    const b = await OnnxEngine.load(copy, { providers: ['cpu'], intraOpThreads: 1 });
+    try {
+      expect(a.describe().modelId).toBe(b.describe().modelId);
+      expect(a.describe().identity).toMatch(/^onnx:[0-9a-f]{32}$/);
+      expect(a.describe().identity).not.toBe(b.describe().identity);
+      expect(modelIdentity(tiny, [join(tiny, 'model.onnx')])).toBe(a.describe().identity);
+    } finally {
+      await a.dispose();
+      await b.dispose();
+    }
   });
 });

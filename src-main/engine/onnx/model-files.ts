@@ -2,6 +2,7 @@
 // inside the folder. A downloaded folder may hold links: one that points outside it (at
 // /etc/shadow, at a key) is refused, as model.onnx is (genai-config.ts), and no error ever
 // quotes a file's content, so a link cannot make an error message read a secret out.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { EngineError } from '../../common/engine';
@@ -37,4 +38,20 @@ export function readModelJson(folder: string, name: string): unknown {
   const path = join(folder, name);
   const text = modelFileText(path);
   return text === null ? null : parseModelJson(text, path);
+}
+
+/**
+ * The folder and its graphs' sizes and modification times, hashed: the same model gets the
+ * same identity, another folder of the same type (or new weights in this one) another.
+ */
+export function modelIdentity(folder: string, graphs: readonly string[]): string {
+  const hash = createHash('sha256').update(realpathSync(folder));
+  for (const graph of graphs) {
+    for (const file of [graph, `${graph}.data`]) {
+      if (!existsSync(file)) continue;
+      const { size, mtimeMs } = statSync(file);
+      hash.update(`\0${file}\0${size}\0${mtimeMs}`);
+    }
+  }
+  return `onnx:${hash.digest('hex').slice(0, 32)}`;
 }

@@ -28,6 +28,7 @@ import { probeSharedKvBuffer } from './shared-buffer-probe';
 import { PrefixCache } from './prefix-cache';
 import { PrefillCancelled, prefillPrompt, type PreparedPrompt } from './prompt-prefill';
 import { TextStream } from './text-stream';
+import { modelIdentity } from './model-files';
 
 export interface OnnxEngineOptions {
   /** Where the model runs (the CLI's --device, the model panel's choice). Default 'auto'. */
@@ -130,6 +131,7 @@ export class OnnxEngine implements WorldModelEngine {
     return {
       kind: 'onnx',
       modelId: this.model.modelId,
+      identity: modelIdentity(this.model.folder, [this.model.modelPath, ...(this.model.embedding ? [this.model.embedding.modelPath] : [])]),
       device: this.device,
       contextLength: this.model.config.contextLength,
       memoryBytes: this.model.weightsBytes + (this.prefixCache?.bytes ?? 0),
