@@ -72,7 +72,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`security in the host UI${NO_CHROMIUM}`, () 
     await dialog.getByLabel(/^Working directory/).fill(ROOT);
     await dialog.getByRole('checkbox', { name: /I have read these steps/ }).check();
     await dialog.getByRole('button', { name: 'Run 1 step for real' }).click();
-    await page.getByRole('status').filter({ hasText: 'Ran 1 steps for real' }).first().waitFor({ timeout: 60_000 });
+    await page.getByRole('status').filter({ hasText: 'Ran 1 step for real' }).first().waitFor({ timeout: 60_000 });
     expect(existsSync(mark)).toBe(false);
     expect(errors).toEqual([]);
   });
