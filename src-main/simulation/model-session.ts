@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { ModelSpec, ModelState } from '../common/contract/simulation';
 import type { WorldModelEngine } from '../common/engine';
 import { GgufEngine } from '../engine/gguf/gguf-engine';
+import { findLocalGgufModels } from '../engine/gguf/local-models';
 import { OnnxEngine } from '../engine/onnx/onnx-engine';
 import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
 import { GenerationParameters } from './generation-parameters';
@@ -43,6 +44,7 @@ export class ModelSession {
       defaultModelPath: defaultModelPath(this.resourcesDir),
       gpuRuntime: gpuRuntimeStatus(),
       loading: this.loading,
+      localGguf: findLocalGgufModels(),
     };
   }
 

@@ -82,6 +82,10 @@ export const ModelState = z.object({
   /** CUDA runtime for onnxruntime-node: installable here, installed, or not applicable. */
   gpuRuntime: z.enum(['installed', 'not-installed', 'unsupported-platform']),
   loading: z.boolean(),
+  /** GGUF models already on this machine in LM Studio's and Ollama's folders, to open without a download. */
+  localGguf: z
+    .array(z.object({ path: z.string(), name: z.string(), source: z.enum(['LM Studio', 'Ollama']), bytes: z.number() }))
+    .optional(),
 });
 export type ModelState = z.infer<typeof ModelState>;
 

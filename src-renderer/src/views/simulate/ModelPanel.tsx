@@ -79,6 +79,19 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
           Load folder
         </button>
       </form>
+      {(model?.localGguf?.length ?? 0) > 0 && (
+        <div className="local-gguf">
+          <h4>GGUF models on this machine (LM Studio, Ollama)</h4>
+          <ul>
+            {model!.localGguf!.map((m) => (
+              <li key={m.path}>
+                <span title={m.path}>{m.name}</span> <span className="muted">({m.source}, {formatBytes(m.bytes)})</span>{' '}
+                <button onClick={() => void loadModel({ kind: 'gguf', path: m.path, device }).then((ok) => ok && onDone())}>Load</button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <form
         onSubmit={(e) => {
           e.preventDefault();
