@@ -32,9 +32,16 @@ describe('worldloom import --prompt', () => {
     expect(text).toContain('"observation":"would deploy 3 services"');
   });
 
-  it('says what is wrong with a pattern that is not a regular expression', () => {
+  it('takes the prompt as the screen shows it, trailing space and brackets as plain text', () => {
+    const summary = JSON.parse(run('import', cast, '--workspace', join(dir, 'literal.worldloom'), '--prompt', '[prod] >>> '));
+    expect(summary).toMatchObject({ format: 'asciinema', imported: 1, problems: 0 });
+  });
+
+  it('says when the prompt given matches no line, and which prompt would', () => {
     const bad = spawnSync(process.execPath, [bin, 'import', cast, '--workspace', join(dir, 'b.worldloom'), '--prompt', '('], { encoding: 'utf8' });
-    expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/--prompt "\(" is not a valid regular expression/);
+    expect(bad.status).toBe(0);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ problems: 1 });
+    expect(bad.stderr).toMatch(/--prompt "\(" matched no line of the screen text/);
+    expect(bad.stderr).toContain('"[prod] >>>"');
   });
 });
