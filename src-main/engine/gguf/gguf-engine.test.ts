@@ -54,6 +54,7 @@ describe.skipIf(unavailable)('GgufEngine on the tiny Qwen3.5-MoE GGUF', () => {
     expect(described.reasoning).toEqual({ reasons: true, canDisable: true });
     expect(described.notes.join('\n')).toMatch(/all \d+ layers on the CPU/);
     expect(described.memoryBytes).toBeGreaterThan(1_000_000);
+    expect(described.identity).toMatch(/^gguf:[0-9a-f]{32}$/);
   });
 
   it('renders the exact prompt the ONNX engine renders, and llama.cpp tokenizes it to the same ids', async () => {

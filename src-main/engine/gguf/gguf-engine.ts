@@ -127,6 +127,7 @@ export class GgufEngine implements WorldModelEngine {
     return {
       kind: 'gguf',
       modelId: this.file.name,
+      identity: this.file.identity,
       device: this.backend.device,
       contextLength: this.context.contextSize,
       memoryBytes: this.model.size + memory.ram + memory.vram + this.pool.checkpointBytes,

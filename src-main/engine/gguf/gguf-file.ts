@@ -3,7 +3,8 @@
 // instead of a language model, no chat template, a missing or cut-off part of a split model.
 // Only the header is read (metadata and tensor table); the weights stay on disk.
 
-import { existsSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
 import { EngineError } from '../../common/engine';
@@ -23,6 +24,8 @@ export interface GgufModelFile {
   samplingDefaults: SamplingDefaults;
   /** Layers llama.cpp can offload, the output layer counted (block_count + 1). */
   offloadableLayers: number;
+  /** The files' real paths, sizes and times, hashed: tells this model apart from another of the same name (sample reuse). */
+  identity: string;
 }
 
 const SPLIT_PART = /^(.*)-(\d{5})-of-(\d{5})\.gguf$/i;
@@ -125,7 +128,17 @@ export async function readGgufModel(path: string): Promise<GgufModelFile> {
     trainContextLength,
     samplingDefaults,
     offloadableLayers: blockCount + 1,
+    identity: identityOf(parts),
   };
+}
+
+function identityOf(parts: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) {
+    const { size, mtimeMs } = statSync(part);
+    hash.update(`\0${realpathSync(part)}\0${size}\0${mtimeMs}`);
+  }
+  return `gguf:${hash.digest('hex').slice(0, 32)}`;
 }
 
 /** Metadata stores float32: 0.949999988 is the 0.95 the model's authors wrote. */
