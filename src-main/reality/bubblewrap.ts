@@ -10,7 +10,7 @@
 // may read stay unreadable. The limits are set inside (bash's ulimit sets soft and hard
 // limits, which no process there may raise again): processes, address space, file size.
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RealEnvironmentError } from './environment';
 
@@ -37,19 +37,25 @@ export interface SandboxLimits {
   maxMemoryBytes: number;
   /** The largest file a command may write. */
   maxFileBytes: number;
+  /** All of the home folder together: a RAM-backed tmpfs of this size, never the host's disk. */
+  maxHomeBytes: number;
+  /** All of /tmp together (RAM-backed tmpfs). */
+  maxTmpBytes: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   maxProcesses: 256,
   maxMemoryBytes: 2 * 1024 * 1024 * 1024,
   maxFileBytes: 256 * 1024 * 1024,
+  // Both are RAM: 384 MiB per sandbox at most, and at most MAX_SANDBOXES sandboxes at once
+  // (registry.ts), so files written in sandboxes hold at most 1.5 GiB of the host's memory.
+  maxHomeBytes: 256 * 1024 * 1024,
+  maxTmpBytes: 128 * 1024 * 1024,
 };
 
 export interface SandboxFiles {
   /** The host folder that holds the files below; given to the sandbox user when the caller is root. */
   dir: string;
-  /** Host directory bound as the sandbox's home (and working directory). */
-  home: string;
   passwd: string;
   group: string;
   hostname: string;
@@ -77,7 +83,7 @@ function bindSystemPath(path: string): string[] {
 export const runsAsRoot = () => process.getuid?.() === 0;
 
 /** bwrap's arguments, up to (not including) the program to run inside. */
-export function bubblewrapArgs(files: SandboxFiles, mounts: SandboxMounts = {}): string[] {
+export function bubblewrapArgs(files: SandboxFiles, mounts: SandboxMounts = {}, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): string[] {
   return [
     '--die-with-parent',
     // setsid: a program inside cannot push keystrokes into the outer terminal (TIOCSTI).
@@ -97,8 +103,9 @@ export function bubblewrapArgs(files: SandboxFiles, mounts: SandboxMounts = {}):
     '--ro-bind', files.bashrc, BASHRC_IN_SANDBOX,
     '--proc', '/proc',
     '--dev', '/dev',
-    '--tmpfs', '/tmp',
-    '--bind', files.home, SANDBOX_HOME,
+    // Home and /tmp are bounded in total, not only per file (bwrap 0.8's --size applies to the next --tmpfs).
+    '--size', String(limits.maxTmpBytes), '--perms', '1777', '--tmpfs', '/tmp',
+    '--size', String(limits.maxHomeBytes), '--perms', '0700', '--tmpfs', SANDBOX_HOME,
     ...(mounts.readOnly ?? []).flatMap((p) => ['--ro-bind', p, p]),
     ...(mounts.readWrite ?? []).flatMap((p) => ['--bind', p, p]),
     '--chdir', mounts.chdir ?? SANDBOX_HOME,
@@ -119,7 +126,7 @@ export function bubblewrapArgs(files: SandboxFiles, mounts: SandboxMounts = {}):
  * A bash line that sets the limits (soft and hard) and then runs the program given after it.
  * A limit bash cannot set is one the caller already holds lower: that stricter one stays.
  */
-export function limitsPrefix(limits: SandboxLimits): string {
+export function limitsPrefix(limits: Pick<SandboxLimits, 'maxProcesses' | 'maxMemoryBytes' | 'maxFileBytes'>): string {
   // bash's ulimit counts -v and -f in KiB (1024-byte blocks, not POSIX's 512 outside POSIX mode).
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
   return [`ulimit -u ${limits.maxProcesses}`, `ulimit -v ${kib(limits.maxMemoryBytes)}`, `ulimit -f ${kib(limits.maxFileBytes)}`]
@@ -139,7 +146,7 @@ export function sandboxedCommand(
   mounts: SandboxMounts = {},
   extraArgs: readonly string[] = [],
 ): { file: string; args: string[] } {
-  const bwrap = [bubblewrapPath(), ...bubblewrapArgs(files, mounts), ...extraArgs, '/bin/bash', '-c', limitsPrefix(limits), 'worldloom-sandbox', ...program];
+  const bwrap = [bubblewrapPath(), ...bubblewrapArgs(files, mounts, limits), ...extraArgs, '/bin/bash', '-c', limitsPrefix(limits), 'worldloom-sandbox', ...program];
   if (!runsAsRoot()) return { file: bwrap[0]!, args: bwrap.slice(1) };
   return {
     file: SETPRIV,
@@ -147,17 +154,16 @@ export function sandboxedCommand(
   };
 }
 
-/** Writes the sandbox's home and its own passwd, group, hostname and bashrc under `dir` (a fresh temporary folder). */
+/** Writes the sandbox's own passwd, group, hostname and bashrc under `dir` (a fresh temporary folder); its home is a tmpfs. */
 export function writeSandboxFiles(dir: string, bashrc: string): SandboxFiles {
-  const files: SandboxFiles = { dir, home: join(dir, 'home'), passwd: join(dir, 'passwd'), group: join(dir, 'group'), hostname: join(dir, 'hostname'), bashrc: join(dir, 'bashrc') };
-  mkdirSync(files.home);
+  const files: SandboxFiles = { dir, passwd: join(dir, 'passwd'), group: join(dir, 'group'), hostname: join(dir, 'hostname'), bashrc: join(dir, 'bashrc') };
   const accounts = sandboxAccountFiles();
   writeFileSync(files.passwd, accounts.passwd);
   writeFileSync(files.group, accounts.group);
   writeFileSync(files.hostname, accounts.hostname);
   writeFileSync(files.bashrc, bashrc, { mode: 0o600 });
   if (runsAsRoot()) {
-    // The sandbox starts as nobody, which must reach these files and own the throwaway home.
+    // The sandbox starts as nobody, which must reach these files.
     for (const p of [dir, ...readdirSync(dir).map((n) => join(dir, n))]) chownSync(p, NOBODY, NOBODY);
   }
   return files;
@@ -206,10 +212,12 @@ export function checkBubblewrap(files: SandboxFiles, what = 'a real terminal', t
 }
 
 export function sandboxDescription(limits: SandboxLimits, extra = ''): string {
+  const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
   const gib = (limits.maxMemoryBytes / 2 ** 30).toFixed(limits.maxMemoryBytes % 2 ** 30 ? 1 : 0);
   return (
     `bubblewrap: no network, own user, process and hostname namespaces${runsAsRoot() ? ' (started as nobody, not root)' : ''}, ` +
-    `read-only system, throwaway home${extra}; at most ${limits.maxProcesses} processes and ${gib} GiB of memory per process`
+    `read-only system, throwaway home${extra}; at most ${limits.maxProcesses} processes and ${gib} GiB of memory per process, ` +
+    `${mib(limits.maxHomeBytes)} MiB in home and ${mib(limits.maxTmpBytes)} MiB in /tmp`
   );
 }
 

@@ -60,8 +60,48 @@ export function killForegroundGroup(rootPid: number, shellName = 'bash'): boolea
   }
 }
 
+/** The PIDs below `rootPid` now: taken when a step starts, so a time-out stops only what came after. */
+export function processesBelow(rootPid: number): Set<number> {
+  return new Set(descendants(rootPid).map((p) => p.pid));
+}
+
+/**
+ * Kills every process below `rootPid` that was not there before (`before`) except the
+ * interactive shell and what it runs inside of (bwrap, script). A background job (`cmd &`),
+ * `nohup` or `setsid` has left the shell's process group, and once its parent ends it is
+ * reparented to the sandbox's init (bwrap, PID 1 of its PID namespace), still below
+ * `rootPid`: so the sweep goes by descent, not by group. A job may fork while it is swept,
+ * so it repeats until nothing new is left. Returns how many processes were killed.
+ */
+export function killStartedSince(rootPid: number, before: ReadonlySet<number>, shellName = 'bash'): number {
+  let killed = 0;
+  for (let round = 0; round < 50; round++) {
+    const procs = descendants(rootPid);
+    const shell = interactiveShell(procs, shellName);
+    // The shell and its ancestors up to rootPid are the environment itself, never swept.
+    const keep = new Set<number>();
+    for (let p = shell; p; p = procs.find((q) => q.pid === p!.ppid)) keep.add(p.pid);
+    const targets = procs.filter((p) => !keep.has(p.pid) && !before.has(p.pid));
+    if (targets.length === 0) break;
+    for (const p of targets) {
+      try {
+        // SIGSTOP first everywhere would be tidier, but SIGKILL cannot be caught, and the loop catches forks.
+        process.kill(p.pid, 'SIGKILL');
+        killed++;
+      } catch {
+        // already gone
+      }
+    }
+  }
+  return killed;
+}
+
 /** The interactive shell below `rootPid`: the outermost bash (a bash run by a command sits below it). */
 function interactiveShell(procs: readonly ProcStat[], shellName: string): ProcStat | undefined {
+  // script runs it: a bash that a setsid job left behind, reparented to the sandbox's init, is not it.
+  const comm = (pid: number) => procs.find((q) => q.pid === pid)?.comm;
+  const underScript = procs.find((p) => p.comm === shellName && comm(p.ppid) === 'script' && comm(procs.find((q) => q.pid === p.ppid)!.ppid) !== shellName);
+  if (underScript) return underScript;
   return procs.find((p) => p.comm === shellName && procs.every((q) => q.pid !== p.ppid || q.comm !== shellName));
 }
 

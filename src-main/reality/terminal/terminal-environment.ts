@@ -26,7 +26,7 @@ import {
   type SandboxFiles,
   type SandboxLimits,
 } from '../bubblewrap';
-import { killForegroundGroup, shellState } from './process-group';
+import { killForegroundGroup, killStartedSince, processesBelow, shellState } from './process-group';
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS, timedOutNote } from '../../common/terminal-timeout';
 
 export interface TerminalLimits extends SandboxLimits {
@@ -162,10 +162,13 @@ export class TerminalEnvironment implements RealEnvironment {
     this.tail = '';
     this.flushed = [];
     const command = action.replace(/\r?\n$/, '');
+    // What runs before the step (the shell, jobs earlier steps left running) is not this step's to stop.
+    const before = processesBelow(this.pty.pid);
     this.pty.write(command.replace(/\r?\n/g, '\r') + '\r');
     const seconds = Math.round(this.limits.commandTimeoutMs / 100) / 10;
     let status = await this.waitForPrompt(this.limits.commandTimeoutMs);
     let timedOut = false;
+    let stoppedInBackground = 0;
     if (status === undefined && !this.exited) {
       timedOut = true;
       this.pty.write('\x03');
@@ -174,6 +177,8 @@ export class TerminalEnvironment implements RealEnvironment {
         killForegroundGroup(this.pty.pid);
         status = await this.waitForPrompt(GRACE_MS);
       }
+      // Everything else the step started goes too: background jobs, nohup and setsid children.
+      if (!this.exited && this.pty) stoppedInBackground = killStartedSince(this.pty.pid, before);
     }
     const lines = this.takeLines();
     // When the echoed command line wrapped, its continuation rows come first (joined into one line).
@@ -184,6 +189,7 @@ export class TerminalEnvironment implements RealEnvironment {
     const notes: string[] = [];
     if (this.truncated) notes.push(`[output truncated: only the first ${this.limits.maxOutputBytes} bytes of ${this.outputBytes} are shown]`);
     if (timedOut) notes.push(timedOutNote(seconds));
+    if (stoppedInBackground > 0) notes.push(`[also stopped ${stoppedInBackground} background process${stoppedInBackground === 1 ? '' : 'es'} this command started]`);
     if (status === undefined || status === null) {
       notes.push('[the shell stopped responding and was closed]');
       await this.dispose();
@@ -197,7 +203,7 @@ export class TerminalEnvironment implements RealEnvironment {
         timedOut,
         truncated: this.truncated,
         outputBytes: this.outputBytes,
-        ...(timedOut ? { timeoutSeconds: seconds } : {}),
+        ...(timedOut ? { timeoutSeconds: seconds, stoppedInBackground } : {}),
       },
     };
   }

@@ -2,7 +2,7 @@
 // machine run as root): process and memory limits, what is visible, and an end-of-step
 // marker that a command cannot forge. Each attack is bounded, so it stays harmless even
 // where a limit would not hold.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { descendants } from './process-group';
 import { TerminalEnvironment, type TerminalLimits } from './terminal-environment';
@@ -24,13 +24,59 @@ describe.skipIf(noBwrap !== '')(`the terminal sandbox, started by ${runningAs}${
 
   it('stops a burst of processes at the process limit', async () => {
     const t = await open({ maxProcesses: 32 });
-    // 100 background sleeps: far past the limit, yet bounded if the limit failed.
-    const step = await t.step('for i in $(seq 100); do sleep 30 & done 2>/dev/null');
+    // 100 background sleeps: far past the limit, yet bounded if the limit failed. dash gives up
+    // at the first fork refused (bash would retry past the time-out, whose sweep stops the sleeps).
+    const step = await t.step("sh -c 'for i in $(seq 100); do sleep 30 & done' 2>/dev/null");
     const pid = (t as unknown as { pty: { pid: number } }).pty.pid;
     const sleeping = descendants(pid).filter((p) => p.comm === 'sleep').length;
     expect(step.details.timedOut === true || step.details.exitStatus !== null).toBe(true);
     expect(sleeping).toBeGreaterThan(10);
     expect(sleeping).toBeLessThanOrEqual(32);
+  }, 30_000);
+
+  it('stops everything a timed-out step started — background, nohup and setsid jobs too — and keeps the shell and earlier jobs', async () => {
+    const t = await open({ commandTimeoutMs: 3000 });
+    const pid = (t as unknown as { pty: { pid: number } }).pty.pid;
+    // Each sleep carries its own length, so the test can tell them apart from outside.
+    const running = () =>
+      descendants(pid).flatMap((p) => {
+        try {
+          return [readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')];
+        } catch {
+          return [];
+        }
+      });
+    // A job an earlier step left running on purpose (a server, say) is not the timed-out step's.
+    expect((await t.step('sleep 3001 & echo started')).details.timedOut).toBe(false);
+    const step = await t.step(
+      'sleep 3002 & nohup sleep 3003 >/dev/null 2>&1 & setsid sleep 3004 & (setsid bash -c "while :; do sleep 3005; done" &); sleep 3006',
+    );
+    expect(step.details.timedOut).toBe(true);
+    expect(step.details.stoppedInBackground).toBeGreaterThanOrEqual(4);
+    expect(step.observation).toMatch(/\[also stopped \d+ background processes this command started\]/);
+    const left = running();
+    for (const n of [3002, 3003, 3004, 3005, 3006]) expect(left.filter((c) => c.includes(`sleep ${n}`))).toEqual([]);
+    expect(left.filter((c) => c === 'sleep 3001')).toHaveLength(1);
+    // The shell is the same one, at its prompt, and runs the next step.
+    // (bash reports the jobs it lost there, as it would to a person.)
+    expect((await t.step('echo next')).observation).toMatch(/^next\n(\[\d+\][-+ ] +Killed .*\n)*agent@sandbox:~\$$/);
+  }, 30_000);
+
+  it('bounds home and /tmp in total, not only per file, at the promised sizes', async () => {
+    const defaults = await open({});
+    const sizes = await defaults.step('df -k --output=size ~ /tmp | tail -n 2 | tr "\\n" " "');
+    // 256 MiB of home and 128 MiB of /tmp, in KiB.
+    expect(sizes.observation).toMatch(/^\s*262144\s+131072\s/);
+    await env?.dispose();
+    // Small figures keep the test cheap: files of at most 4 MiB each, 6 MiB in all per folder.
+    const t = await open({ maxFileBytes: 4 * 2 ** 20, maxHomeBytes: 6 * 2 ** 20, maxTmpBytes: 6 * 2 ** 20 });
+    for (const dir of ['~', '/tmp']) {
+      const step = await t.step(`for f in a b c; do head -c 4M /dev/zero > ${dir}/$f; done; du -sk ${dir} | cut -f1`);
+      expect(step.observation).toMatch(/No space left on device/);
+      const kib = Number(step.observation.split('\n').at(-2));
+      expect(kib).toBeGreaterThan(4096);
+      expect(kib).toBeLessThanOrEqual(6144);
+    }
   }, 30_000);
 
   it('refuses a process more memory than the limit', async () => {
