@@ -46,7 +46,7 @@ export async function recordStep(log: RealLogEntry[], action: string, run: () =>
 
 /** A real environment refused to start (no sandbox, a bad server command…); the message says what to do. */
 export class RealEnvironmentError extends UserError {
-  constructor(message: string, code: 'no-sandbox' | 'bad-action' | 'start-failed' | 'not-supported' = 'start-failed') {
+  constructor(message: string, code: 'no-sandbox' | 'bad-action' | 'start-failed' | 'not-supported' | 'busy' = 'start-failed') {
     super(message, code);
   }
 }

@@ -70,6 +70,67 @@ const KINDS: Record<RealDomain, RealEnvironmentKind> = {
   },
 };
 
+/**
+ * How many real environments this process runs at once (every recording, Run real, MCP
+ * server and browser holds one from start to dispose). Each sandbox may hold 384 MiB of files
+ * in RAM and 256 processes, so the cap bounds what they take together. WORLDLOOM_MAX_SANDBOXES
+ * changes it; it is read when an environment starts.
+ */
+export const DEFAULT_MAX_SANDBOXES = 4;
+let running = 0;
+
+export function maxSandboxes(): number {
+  const set = process.env.WORLDLOOM_MAX_SANDBOXES;
+  if (set === undefined || set === '') return DEFAULT_MAX_SANDBOXES;
+  const n = Number(set);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new RealEnvironmentError(`WORLDLOOM_MAX_SANDBOXES must be a whole number of at least 1 (it is "${set}"); unset it for the default, ${DEFAULT_MAX_SANDBOXES}.`, 'bad-action');
+  }
+  return n;
+}
+
+/** Real environments running now in this process. */
+export function runningSandboxes(): number {
+  return running;
+}
+
+/** Makes `env` hold one of the process's sandbox slots from start() until dispose(); a start past the cap is refused, never queued forever. */
+function holdSlot(env: RealEnvironment): RealEnvironment {
+  const start = env.start.bind(env);
+  const dispose = env.dispose.bind(env);
+  let held = false;
+  const release = () => {
+    if (held) running--;
+    held = false;
+  };
+  env.start = async () => {
+    const max = maxSandboxes();
+    if (running >= max) {
+      throw new RealEnvironmentError(
+        `Busy: ${running} real environment${running === 1 ? ' is' : 's are'} already running here, the most at once (${max}). ` +
+          'Wait for a recording or a Run real to finish and try again, or set WORLDLOOM_MAX_SANDBOXES to allow more.',
+        'busy',
+      );
+    }
+    running++;
+    held = true;
+    try {
+      return await start();
+    } catch (err) {
+      release();
+      throw err;
+    }
+  };
+  env.dispose = async () => {
+    try {
+      await dispose();
+    } finally {
+      release();
+    }
+  };
+  return env;
+}
+
 export function isRealDomain(domain: Domain): domain is RealDomain {
   return (REAL_DOMAINS as readonly string[]).includes(domain);
 }
@@ -79,7 +140,7 @@ export function openRealEnvironment(domain: Domain, settings: RealEnvironmentSet
   if (!isRealDomain(domain)) {
     throw new RealEnvironmentError(`There is no real ${domain} environment; real runs exist for ${REAL_DOMAINS.join(', ')}.`, 'not-supported');
   }
-  return KINDS[domain].open(settings);
+  return holdSlot(KINDS[domain].open(settings));
 }
 
 export function sandboxStates(settings: RealEnvironmentSettings = {}): SandboxState[] {
