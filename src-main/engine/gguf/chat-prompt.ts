@@ -5,16 +5,13 @@
 // llama.cpp's reads the same vocabulary and merges.
 
 import type { ChatMessage } from '../../common/engine';
-import { openThinkBlock, type ChatOptions, type ChatPrompt, type TemplateKwargs } from '../onnx/chat-tokenizer';
+import { divergencePoints, promptText, templateReasoning, type ChatOptions, type ChatPrompt, type TemplateKwargs } from '../chat-template-prompt';
 import { TemplateSandbox, type TemplateLimits } from '../onnx/template-sandbox';
 
 export interface GgufTokenizer {
   /** Text to ids, special tokens written in the text recognised, none added. */
   encode(text: string): number[];
 }
-
-/** Stands in for the last message's content to find where that content starts. */
-const PROBE_CONTENT = '\u2063worldloom probe\u2063';
 
 export class GgufChatPrompt {
   private readonly sandbox: TemplateSandbox;
@@ -44,16 +41,8 @@ export class GgufChatPrompt {
   }
 
   /** The exact text the model reads for its next turn: the generation prompt and any continuation. */
-  async promptText(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<{ text: string; streamPrefix: string }> {
-    const rendered = await this.render(messages, true, options.templateKwargs);
-    const open = openThinkBlock(rendered);
-    const continuation = options.continuation ?? '';
-    if (!continuation) return { text: rendered, streamPrefix: open };
-    // The continuation carries the think block the prompt opened; it is not written twice.
-    let rest = continuation;
-    if (open && rest.startsWith(open)) rest = rest.slice(open.length);
-    else if (open && rest.startsWith('<think>')) rest = rest.slice('<think>'.length).replace(/^\n/, '');
-    return { text: rendered + rest, streamPrefix: '' };
+  promptText(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<{ text: string; streamPrefix: string }> {
+    return promptText(this.renderBound, messages, options);
   }
 
   /** Tokens of the prompt and the points where a sibling's or a child's prompt will diverge from it. */
@@ -64,33 +53,16 @@ export class GgufChatPrompt {
   }
 
   /** Whether the model reasons in think blocks, and whether the template lets it stop. */
-  async reasoning(): Promise<{ reasons: boolean; canDisable: boolean }> {
-    const probe = await this.render([{ role: 'user', content: PROBE_CONTENT }], true).catch(() => '');
-    return {
-      reasons: openThinkBlock(probe) !== '' || this.source.includes('<think>'),
-      canDisable: /\benable_thinking\b/.test(this.source),
-    };
+  reasoning(): Promise<{ reasons: boolean; canDisable: boolean }> {
+    return templateReasoning(this.renderBound, this.source);
   }
 
-  private async snapshotPoints(messages: readonly ChatMessage[], tokens: readonly number[], options: ChatOptions): Promise<number[]> {
-    const shared = (other: string): number => {
-      const ids = this.tokenizer.encode(other);
-      let n = 0;
-      while (n < tokens.length && n < ids.length && tokens[n] === ids[n]) n++;
-      return n;
-    };
-    // As in the ONNX engine: templates re-render earlier turns depending on what follows, so the
-    // conversations a sibling and a child would send, with stand-in content, show in tokens
-    // where each diverges; a checkpoint kept there lets the next branch start from it.
-    const points: number[] = [];
-    const last = messages.at(-1);
-    if (messages.length > 1 && last) {
-      points.push(shared(await this.render([...messages.slice(0, -1), { ...last, content: PROBE_CONTENT }], true, options.templateKwargs)));
-    }
-    if (last?.role === 'user' && !options.continuation) {
-      const child = [...messages, { role: 'assistant' as const, content: PROBE_CONTENT }, { role: 'user' as const, content: PROBE_CONTENT }];
-      points.push(shared(await this.render(child, true, options.templateKwargs)));
-    }
-    return [...new Set(points)].filter((n) => n > 0 && n < tokens.length).sort((a, b) => a - b);
+  // As in the ONNX engine: a checkpoint kept where a sibling's or a child's prompt diverges lets
+  // the next branch start from it.
+  private snapshotPoints(messages: readonly ChatMessage[], tokens: readonly number[], options: ChatOptions): Promise<number[]> {
+    return divergencePoints(this.renderBound, (text) => this.tokenizer.encode(text), messages, tokens, options);
   }
+
+  private readonly renderBound = (messages: readonly ChatMessage[], addGenerationPrompt: boolean, templateKwargs?: TemplateKwargs): Promise<string> =>
+    this.render(messages, addGenerationPrompt, templateKwargs);
 }

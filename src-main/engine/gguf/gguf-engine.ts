@@ -17,7 +17,7 @@ import {
   type TokenEvent,
   type WorldModelEngine,
 } from '../../common/engine';
-import type { ChatPrompt, TemplateKwargs } from '../onnx/chat-tokenizer';
+import type { ChatPrompt, TemplateKwargs } from '../chat-template-prompt';
 import { recommendedSampling } from '../onnx/generation-config';
 import { TextStream } from '../onnx/text-stream';
 import { GgufChatPrompt } from './chat-prompt';

@@ -10,34 +10,7 @@ import { EngineError, type ChatMessage } from '../../common/engine';
 import { TemplateSandbox, type TemplateLimits } from './template-sandbox';
 import { unsafeTokenizerPattern } from './tokenizer-patterns';
 import { modelFileText, parseModelJson } from './model-files';
-
-export type TemplateKwargs = Record<string, string | number | boolean>;
-
-export interface ChatPrompt {
-  tokens: number[];
-  /**
-   * Token counts, ascending and short of the whole prompt, where later prompts are likely to
-   * diverge from this one, so the cache there is worth keeping: where the last message's
-   * content starts (a sibling: same history, another action) and where the answer to it
-   * starts (a child: this turn answered, then the next action).
-   */
-  snapshots: number[];
-  /**
-   * Text the output starts with that the prompt already wrote: the open think block
-   * (`<think>\n`) when the generation prompt ends inside one, so the stream marks reasoning
-   * from its first token; '' otherwise, and for a continuation (which already holds it).
-   */
-  streamPrefix: string;
-}
-
-export interface ChatOptions {
-  templateKwargs?: TemplateKwargs;
-  /** What the assistant already wrote; the prompt ends after it. */
-  continuation?: string;
-}
-
-/** Stands in for the last message's content to find where that content starts. */
-const PROBE_CONTENT = '\u2063worldloom probe\u2063';
+import { divergencePoints, promptText, templateReasoning, type ChatOptions, type ChatPrompt, type TemplateKwargs } from '../chat-template-prompt';
 
 type TokenizerConfig = Record<string, unknown> & { chat_template?: unknown };
 
@@ -119,16 +92,8 @@ export class ChatTokenizer {
   }
 
   /** The exact text the model reads for its next turn: the generation prompt and any continuation. */
-  async promptText(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<{ text: string; streamPrefix: string }> {
-    const rendered = await this.renderSafely(messages, true, options.templateKwargs);
-    const open = openThinkBlock(rendered);
-    const continuation = options.continuation ?? '';
-    if (!continuation) return { text: rendered, streamPrefix: open };
-    // The output carries the think block the prompt opened; do not write it twice.
-    let rest = continuation;
-    if (open && rest.startsWith(open)) rest = rest.slice(open.length);
-    else if (open && rest.startsWith('<think>')) rest = rest.slice('<think>'.length).replace(/^\n/, '');
-    return { text: rendered + rest, streamPrefix: '' };
+  promptText(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<{ text: string; streamPrefix: string }> {
+    return promptText(this.render, messages, options);
   }
 
   /** Tokens of the prompt; `snapshots` are found only when asked (they cost two more renders). */
@@ -140,38 +105,17 @@ export class ChatTokenizer {
   }
 
   /** Where a sibling's or a child's prompt will diverge from `tokens`, the prompt for `messages`. */
-  async snapshotPoints(messages: readonly ChatMessage[], tokens: readonly number[], options: ChatOptions = {}): Promise<number[]> {
-    const shared = (other: string): number => {
-      const ids = this.encode(other);
-      let n = 0;
-      while (n < tokens.length && n < ids.length && tokens[n] === ids[n]) n++;
-      return n;
-    };
-    // Templates re-render earlier turns depending on what follows (Qwen3.5 adds empty think
-    // blocks after the last user turn and trims content), so no rendered history is a text
-    // prefix of the prompt. Rendering the conversations a sibling and a child would send, with
-    // stand-in content, shows in tokens where each diverges.
-    const points: number[] = [];
-    const last = messages.at(-1);
-    if (messages.length > 1 && last) {
-      const sibling = [...messages.slice(0, -1), { ...last, content: PROBE_CONTENT }];
-      points.push(shared(await this.renderSafely(sibling, true, options.templateKwargs)));
-    }
-    if (last?.role === 'user' && !options.continuation) {
-      const child = [...messages, { role: 'assistant' as const, content: PROBE_CONTENT }, { role: 'user' as const, content: PROBE_CONTENT }];
-      points.push(shared(await this.renderSafely(child, true, options.templateKwargs)));
-    }
-    return [...new Set(points)].filter((n) => n > 0 && n < tokens.length).sort((a, b) => a - b);
+  snapshotPoints(messages: readonly ChatMessage[], tokens: readonly number[], options: ChatOptions = {}): Promise<number[]> {
+    return divergencePoints(this.render, (text) => this.encode(text), messages, tokens, options);
   }
 
   /** Whether the model reasons in think blocks, and whether the template lets it stop. */
-  async reasoning(): Promise<{ reasons: boolean; canDisable: boolean }> {
-    const probe = await this.renderSafely([{ role: 'user', content: PROBE_CONTENT }], true).catch(() => '');
-    return {
-      reasons: openThinkBlock(probe) !== '' || this.source.includes('<think>'),
-      canDisable: /\benable_thinking\b/.test(this.source),
-    };
+  reasoning(): Promise<{ reasons: boolean; canDisable: boolean }> {
+    return templateReasoning(this.render, this.source);
   }
+
+  private readonly render = (messages: readonly ChatMessage[], addGenerationPrompt: boolean, templateKwargs?: TemplateKwargs): Promise<string> =>
+    this.renderSafely(messages, addGenerationPrompt, templateKwargs);
 
   private context(messages: readonly ChatMessage[], addGenerationPrompt: boolean, templateKwargs: TemplateKwargs): Record<string, unknown> {
     return {
@@ -181,14 +125,6 @@ export class ChatTokenizer {
       add_generation_prompt: addGenerationPrompt,
     };
   }
-}
-
-/** The think block a rendered prompt ends inside ('<think>' and the whitespace after it), or ''. */
-export function openThinkBlock(text: string): string {
-  const at = text.lastIndexOf('<think>');
-  if (at < 0) return '';
-  const tail = text.slice(at);
-  return /^<think>\s*$/.test(tail) ? tail : '';
 }
 
 /** tokenizer_config.json's chat_template (a string, or a list of named ones), else chat_template.jinja beside it. */

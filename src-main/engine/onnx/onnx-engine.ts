@@ -16,7 +16,8 @@ import {
 } from '../../common/engine';
 import { decodeBatch, type DecodeRequest } from './batch-decoder';
 import { discoverCacheLayout, type CacheLayout } from './cache-layout';
-import { ChatTokenizer, type ChatPrompt, type TemplateKwargs } from './chat-tokenizer';
+import type { ChatPrompt, TemplateKwargs } from '../chat-template-prompt';
+import { ChatTokenizer } from './chat-tokenizer';
 import { DecoderStep } from './decoder-step';
 import { EmbeddingModel } from './embedding-model';
 import type { DeviceChoice } from '../../common/device';

@@ -4,7 +4,7 @@
 // child's prompt will diverge from it (found by the chat tokenizer), the points later
 // branches are most likely to start from.
 
-import type { ChatPrompt } from './chat-tokenizer';
+import type { ChatPrompt } from '../chat-template-prompt';
 import type { CacheLayout } from './cache-layout';
 import { emptyCache, lastLogits, type CacheTensors } from './cache-tensors';
 import type { DecoderStep } from './decoder-step';
