@@ -56,6 +56,8 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
 export interface SandboxFiles {
   /** The host folder that holds the files below; given to the sandbox user when the caller is root. */
   dir: string;
+  /** The seccomp filter (classic BPF) bwrap loads from a file descriptor: no TIOCSTI. */
+  seccomp: string;
   passwd: string;
   group: string;
   hostname: string;
@@ -146,7 +148,13 @@ export function sandboxedCommand(
   mounts: SandboxMounts = {},
   extraArgs: readonly string[] = [],
 ): { file: string; args: string[] } {
-  const bwrap = [bubblewrapPath(), ...bubblewrapArgs(files, mounts, limits), ...extraArgs, '/bin/bash', '-c', limitsPrefix(limits), 'worldloom-sandbox', ...program];
+  // bwrap reads its seccomp filter from a descriptor; node-pty passes none but the terminal's,
+  // so a shell opens the file on descriptor 3 and becomes bwrap.
+  const bwrap = [
+    '/bin/sh', '-c', `exec "$@" ${SECCOMP_FD}<"$0"`, files.seccomp,
+    bubblewrapPath(), '--seccomp', String(SECCOMP_FD), ...bubblewrapArgs(files, mounts, limits), ...extraArgs,
+    '/bin/bash', '-c', limitsPrefix(limits), 'worldloom-sandbox', ...program,
+  ];
   if (!runsAsRoot()) return { file: bwrap[0]!, args: bwrap.slice(1) };
   return {
     file: SETPRIV,
@@ -154,14 +162,63 @@ export function sandboxedCommand(
   };
 }
 
+const SECCOMP_FD = 3;
+
+/**
+ * A seccomp filter that refuses ioctl(TIOCSTI) with EPERM and allows everything else.
+ * TIOCSTI pushes bytes into a terminal's input as if typed; inside the sandbox that terminal
+ * is the shell's own, so a program could type commands into the next prompt. The filter is
+ * classic BPF over struct seccomp_data (nr at 0, arch at 4, args[1]'s low word at 24: ioctl's
+ * request is 32 bits; little-endian hosts). It covers each ABI a process here could call ioctl through: x86-64,
+ * x32 and i386 on an x86-64 host, aarch64 and arm on an arm64 one.
+ */
+export function noTiocstiFilter(): Buffer {
+  const TIOCSTI = 0x5412;
+  const ALLOW = 0x7fff0000;
+  const EPERM = 0x00050000 | 1;
+  const ioctlByArch: [number, number[]][] = [
+    [0xc000003e, [16, 0x40000000 + 514]], // x86-64 and x32
+    [0x40000003, [54]], // i386
+    [0xc00000b7, [29]], // aarch64
+    [0x40000028, [54]], // arm
+  ];
+  type Insn = { code: number; k: number; jt?: string; jf?: string; label?: string };
+  const ld = (offset: number, label?: string): Insn => ({ code: 0x20, k: offset, label });
+  const jeq = (k: number, jt: string, jf: string): Insn => ({ code: 0x15, k, jt, jf });
+  const ret = (k: number, label?: string): Insn => ({ code: 0x06, k, label });
+  const prog: Insn[] = [ld(4)];
+  ioctlByArch.forEach(([arch], i) => prog.push(jeq(arch, `arch${i}`, i + 1 < ioctlByArch.length ? `+` : 'allow')));
+  prog.push(ret(ALLOW, 'allow'));
+  ioctlByArch.forEach(([, nrs], i) => {
+    prog.push(ld(0, `arch${i}`));
+    nrs.forEach((nr, j) => prog.push(jeq(nr, 'request', j + 1 < nrs.length ? '+' : 'allow-end')));
+  });
+  // Classic BPF jumps only forward, hence a second "allow" at the end.
+  prog.push(ld(24, 'request'), jeq(TIOCSTI, 'deny', 'allow-end'), ret(EPERM, 'deny'), ret(ALLOW, 'allow-end'));
+  const at = (label: string, from: number) => {
+    if (label === '+') return 0;
+    const to = prog.findIndex((insn) => insn.label === label);
+    return to - from - 1;
+  };
+  const out = Buffer.alloc(prog.length * 8);
+  prog.forEach((insn, i) => {
+    out.writeUInt16LE(insn.code, i * 8);
+    out.writeUInt8(insn.jt ? at(insn.jt, i) : 0, i * 8 + 2);
+    out.writeUInt8(insn.jf ? at(insn.jf, i) : 0, i * 8 + 3);
+    out.writeUInt32LE(insn.k >>> 0, i * 8 + 4);
+  });
+  return out;
+}
+
 /** Writes the sandbox's own passwd, group, hostname and bashrc under `dir` (a fresh temporary folder); its home is a tmpfs. */
 export function writeSandboxFiles(dir: string, bashrc: string): SandboxFiles {
-  const files: SandboxFiles = { dir, passwd: join(dir, 'passwd'), group: join(dir, 'group'), hostname: join(dir, 'hostname'), bashrc: join(dir, 'bashrc') };
+  const files: SandboxFiles = { dir, seccomp: join(dir, 'seccomp.bpf'), passwd: join(dir, 'passwd'), group: join(dir, 'group'), hostname: join(dir, 'hostname'), bashrc: join(dir, 'bashrc') };
   const accounts = sandboxAccountFiles();
   writeFileSync(files.passwd, accounts.passwd);
   writeFileSync(files.group, accounts.group);
   writeFileSync(files.hostname, accounts.hostname);
   writeFileSync(files.bashrc, bashrc, { mode: 0o600 });
+  writeFileSync(files.seccomp, noTiocstiFilter());
   if (runsAsRoot()) {
     // The sandbox starts as nobody, which must reach these files.
     for (const p of [dir, ...readdirSync(dir).map((n) => join(dir, n))]) chownSync(p, NOBODY, NOBODY);
@@ -178,7 +235,7 @@ function sandboxAccountFiles(): { passwd: string; group: string; hostname: strin
 }
 
 const INSTALL_HINT =
-  'Install bubblewrap (Debian/Ubuntu: `sudo apt-get install bubblewrap`; Fedora: `sudo dnf install bubblewrap`) ' +
+  'Install bubblewrap 0.8 or later, which sizes its tmpfs mounts (Debian 12+/Ubuntu 23.04+: `sudo apt-get install bubblewrap`; Fedora: `sudo dnf install bubblewrap`) ' +
   'and allow unprivileged user namespaces (kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04 an AppArmor profile for bwrap).';
 
 export function bubblewrapPath(): string {

@@ -79,6 +79,14 @@ describe.skipIf(noBwrap !== '')(`the terminal sandbox, started by ${runningAs}${
     }
   }, 30_000);
 
+  it('refuses TIOCSTI, so no program can type into the shell\'s next prompt; other terminal calls work', async () => {
+    const t = await open({});
+    const typed = 'touch ~/typed-by-tiocsti\n';
+    const push = await t.step(`python3 -c 'import fcntl, termios; [fcntl.ioctl(0, termios.TIOCSTI, c.encode()) for c in "${typed.replace('\n', '\\n')}"]'`);
+    expect(push.observation).toMatch(/PermissionError: \[Errno 1\] Operation not permitted/);
+    expect((await t.step('ls ~; stty size')).observation).toBe('40 120\nagent@sandbox:~$');
+  }, 30_000);
+
   it('refuses a process more memory than the limit', async () => {
     const t = await open({ maxMemoryBytes: 512 * 1024 * 1024 });
     // tail keeps a line without a newline whole: 1 GiB of zeros needs 1 GiB of memory.
