@@ -9,6 +9,8 @@ interface ProcStat {
   ppid: number;
   pgrp: number;
   tpgid: number;
+  /** Clock ticks after boot when it started: with the PID, names one process even if the PID is reused. */
+  starttime: number;
 }
 
 function readStat(pid: number): ProcStat | undefined {
@@ -18,7 +20,7 @@ function readStat(pid: number): ProcStat | undefined {
     const close = text.lastIndexOf(')');
     const comm = text.slice(text.indexOf('(') + 1, close);
     const f = text.slice(close + 2).split(' ');
-    return { pid, comm, ppid: Number(f[1]), pgrp: Number(f[2]), tpgid: Number(f[5]) };
+    return { pid, comm, ppid: Number(f[1]), pgrp: Number(f[2]), tpgid: Number(f[5]), starttime: Number(f[19]) };
   } catch {
     return undefined; // the process ended while we looked
   }
@@ -61,9 +63,11 @@ export function killForegroundGroup(rootPid: number, shellName = 'bash'): boolea
 }
 
 /** The PIDs below `rootPid` now: taken when a step starts, so a time-out stops only what came after. */
-export function processesBelow(rootPid: number): Set<number> {
-  return new Set(descendants(rootPid).map((p) => p.pid));
+export function processesBelow(rootPid: number): Set<string> {
+  return new Set(descendants(rootPid).map(processKey));
 }
+
+const processKey = (p: ProcStat) => `${p.pid}:${p.starttime}`;
 
 /**
  * Kills every process below `rootPid` that was not there before (`before`) except the
@@ -73,7 +77,7 @@ export function processesBelow(rootPid: number): Set<number> {
  * `rootPid`: so the sweep goes by descent, not by group. A job may fork while it is swept,
  * so it repeats until nothing new is left. Returns how many processes were killed.
  */
-export function killStartedSince(rootPid: number, before: ReadonlySet<number>, shellName = 'bash'): number {
+export function killStartedSince(rootPid: number, before: ReadonlySet<string>, shellName = 'bash'): number {
   let killed = 0;
   for (let round = 0; round < 50; round++) {
     const procs = descendants(rootPid);
@@ -81,7 +85,7 @@ export function killStartedSince(rootPid: number, before: ReadonlySet<number>, s
     // The shell and its ancestors up to rootPid are the environment itself, never swept.
     const keep = new Set<number>();
     for (let p = shell; p; p = procs.find((q) => q.pid === p!.ppid)) keep.add(p.pid);
-    const targets = procs.filter((p) => !keep.has(p.pid) && !before.has(p.pid));
+    const targets = procs.filter((p) => !keep.has(p.pid) && !before.has(processKey(p)));
     if (targets.length === 0) break;
     for (const p of targets) {
       try {
