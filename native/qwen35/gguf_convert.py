@@ -215,7 +215,9 @@ def attention_interval(layer_types: list) -> int:
             return interval
     raise ConversionError(
         f"layer_types {layer_types} does not put full attention on every n-th layer; llama.cpp's qwen35moe "
-        "places the full-attention layers by full_attention_interval"
+        "places the full-attention layers by full_attention_interval, so llama.cpp cannot run this checkpoint. "
+        "Convert it for the ONNX engine instead (npm run model:convert -- --to onnx --from HF_DIR --out DIR), "
+        "which reads layer_types as given"
     )
 
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE))
 import gguf  # noqa: E402
 
 from convert import load_checkpoint, main as convert_main  # noqa: E402
-from gguf_convert import ConversionError, convert_gguf  # noqa: E402
+from gguf_convert import ConversionError, attention_interval, convert_gguf  # noqa: E402
 from make_checkpoint import make_checkpoint  # noqa: E402
 
 SEED = int(os.environ.get("QWEN35_GGUF_SEED") or random.SystemRandom().randrange(1, 2**31))
@@ -261,6 +261,16 @@ def test_refusals_say_what_to_do(checkpoints, tmp_path, capsys):
     (bare / "tokenizer_config.json").write_text(json.dumps(tokenizer_config))
     with pytest.raises(ConversionError, match="no chat template"):
         convert_gguf(bare, tmp_path / "bare.gguf")
+
+
+def test_layer_layouts_llama_cpp_can_place():
+    L, F = "linear_attention", "full_attention"
+    assert attention_interval([L, L, L, F, L, L, L, F]) == 4
+    assert attention_interval([F, F]) == 1
+    # worldloom-nano's grown layout (two full-attention layers side by side) has no interval:
+    # refused, naming the engine that does run it.
+    with pytest.raises(ConversionError, match="--to onnx"):
+        attention_interval([L, L, L, F, F, L, L, L, F, F])
 
 
 def node_greedy(gguf_file: Path, prompts: list[list[int]], tokens: int, tmp_path: Path, *extra: str) -> list[list[int]]:
