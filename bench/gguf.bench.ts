@@ -13,7 +13,7 @@
 // identical tokens gets ratio 0, so it shows as missed.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,9 +23,10 @@ import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
 import { longHistory, withAction } from '../src-main/testing/engine-bench';
 import { TINY_HF, TINY_ONNX, tinyGguf } from '../src-main/testing/gguf-fixtures';
 import type { BenchSuite, Figure } from './bench';
+import { BENCH_PYTHON, transformersPeerRuns } from './transformers-peer';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PYTHON = join(ROOT, 'native', '.venv', 'bin', 'python');
+const PYTHON = BENCH_PYTHON;
 const THREADS = 1;
 const DECODE_TOKENS = 64;
 const ROUNDS = 3;
@@ -71,24 +72,6 @@ function convert(hf: string, out: string, type: 'f32' | 'q8_0'): string {
   });
   if (result.status !== 0) throw new Error(`convert.py --to gguf --type ${type} failed: ${result.stderr.slice(-800)}`);
   return out;
-}
-
-function transformersRuns(hf: string, prompt: number[]): Run[] {
-  const scratch = mkdtempSync(join(tmpdir(), 'worldloom-bench-'));
-  try {
-    const promptFile = join(scratch, 'prompt.json');
-    writeFileSync(promptFile, JSON.stringify(prompt));
-    const result = spawnSync(
-      PYTHON,
-      [join(ROOT, 'bench', 'qwen35_peer.py'), '--hf', hf, '--prompt-ids', promptFile, '--tokens', String(DECODE_TOKENS), '--threads', String(THREADS), '--rounds', String(ROUNDS)],
-      { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: String(THREADS) }, maxBuffer: 64 * 1024 * 1024 },
-    );
-    if (result.status !== 0) throw new Error(`the transformers peer failed: ${result.stderr.slice(-800)}`);
-    const rounds = (JSON.parse(result.stdout.trim().split('\n').pop()!) as { rounds: { tokens: number[]; prefillMs: number; decodeTokensPerSecond: number }[] }).rounds;
-    return rounds.map((round) => ({ tokens: round.tokens, prefillMs: round.prefillMs, tokensPerSecond: round.decodeTokensPerSecond }));
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
 }
 
 /** Resample ×8 of one node, the second call timed (the first computed the prompt on every sequence). */
@@ -139,7 +122,9 @@ export const ggufSuite: BenchSuite = {
       }
       const quantised = await GgufEngine.load(q8, { device: 'cpu', threads: THREADS, sequences: 1, prefixReuse: false, contextLength: 4096 });
       const q8Runs = await runs(quantised, prompt).finally(() => quantised.dispose());
-      const theirs = transformersRuns(hf, prompt);
+      const theirs = transformersPeerRuns(hf, prompt, { tokens: DECODE_TOKENS, threads: THREADS, rounds: ROUNDS }).map((round) => ({
+        tokens: round.tokens, prefillMs: round.prefillMs, tokensPerSecond: round.decodeTokensPerSecond,
+      }));
 
       const oursRate = median(ours.map((run) => run.tokensPerSecond));
       const theirRate = median(theirs.map((run) => run.tokensPerSecond));

@@ -9,22 +9,20 @@
 //   reuse against none; goal ≥ 4×
 // A figure whose runs did not produce identical tokens gets ratio 0, so it shows as missed.
 
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { longHistory, withAction } from '../src-main/testing/engine-bench';
 import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
 import { openBareLoop } from './bare-loop';
 import { resampleFigure, type BenchSuite, type Figure } from './bench';
+import { BENCH_PYTHON as PYTHON, transformersPeerRuns } from './transformers-peer';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // WORLDLOOM_QWEN35_FIXTURES benches another set laid out the same way (hf/, tokens-fp32/).
 const FIXTURES = process.env.WORLDLOOM_QWEN35_FIXTURES ?? join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'qwen35');
 const HF = join(FIXTURES, 'hf');
 const ONNX = join(FIXTURES, 'tokens-fp32');
-const PYTHON = join(ROOT, 'native', '.venv', 'bin', 'python');
 const THREADS = 1;
 const DECODE_TOKENS = 64;
 const ROUNDS = 3;
@@ -55,23 +53,6 @@ async function engineRun(engine: OnnxEngine, prompt: number[]): Promise<TimedTok
   return { ...run, prefillMs: result!.timings.prefillMs };
 }
 
-function transformersRuns(prompt: number[], rounds: number): { tokens: number[]; prefillMs: number; decodeTokensPerSecond: number }[] {
-  const scratch = mkdtempSync(join(tmpdir(), 'worldloom-bench-'));
-  try {
-    const promptFile = join(scratch, 'prompt.json');
-    writeFileSync(promptFile, JSON.stringify(prompt));
-    const result = spawnSync(
-      PYTHON,
-      [join(ROOT, 'bench', 'qwen35_peer.py'), '--hf', HF, '--prompt-ids', promptFile, '--tokens', String(DECODE_TOKENS), '--threads', String(THREADS), '--rounds', String(rounds)],
-      { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: String(THREADS) }, maxBuffer: 64 * 1024 * 1024 },
-    );
-    if (result.status !== 0) throw new Error(`the transformers peer failed: ${result.stderr.slice(-800)}`);
-    return (JSON.parse(result.stdout.trim().split('\n').pop()!) as { rounds: ReturnType<typeof transformersRuns> }).rounds;
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
 export const qwen35Suite: BenchSuite = {
   name: 'qwen35',
   async run() {
@@ -87,7 +68,7 @@ export const qwen35Suite: BenchSuite = {
     const prompt = await probe.tokenize(await probe.renderPrompt(withAction(history, 'uptime')));
     await probe.dispose();
 
-    const theirs = transformersRuns(prompt, ROUNDS);
+    const theirs = transformersPeerRuns(HF, prompt, { tokens: DECODE_TOKENS, threads: THREADS, rounds: ROUNDS });
     // Engine and bare loop interleaved, after a warm-up each: the machine is shared and its load drifts.
     const engine = await OnnxEngine.load(ONNX, { providers: ['cpu'], intraOpThreads: THREADS, prefixReuse: false });
     const loop = await openBareLoop(ONNX, THREADS);
