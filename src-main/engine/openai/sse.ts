@@ -1,38 +1,30 @@
 // Reads a server-sent event stream (the `stream: true` answer of /v1/chat/completions)
-// and yields each event's data. Written to the SSE rules, not to one server's habits:
-// lines may end in \n, \r\n or \r, a line may be split across network chunks, an event's
-// data may span several `data:` lines, and `:` lines are keep-alive comments.
+// and yields each event's data. The SSE rules (line endings \n, \r\n or \r, lines split
+// across network chunks, multi-line data, `:` keep-alive comments) are eventsource-parser's;
+// this file only turns a byte stream into its events and frees the connection when done.
+import { createParser } from 'eventsource-parser';
 
 export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   const reader = body.getReader();
-  let buffer = '';
-  let data: string[] = [];
+  const events: string[] = [];
+  // Other fields (event, id, retry) do not matter to a completion stream.
+  const parser = createParser({ onEvent: (event) => events.push(event.data) });
   let finished = false;
   try {
     for (;;) {
       const { value, done } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      let lineEnd: RegExpExecArray | null;
-      // A lone "\r" at the very end may be the first half of "\r\n": wait for more.
-      while ((lineEnd = /\r\n|\n|\r(?!$)/.exec(buffer)) !== null || (done && buffer.length > 0)) {
-        const line = lineEnd ? buffer.slice(0, lineEnd.index) : buffer.replace(/\r$/, '');
-        buffer = lineEnd ? buffer.slice(lineEnd.index + lineEnd[0].length) : '';
-        if (line === '') {
-          if (data.length > 0) yield data.join('\n');
-          data = [];
-        } else if (line.startsWith('data:')) {
-          data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-        }
-        // Other fields (event, id, retry) and comments do not matter to a completion stream.
-      }
       if (done) {
+        // A server that closes without the final blank line still meant its last event:
+        // end the pending line and the pending event (extra blank lines dispatch nothing).
+        parser.feed(`${decoder.decode()}\n\n`);
         finished = true;
-        break;
+      } else {
+        parser.feed(decoder.decode(value, { stream: true }));
       }
+      for (const data of events.splice(0)) yield data;
+      if (done) break;
     }
-    // A server that closes without the final blank line still meant its last event.
-    if (data.length > 0) yield data.join('\n');
   } finally {
     // Stopped early (the caller saw [DONE], or gave up): close the stream so the connection is freed.
     if (!finished) await reader.cancel().catch(() => undefined);
