@@ -40,7 +40,7 @@ const allowedImports = {
 const worldloom = { rules: { 'allowed-imports': allowedImports } };
 
 /** The renderer's packages: the UI libraries it bundles, nothing that needs Node. */
-const RENDERER_PACKAGES = ['react', 'react-dom', 'zustand', 'zod', '@monaco-editor/react', 'monaco-editor', '@xterm/xterm', '@xterm/addon-fit'];
+const RENDERER_PACKAGES = ['react', 'react-dom', 'zustand', 'zod', '@monaco-editor/react', 'monaco-editor', '@xterm/xterm', '@xterm/addon-fit', 'diff'];
 
 // Test doubles and fixtures (fake servers, benchmark harnesses, sample data) are for tests only.
 const TESTING_ONLY = { group: ['**/testing/*', '**/testing/**'], message: 'src-main/testing/ holds test doubles and fixtures: production code must not import them.' };
@@ -74,12 +74,12 @@ export default tseslint.config(
     },
   },
   {
-    // Pure code runs anywhere (renderer, core, CLI): it imports only pure code and zod.
+    // Pure code runs anywhere (renderer, core, CLI): it imports only pure code, zod and diff.
     files: ['src-main/common/**/*.ts'],
     ignores: ['src-main/common/**/*.test.ts'],
     plugins: { worldloom },
     rules: {
-      'worldloom/allowed-imports': ['error', { folders: ['src-main/common'], packages: ['zod'], why: 'src-main/common/ is pure: no Node, no DOM, nothing outside it.' }],
+      'worldloom/allowed-imports': ['error', { folders: ['src-main/common'], packages: ['zod', 'diff'], why: 'src-main/common/ is pure: no Node, no DOM, nothing outside it but zod and jsdiff (both pure).' }],
     },
   },
   {
