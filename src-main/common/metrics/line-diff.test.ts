@@ -45,7 +45,7 @@ describe('line diff', () => {
     }
   });
 
-  it('gives up cleanly past the work budget, counting the rest as changed', () => {
+  it('gives up cleanly past the edit cap, counting the lines between the common head and tail as changed', () => {
     const a = Array.from({ length: 300 }, (_, i) => (i % 3 ? `a${i}` : '')).join('\n');
     const b = Array.from({ length: 300 }, (_, i) => (i % 5 ? `b${i}` : '')).join('\n');
     const exact = diffLines(a, b);
