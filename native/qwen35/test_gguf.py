@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE))
 import gguf  # noqa: E402
 
 from convert import load_checkpoint, main as convert_main  # noqa: E402
-from gguf_convert import ConversionError, attention_interval, convert_gguf  # noqa: E402
+from gguf_convert import ConversionError, attention_interval, convert_gguf, recurrent_layers  # noqa: E402
 from make_checkpoint import make_checkpoint  # noqa: E402
 
 SEED = int(os.environ.get("QWEN35_GGUF_SEED") or random.SystemRandom().randrange(1, 2**31))
@@ -267,10 +267,54 @@ def test_layer_layouts_llama_cpp_can_place():
     L, F = "linear_attention", "full_attention"
     assert attention_interval([L, L, L, F, L, L, L, F]) == 4
     assert attention_interval([F, F]) == 1
-    # worldloom-nano's grown layout (two full-attention layers side by side) has no interval:
-    # refused, naming the engine that does run it.
-    with pytest.raises(ConversionError, match="--to onnx"):
-        attention_interval([L, L, L, F, F, L, L, L, F, F])
+    # worldloom-nano's grown layout (two full-attention layers side by side) has no interval: the
+    # file lists the recurrent layers instead.
+    assert attention_interval([L, L, L, F, F, L, L, L, F, F]) is None
+    assert recurrent_layers([L, L, L, F, F]) == [True, True, True, False, False]
+    with pytest.raises(ConversionError, match="neither linear_attention nor full_attention"):
+        attention_interval([L, "sliding_attention"])
+
+
+def permuted_layers(source: Path, out: Path, order: list[int]) -> Path:
+    """A copy of a checkpoint whose layer i is the source's layer order[i] (weights and layer_types)."""
+    from safetensors.numpy import load_file, save_file
+
+    shutil.copytree(source, out)
+    config = json.loads((out / "config.json").read_text())
+    text = config.get("text_config", config)
+    text["layer_types"] = [text["layer_types"][j] for j in order]
+    (out / "config.json").write_text(json.dumps(config, indent=2))
+    new_index = {old: new for new, old in enumerate(order)}
+    for path in out.glob("*.safetensors"):
+        renamed = {}
+        for name, values in load_file(path).items():
+            parts = name.split(".")
+            if "layers" in parts and parts[parts.index("layers") - 1] != "blocks":
+                at = parts.index("layers") + 1
+                parts[at] = str(new_index[int(parts[at])])
+            renamed[".".join(parts)] = values
+        save_file(renamed, path, metadata={"format": "pt"})
+    return out
+
+
+@pytest.mark.skipif(not NODE_LLAMA_CPP.is_file(), reason="node-llama-cpp is not installed in node_modules (npm ci installs it)")
+def test_a_layout_with_no_interval_is_written_as_recurrent_layers_and_decodes_as_transformers(tmp_path_factory, tmp_path):
+    from prompts import chat_prompts
+    from reference import reference_cases
+
+    # A fresh 8-layer checkpoint (L L L F L L L F) with its last full-attention layer moved up
+    # beside the first: L L L F F L L L, worldloom-nano's pattern, which no interval places.
+    base = make_checkpoint(tmp_path_factory.mktemp("qwen35-8") / "hf", SEED, "causal", layers=8)
+    source = permuted_layers(base, tmp_path / "hf", [0, 1, 2, 3, 7, 4, 5, 6])
+    out = convert_gguf(source, tmp_path / "m.gguf")
+    reader = gguf.GGUFReader(out)
+    assert reader.get_field("qwen35moe.full_attention_interval") is None
+    assert field(reader, "qwen35moe.attention.recurrent_layers") == [True, True, True, False, False, True, True, True]
+    prompts = chat_prompts(source)[:2] + [np.random.default_rng(SEED).integers(3, 660, size=23).tolist()]
+    reference = reference_cases(source, prompts, 40, model=load_checkpoint(source))
+    engine = node_greedy(out, prompts, 40, tmp_path)
+    for case, produced in zip(reference, engine):
+        assert produced == case["reference"], f"seed {SEED}, prompt of {len(case['promptIds'])} tokens"
 
 
 def node_greedy(gguf_file: Path, prompts: list[list[int]], tokens: int, tmp_path: Path, *extra: str) -> list[list[int]]:
