@@ -14,13 +14,14 @@
 //   prompt is followed by a command;
 // - with neither (or a full-screen program and no keystrokes), each pause in the output
 //   ends a turn whose action is the wait: one observation per pause.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parsePrompt } from '../common/metrics/terminal-state';
 import { chainBundle, type StepDraft } from '../common/trajectory/build';
-import type { ImportItem, ImportSource, TrajectoryImporter, FormatEntry, ImporterOptions } from './format';
+import { ImportFormatError, type ImportItem, type ImportSource, type TrajectoryImporter, type FormatEntry, type ImporterOptions } from './format';
 import { contentKey } from './content-key';
 import { LineEditor, keyNotation, type SubmittedLine } from './keystrokes';
-import { parseBoundedJson } from './json-limits';
+import { importLimitHint, MAX_IMPORT_BYTES, parseBoundedJson } from './json-limits';
 import { givenPrompt, grammarPrompt, learnPrompt, type PromptMatcher } from './learned-prompt';
 import { clampTerminalSize, TerminalScreen } from './terminal-screen';
 
@@ -48,6 +49,12 @@ const FRAME_WAIT = '\u0000frame';
 const RECORDER_LINE = /^\s*(asciinema: |::: asciinema |\[asciinema\] )/;
 /** A shorter stop still marks where a prompt may wait for typing (for learning the prompt). */
 const PROMPT_PAUSE_SECONDS = 0.1;
+/** An observation keeps its first this many characters of screen text; the lines after are counted and said. */
+export const MAX_OBSERVATION_CHARS = 1024 * 1024;
+/** Pauses after which only the prompt showed again, said one by one up to this many, then counted. */
+const MAX_SAID_PAUSES = 100;
+/** What a turn costs beyond its text (the node that carries it), counted against the import's limit. */
+const TURN_BYTES = 256;
 const Dim = z.number().int().positive();
 const Env = z.record(z.string(), z.string().nullable()).optional();
 const Header = z.discriminatedUnion('version', [
@@ -115,84 +122,24 @@ export const asciinemaImporter: TrajectoryImporter = {
         return;
       }
     }
-    const texts: string[] = [];
-    let header: Header | undefined;
-    let headerLineNo = 0;
-    const events: CastEvent[] = [];
-    let v1Events: CastEvent[] | undefined;
-    let clock = 0;
-    for (const line of source.lines()) {
-      const text = line.lineNo === 1 ? line.text.replace(/^\uFEFF/, '') : line.text;
-      texts.push(text);
-      if (line.error) {
-        yield { kind: 'problem', line: line.lineNo, reason: line.error };
-        continue;
-      }
-      if (text.trim() === '' || text.startsWith('#')) continue;
-      let raw: unknown;
-      try {
-        raw = parseBoundedJson(text);
-      } catch (err) {
-        if (!header && text.trimStart().startsWith('{')) {
-          // A v1 recording is one JSON document, usually spread over many lines.
-          const v1 = readV1(source.text());
-          if (v1) {
-            ({ header, events: v1Events } = v1);
-            headerLineNo = line.lineNo;
-            break;
-          }
-        }
-        yield { kind: 'problem', line: line.lineNo, reason: `not valid JSON (${(err as Error).message})` };
-        if (!header) return;
-        continue;
-      }
-      if (!header && isV1(raw)) {
-        const v1 = readV1(source.text());
-        if (v1) {
-          ({ header, events: v1Events } = v1);
-          headerLineNo = line.lineNo;
-          break;
-        }
-      }
-      if (!header) {
-        const parsed = Header.safeParse(raw);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          const field = issue.path.join('.') || 'version';
-          yield { kind: 'problem', line: line.lineNo, field, reason: `not an asciinema v2/v3 header: ${field}: ${issue.message}` };
-          return;
-        }
-        header = parsed.data;
-        headerLineNo = line.lineNo;
-        const [w, h] = header.version === 2 ? [header.width, header.height] : [header.term.cols, header.term.rows];
-        const note = sizeNote(w, h, 'the header asks for');
-        if (note) yield { kind: 'problem', line: line.lineNo, field: header.version === 2 ? 'width' : 'term.cols', reason: note };
-        continue;
-      }
-      const problem = eventProblem(raw);
-      if (problem) {
-        yield { kind: 'problem', line: line.lineNo, field: problem.field, reason: problem.reason };
-        continue;
-      }
-      const [t, code, data] = raw as [number, string, string];
-      const resize = code === 'r' ? /^(\d+)x(\d+)$/.exec(data.trim()) : null;
-      const note = resize ? sizeNote(Number(resize[1]), Number(resize[2]), 'a resize event asks for') : null;
-      if (note) yield { kind: 'problem', line: line.lineNo, field: 'data', reason: note };
-      clock = header.version === 3 ? clock + t : t;
-      events.push({ time: clock, code, data, line: line.lineNo });
-    }
-    if (!header) {
-      yield { kind: 'problem', line: null, reason: 'empty file: no asciinema header line' };
-      return;
-    }
-    const castVersion = v1Events ? 1 : header.version;
-    if (v1Events) events.splice(0, events.length, ...v1Events);
-    const skipped: Skip[] = [...leftOut(events)];
+    // The file is read once to check it and once more for each replay: no event is held.
+    const cast = yield* scanCast(source);
+    if (!cast) return;
+    const { header } = cast;
+    const skipped: Skip[] = [...leftOut(cast)];
     const [cols, rows] = clampTerminalSize(...(header.version === 2 ? ([header.width, header.height] as const) : ([header.term.cols, header.term.rows] as const)));
-    const typed = events.some((e) => e.code === 'i');
+    const replay: Replay = {
+      events: () => (cast.v1Events ?? castEvents(source, cast.headerLineNo, header.version)),
+      cols,
+      rows,
+      firstLine: cast.firstLine,
+      firstOutputTime: cast.firstOutputTime,
+      lastTime: cast.lastTime,
+    };
+    const budget = new TextBudget(source.name, options?.maxBytes ?? MAX_IMPORT_BYTES);
     let split: Split | undefined;
-    if (typed) {
-      split = splitByKeystrokes(events, cols, rows, given);
+    if (cast.keys > 0) {
+      split = splitByKeystrokes(replay, given, budget.fresh());
       if (split.unsubmitted) {
         skipped.push({
           kind: 'skipped',
@@ -203,24 +150,19 @@ export const asciinemaImporter: TrajectoryImporter = {
       }
       if (split.turns.length === 0) {
         // Keys that never made a line (arrows in a pager, say): the output is split as if none were recorded.
-        const keys = events.filter((e) => e.code === 'i');
         skipped.push({
           kind: 'skipped',
-          line: keys[0]!.line,
-          what: `${keys.length} input event${keys.length === 1 ? '' : 's'} that submitted no line`,
+          line: cast.firstKeyLine,
+          what: `${cast.keys} input event${cast.keys === 1 ? '' : 's'} that submitted no line`,
           reason: 'no Enter, ^C or ^D at a prompt and no full-screen program took them, so they mark no turn; the output is split by prompts or pauses instead',
         });
         split = undefined;
       }
     }
     if (!split) {
-      split = splitByPrompts(events, cols, rows, given);
-      let promptMatches = split.promptMatches ?? 0;
-      if (given && promptMatches === 0) {
+      split = splitByPrompts(replay, given, budget.fresh());
+      if (split.givenMissed) {
         // Said, and the session read as if no prompt were given: what it repeats may still cut it.
-        const sample = split.sample;
-        split = splitByPrompts(events, cols, rows, null);
-        promptMatches = 1;
         const learned = split.prompt && split.prompt.source === 'learned' ? split.prompt : null;
         yield {
           kind: 'problem',
@@ -229,13 +171,13 @@ export const asciinemaImporter: TrajectoryImporter = {
           reason:
             `--prompt ${JSON.stringify(options!.prompt)} matched no line of the screen text, so no command was found by it` +
             (learned ? `; the prompt learned from the session (${learned.pattern}) was used instead` : '') +
-            `. Give the prompt as the screen shows it at the start of a line (a regular expression, or the text itself), e.g. ${JSON.stringify(sample ?? 'user@host ~> ')}`,
+            `. Give the prompt as the screen shows it at the start of a line (a regular expression, or the text itself), e.g. ${JSON.stringify(split.sample ?? 'user@host ~> ')}`,
         };
       }
-      if (split.turns.length === 0 || split.fullScreen) split = splitByPauses(events, cols, rows, header.command, split.prompt ?? grammarPrompt, Boolean(split.prompt) && (split.prompt!.source !== 'given' || promptMatches > 0));
+      if (split.turns.length === 0 || split.fullScreen) split = splitByPauses(replay, header.command, split.prompt ?? grammarPrompt, Boolean(split.prompt), budget.fresh());
     }
     const { initialState, turns } = split;
-    skipped.push(...(split.left ?? []));
+    skipped.push(...(split.left ?? []), ...budget.said());
     yield* skipped;
     if (turns.length === 0) {
       yield {
@@ -246,7 +188,6 @@ export const asciinemaImporter: TrajectoryImporter = {
           : 'the recording shows no text: nothing but an empty initial state was imported',
       };
     }
-    const exit = events.findLast((e) => e.code === 'x')?.data;
     const env = header.env ?? {};
     const term = header.version === 3 ? (header.term.type ?? env.TERM) : env.TERM;
     yield {
@@ -260,16 +201,16 @@ export const asciinemaImporter: TrajectoryImporter = {
             `${term ?? 'terminal'}. Each action is a line typed at the prompt (or keys pressed in a full-screen ` +
             'program, or a wait when nothing was typed); each observation is the screen text that followed, ending with the next prompt.',
           initialState,
-          sourceKey: contentKey(v1Events ? [FORMAT, source.text()] : [FORMAT, ...texts]),
+          sourceKey: cast.sourceKey,
           rootProvenance: {
-            source: { format: FORMAT, file: source.name, line: headerLineNo },
+            source: { format: FORMAT, file: source.name, line: cast.headerLineNo },
             recording: {
-              castVersion,
+              castVersion: cast.castVersion,
               cols,
               rows,
               splitBy: split.splitBy,
               ...(split.prompt ? { prompt: { source: split.prompt.source, pattern: split.prompt.pattern } } : {}),
-              ...(exit !== undefined ? { exitStatus: /^-?\d+$/.test(exit) ? Number(exit) : exit } : {}),
+              ...(cast.exit !== undefined ? { exitStatus: /^-?\d+$/.test(cast.exit) ? Number(cast.exit) : cast.exit } : {}),
             },
           },
           steps: turns.map(({ durationSeconds, ...step }) => ({
@@ -287,6 +228,167 @@ export const asciinemaImporter: TrajectoryImporter = {
     };
   },
 };
+
+/** What one read of the file found: the header, where the events are, and what the replays need to know beforehand. */
+interface CastScan {
+  header: Header;
+  headerLineNo: number;
+  castVersion: 1 | 2 | 3;
+  /** A v1 recording is one JSON document, already in memory: its events are kept. */
+  v1Events?: CastEvent[];
+  sourceKey: string;
+  /** Input events that carry keys (the terminal's own replies taken out). */
+  keys: number;
+  firstKeyLine: number | null;
+  replies: number;
+  firstReply: number | null;
+  markers: number;
+  firstMarker: number | null;
+  /** The line of the first event, the time of the first output, the time of the last event (replies-only input not counted). */
+  firstLine: number | null;
+  firstOutputTime: number | null;
+  lastTime: number | null;
+  exit?: string;
+}
+
+/**
+ * Reads the file once: checks the header and every event (problems are said by line), hashes
+ * the lines for the import's identity, and counts what the replays need. Returns null when
+ * there is nothing to replay (the problem was said).
+ */
+function* scanCast(source: ImportSource): Generator<ImportItem, CastScan | null> {
+  const hash = createHash('sha256');
+  const hashPart = (part: string) => {
+    hash.update(part);
+    hash.update('\u0000');
+  };
+  hashPart(FORMAT);
+  let header: Header | undefined;
+  let headerLineNo = 0;
+  let clock = 0;
+  const scan: Omit<CastScan, 'header' | 'headerLineNo' | 'castVersion' | 'sourceKey'> = {
+    keys: 0,
+    firstKeyLine: null,
+    replies: 0,
+    firstReply: null,
+    markers: 0,
+    firstMarker: null,
+    firstLine: null,
+    firstOutputTime: null,
+    lastTime: null,
+  };
+  const count = (ev: CastEvent) => {
+    if (ev.code === 'i') {
+      const keys = withoutReplies(ev.data);
+      if (keys.length !== ev.data.length) {
+        scan.replies++;
+        scan.firstReply ??= ev.line;
+      }
+      // Input that was only the terminal's replies is no event at all.
+      if (keys === '') return;
+      scan.keys++;
+      scan.firstKeyLine ??= ev.line;
+    } else if (ev.code === 'm') {
+      scan.markers++;
+      scan.firstMarker ??= ev.line;
+    } else if (ev.code === 'x') scan.exit = ev.data;
+    else if (ev.code === 'o') scan.firstOutputTime ??= ev.time;
+    scan.firstLine ??= ev.line;
+    scan.lastTime = ev.time;
+  };
+  for (const line of source.lines()) {
+    const text = line.lineNo === 1 ? line.text.replace(/^\uFEFF/, '') : line.text;
+    hashPart(text);
+    if (line.error) {
+      yield { kind: 'problem', line: line.lineNo, reason: line.error };
+      continue;
+    }
+    if (text.trim() === '' || text.startsWith('#')) continue;
+    let raw: unknown;
+    try {
+      raw = parseBoundedJson(text);
+    } catch (err) {
+      if (!header && text.trimStart().startsWith('{')) {
+        // A v1 recording is one JSON document, usually spread over many lines.
+        const v1 = readV1(source.text());
+        if (v1) return v1Scan(source, v1, line.lineNo, scan, count);
+      }
+      yield { kind: 'problem', line: line.lineNo, reason: `not valid JSON (${(err as Error).message})` };
+      if (!header) return null;
+      continue;
+    }
+    if (!header && isV1(raw)) {
+      const v1 = readV1(source.text());
+      if (v1) return v1Scan(source, v1, line.lineNo, scan, count);
+    }
+    if (!header) {
+      const parsed = Header.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const field = issue.path.join('.') || 'version';
+        yield { kind: 'problem', line: line.lineNo, field, reason: `not an asciinema v2/v3 header: ${field}: ${issue.message}` };
+        return null;
+      }
+      header = parsed.data;
+      headerLineNo = line.lineNo;
+      const [w, h] = header.version === 2 ? [header.width, header.height] : [header.term.cols, header.term.rows];
+      const note = sizeNote(w, h, 'the header asks for');
+      if (note) yield { kind: 'problem', line: line.lineNo, field: header.version === 2 ? 'width' : 'term.cols', reason: note };
+      continue;
+    }
+    const problem = eventProblem(raw);
+    if (problem) {
+      yield { kind: 'problem', line: line.lineNo, field: problem.field, reason: problem.reason };
+      continue;
+    }
+    const [t, code, data] = raw as [number, string, string];
+    const resize = code === 'r' ? /^(\d+)x(\d+)$/.exec(data.trim()) : null;
+    const note = resize ? sizeNote(Number(resize[1]), Number(resize[2]), 'a resize event asks for') : null;
+    if (note) yield { kind: 'problem', line: line.lineNo, field: 'data', reason: note };
+    clock = header.version === 3 ? clock + t : t;
+    count({ time: clock, code, data, line: line.lineNo });
+  }
+  if (!header) {
+    yield { kind: 'problem', line: null, reason: 'empty file: no asciinema header line' };
+    return null;
+  }
+  return { ...scan, header, headerLineNo, castVersion: header.version, sourceKey: hash.digest('base64url') };
+}
+
+function v1Scan(source: ImportSource, v1: { header: Header; events: CastEvent[] }, headerLineNo: number, scan: Omit<CastScan, 'header' | 'headerLineNo' | 'castVersion' | 'sourceKey'>, count: (ev: CastEvent) => void): CastScan {
+  for (const ev of v1.events) count(ev);
+  return { ...scan, header: v1.header, headerLineNo, castVersion: 1, v1Events: v1.events, sourceKey: contentKey([FORMAT, source.text()]) };
+}
+
+/** Input without the terminal's replies to queries (cursor position, device attributes), which no one typed. */
+const withoutReplies = (data: string) => data.replace(TERMINAL_REPLY, '');
+
+/**
+ * The events of a v2/v3 cast after its header, read from the file again for each replay (never
+ * held): lines that are not events were said by the scan and are passed over; input is without
+ * the terminal's replies, and input that was nothing else is dropped.
+ */
+function* castEvents(source: ImportSource, headerLineNo: number, version: 2 | 3): Iterable<CastEvent> {
+  let clock = 0;
+  for (const line of source.lines()) {
+    if (line.lineNo <= headerLineNo || line.error) continue;
+    const text = line.text;
+    if (text.trim() === '' || text.startsWith('#')) continue;
+    let raw: unknown;
+    try {
+      raw = parseBoundedJson(text);
+    } catch {
+      continue;
+    }
+    if (eventProblem(raw)) continue;
+    const [t, code, data] = raw as [number, string, string];
+    clock = version === 3 ? clock + t : t;
+    if (code === 'i') {
+      const keys = withoutReplies(data);
+      if (keys !== '') yield { time: clock, code, data: keys, line: line.lineNo };
+    } else if (code === 'o' || code === 'r') yield { time: clock, code, data, line: line.lineNo };
+  }
+}
 
 const isV1 = (raw: unknown) => typeof raw === 'object' && raw !== null && (raw as { version?: unknown }).version === 1;
 
@@ -329,35 +431,118 @@ function readV1(text: string): { header: Header; events: CastEvent[] } | null {
 }
 
 /** What the cast holds that no turn carries, said once per kind: terminal replies, markers. */
-function* leftOut(events: CastEvent[]): Iterable<Skip> {
-  let replies = 0;
-  let firstReply: number | null = null;
-  let markers = 0;
-  let firstMarker: number | null = null;
-  for (const ev of events) {
-    if (ev.code === 'i') {
-      const keys = ev.data.replace(TERMINAL_REPLY, '');
-      if (keys.length !== ev.data.length) {
-        replies++;
-        firstReply ??= ev.line;
-      }
-      ev.data = keys;
-    } else if (ev.code === 'm') {
-      markers++;
-      firstMarker ??= ev.line;
-    }
-  }
-  for (let i = events.length - 1; i >= 0; i--) if (events[i]!.code === 'i' && events[i]!.data === '') events.splice(i, 1);
+function* leftOut(cast: CastScan): Iterable<Skip> {
+  const { replies, markers } = cast;
   if (replies) {
     yield {
       kind: 'skipped',
-      line: firstReply,
+      line: cast.firstReply,
       what: `${replies} terminal ${replies === 1 ? 'reply' : 'replies'} to cursor or device queries`,
       reason: 'the terminal answered a program\'s query (cursor position, device attributes) on the input channel; no one typed it, so it is no action',
     };
   }
   if (markers) {
-    yield { kind: 'skipped', line: firstMarker, what: `${markers} marker${markers === 1 ? '' : 's'}`, reason: 'markers are labels added while recording or editing, not terminal input or output' };
+    yield { kind: 'skipped', line: cast.firstMarker, what: `${markers} marker${markers === 1 ? '' : 's'}`, reason: 'markers are labels added while recording or editing, not terminal input or output' };
+  }
+}
+
+/** A cast to replay: its events, read afresh each time, and what the scan learned about them. */
+interface Replay {
+  events(): Iterable<CastEvent>;
+  cols: number;
+  rows: number;
+  firstLine: number | null;
+  firstOutputTime: number | null;
+  lastTime: number | null;
+}
+
+/**
+ * What one file may make the importer emit: the screen text of all its turns together is
+ * bounded by the import's `--max-mib` (past it the file is refused, naming the flag), and each
+ * observation keeps its first MAX_OBSERVATION_CHARS (the rest is counted and said). Memory is
+ * then bounded by these, whatever the recording's length.
+ */
+class TextBudget {
+  private used = 0;
+  private cutObservations = 0;
+  private cutLines = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly maxChars: number,
+  ) {}
+
+  /** The budget for one way of splitting the recording (a split given up is not counted). */
+  fresh(): TextBudget {
+    this.used = 0;
+    this.cutObservations = 0;
+    this.cutLines = 0;
+    return this;
+  }
+
+  /** A turn's (or the initial state's) texts. */
+  spend(...texts: string[]): void {
+    this.used += TURN_BYTES;
+    for (const t of texts) this.used += t.length;
+    if (this.used > this.maxChars) {
+      const mib = Math.round(this.maxChars / 1024 / 1024);
+      throw new ImportFormatError(
+        `${this.name} replays to more than ${mib} MiB of screen text; an imported file may decode to at most ${mib} MiB, so it was refused and nothing of it was kept. ${importLimitHint(this.maxChars)}`,
+      );
+    }
+  }
+
+  cut(lines: number): void {
+    this.cutObservations++;
+    this.cutLines += lines;
+  }
+
+  said(): Skip[] {
+    if (!this.cutObservations) return [];
+    const n = this.cutObservations;
+    return [
+      {
+        kind: 'skipped',
+        line: null,
+        what: `${this.cutLines} line${this.cutLines === 1 ? '' : 's'} of screen text past the first ${MAX_OBSERVATION_CHARS / 1024 / 1024} MiB of ${n} observation${n === 1 ? '' : 's'}`,
+        reason: `an imported observation keeps its first ${MAX_OBSERVATION_CHARS / 1024 / 1024} MiB of screen text and says in its last line how many lines followed`,
+      },
+    ];
+  }
+}
+
+/** Screen lines gathered for one observation: the first MAX_OBSERVATION_CHARS are kept, later ones only counted. */
+class ObservationLines {
+  private lines: string[] = [];
+  private chars = 0;
+  private dropped = 0;
+
+  constructor(private readonly budget: TextBudget) {}
+
+  get length(): number {
+    return this.lines.length;
+  }
+
+  push(lines: readonly string[]): void {
+    for (const line of lines) {
+      if (this.dropped === 0 && this.chars + line.length <= MAX_OBSERVATION_CHARS) {
+        this.lines.push(line);
+        this.chars += line.length + 1;
+      } else this.dropped++;
+    }
+  }
+
+  /** The lines kept, with a last line saying how many were not; starts over. */
+  drain(): string[] {
+    const out = this.lines;
+    if (this.dropped) {
+      out.push(`[${this.dropped} more line${this.dropped === 1 ? '' : 's'} not imported: an observation keeps its first ${MAX_OBSERVATION_CHARS / 1024 / 1024} MiB of screen text]`);
+      this.budget.cut(this.dropped);
+    }
+    this.lines = [];
+    this.chars = 0;
+    this.dropped = 0;
+    return out;
   }
 }
 
@@ -372,11 +557,16 @@ interface Split {
   unsubmitted?: { text: string; line: number };
   /** What this split left out on purpose (the recorder's own lines, frames past the bound). */
   left?: Skip[];
-  /** Lines a given --prompt matched (prompt splitting), to say when it matched none. */
-  promptMatches?: number;
-  /** A line that looked like a prompt, for that message. */
+  /** A given --prompt matched no line, so the session was read as if none were given. */
+  givenMissed?: boolean;
+  /** A line that looked like a prompt, for saying so. */
   sample?: string;
 }
+
+/** Prompt candidates kept for learning the prompt: what repeats shows in the first thousands. */
+const MAX_CANDIDATES = 4096;
+/** Screen text held to cut by prompts after one replay; a longer session is replayed again instead of held. */
+const MAX_HELD_CHARS = 16 * 1024 * 1024;
 
 function eventProblem(raw: unknown): { field: string; reason: string } | undefined {
   if (!Array.isArray(raw) || raw.length < 3) return { field: 'event', reason: 'an event must be [time, code, data]' };
@@ -441,17 +631,19 @@ interface OpenTurn {
  * Keystrokes recorded. A submitted line ends the turn before it at the prompt that came
  * back; inside a full-screen program each keystroke batch is a turn.
  */
-function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: number, given: PromptMatcher | null): Split {
-  const screen = new TerminalScreen(cols, rows);
+function splitByKeystrokes(replay: Replay, given: PromptMatcher | null, budget: TextBudget): Split {
+  const screen = new TerminalScreen(replay.cols, replay.rows);
   const editor = new LineEditor();
   let initialState = '';
   const turns: Turn[] = [];
   let open: OpenTurn | null = null;
-  const pending: string[] = [];
+  const pending = new ObservationLines(budget);
   /** Where the prompt ended: the cursor's column when the first key of the line was pressed. */
   let promptCol: number | null = null;
   const candidates: string[] = [];
   let matcher: PromptMatcher | null = given;
+  /** How many candidates the matcher was learned from (the same ones teach the same prompt). */
+  let learnedFrom = -1;
   let lastKey = -Infinity;
   let fullScreen = false;
   /** The file line where the line being typed began. */
@@ -459,8 +651,12 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
 
   const finish = (observation: string, time: number) => {
     if (open) {
+      budget.spend(open.action, observation);
       turns.push({ action: open.action, observation, origin: 'real', provenance: { source: { format: FORMAT, line: open.line } }, durationSeconds: round(time - open.time) });
-    } else initialState = observation;
+    } else {
+      budget.spend(observation);
+      initialState = observation;
+    }
     open = null;
   };
   /** A full-screen program's last screen, kept as it exits; and the last screen a turn showed. */
@@ -475,13 +671,14 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
   /** The echo of the last submitted line, until the text after it is read. */
   let echoAhead: string | null = null;
   const normalText = (): string[] => {
-    const lines = sinceCut([...pending.splice(0), ...screen.take(true)], echoAhead);
+    pending.push(screen.take(true));
+    const lines = sinceCut(pending.drain(), echoAhead);
     echoAhead = null;
     return lines;
   };
 
   try {
-    for (const ev of events) {
+    for (const ev of replay.events()) {
       if (ev.code === 'o') {
         const exitAt = screen.inFullScreenProgram ? ev.data.search(LEAVE_FULL_SCREEN) : -1;
         if (exitAt >= 0) {
@@ -489,7 +686,7 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
           exitScreen = screen.fullScreenText();
           screen.write(ev.data.slice(exitAt));
         } else screen.write(ev.data);
-        pending.push(...screen.flushIfLarge());
+        pending.push(screen.flushIfLarge());
         if (screen.inFullScreenProgram) fullScreen = true;
         continue;
       }
@@ -516,11 +713,14 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
         lineStart = ev.line;
         promptCol = screen.cursorCol;
         const before = screen.currentLine(true);
-        if (before.trim()) candidates.push(before);
+        if (before.trim() && candidates.length < MAX_CANDIDATES) candidates.push(before);
       }
       for (const typed of editor.feed(ev.data)) {
         // Learning looks at every candidate: on long sessions, relearn now and then.
-        if (!given && (candidates.length <= 64 || candidates.length % 64 === 0)) matcher = learnPrompt(candidates);
+        if (!given && candidates.length !== learnedFrom && (candidates.length <= 64 || candidates.length % 64 === 0)) {
+          matcher = learnPrompt(candidates);
+          learnedFrom = candidates.length;
+        }
         const lines = normalText();
         const last = lines.pop() ?? '';
         const { prompt, echo: shown } = splitPromptLine(last, typed, promptCol, matcher);
@@ -534,7 +734,7 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
         promptCol = null;
       }
     }
-    finish(screen.inFullScreenProgram ? screen.fullScreenText() : joinLines([...programScreen(), ...normalText()]), events.at(-1)?.time ?? 0);
+    finish(screen.inFullScreenProgram ? screen.fullScreenText() : joinLines([...programScreen(), ...normalText()]), replay.lastTime ?? 0);
   } finally {
     screen.dispose();
   }
@@ -545,70 +745,153 @@ function splitByKeystrokes(events: readonly CastEvent[], cols: number, rows: num
 /**
  * No keystrokes: render the whole cast, learning the prompt from the cursor's line
  * wherever the output paused, then cut the screen text at lines that start with the
- * prompt followed by a command.
+ * prompt followed by a command. The screen text of a short session is held between the two;
+ * a long one is rendered again for the cutting, so what is held stays bounded.
  */
-function splitByPrompts(events: readonly CastEvent[], cols: number, rows: number, given: PromptMatcher | null): Split {
-  const screen = new TerminalScreen(cols, rows);
-  const lines: string[] = [];
+function splitByPrompts(replay: Replay, given: PromptMatcher | null, budget: TextBudget): Split {
+  let held: string[] | null = [];
+  let heldChars = 0;
+  let givenMatches = 0;
+  const { candidates, fullScreen } = replayLines(replay, (line) => {
+    if (given?.match(line)) givenMatches++;
+    if (!held) return;
+    heldChars += line.length + 1;
+    if (heldChars <= MAX_HELD_CHARS) held.push(line);
+    else held = null;
+  });
+  const lines = (each: (line: string) => void) => {
+    if (held) held.forEach((l) => each(l));
+    else replayLines(replay, each);
+  };
+  const givenMissed = given !== null && givenMatches === 0;
+  const matcher = (givenMissed ? null : given) ?? learnPrompt(candidates);
+  // A line that looks like a prompt, to show in a message when the given one matched none.
+  const sample = candidates.find((c) => grammarPrompt.match(c)) ?? candidates[0];
+  let identity: string | null = null;
+  if (!matcher) {
+    // The grammar alone: output can contain lines that look like weak prompts ("# comment",
+    // "% done"), so only prompts of the strongest kind seen, on the same host, mark turns.
+    const firstOfFamily = new Map<string, string>();
+    lines((line) => {
+      const p = grammarFamily(line);
+      if (p && !firstOfFamily.has(p.family)) firstOfFamily.set(p.family, p.key);
+    });
+    const family = FAMILY_STRENGTH.find((f) => firstOfFamily.has(f));
+    identity = family ? firstOfFamily.get(family)! : null;
+  }
+  const cutter = new PromptCutter(matcher, identity, replay.cols, budget);
+  lines((line) => cutter.feed(line));
+  const { initialState, turns } = cutter.end();
+  return {
+    initialState,
+    turns,
+    splitBy: 'prompts',
+    prompt: turns.length ? (matcher ?? grammarPrompt) : matcher,
+    fullScreen,
+    ...(givenMissed ? { givenMissed } : {}),
+    ...(sample ? { sample } : {}),
+  };
+}
+
+/** Renders the cast (without keystrokes), handing each line of screen text to `each` as it is finished; returns where the output paused with text on the cursor's line. */
+function replayLines(replay: Replay, each: (line: string) => void): { candidates: string[]; fullScreen: boolean } {
+  const screen = new TerminalScreen(replay.cols, replay.rows);
   const candidates: string[] = [];
   let fullScreen = false;
   let last = -Infinity;
+  /** Blank lines are passed on only when text follows them: the screen's end is no output. */
+  let blanks = 0;
+  const hand = (lines: string[]) => {
+    for (const line of lines) {
+      if (line === '') blanks++;
+      else {
+        for (; blanks > 0; blanks--) each('');
+        each(line);
+      }
+    }
+  };
   try {
-    for (const ev of events) {
+    for (const ev of replay.events()) {
       if (ev.code === 'o') {
         // A line waits for typing when output stops there and then goes on after it; a
         // progress line that stops is rewritten instead (carriage return, backspace, erase).
-        if (ev.time - last >= PROMPT_PAUSE_SECONDS && !screen.inFullScreenProgram && screen.cursorCol > 0 && !REWRITES_LINE.test(ev.data)) {
+        if (ev.time - last >= PROMPT_PAUSE_SECONDS && !screen.inFullScreenProgram && screen.cursorCol > 0 && !REWRITES_LINE.test(ev.data) && candidates.length < MAX_CANDIDATES) {
           candidates.push(screen.currentLine(true));
         }
         last = ev.time;
         screen.write(ev.data);
         if (screen.inFullScreenProgram) fullScreen = true;
-        lines.push(...screen.flushIfLarge());
+        hand(screen.flushIfLarge());
       } else if (ev.code === 'r') applyResize(screen, ev.data);
     }
     // The end of the recording is a pause too.
-    if (!screen.inFullScreenProgram && screen.cursorCol > 0) candidates.push(screen.currentLine(true));
-    lines.push(...screen.take(true));
+    if (!screen.inFullScreenProgram && screen.cursorCol > 0 && candidates.length < MAX_CANDIDATES) candidates.push(screen.currentLine(true));
+    hand(screen.take(true));
   } finally {
     screen.dispose();
   }
-  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return { candidates, fullScreen };
+}
 
-  const matcher = given ?? learnPrompt(candidates);
-  const cuts: number[] = [];
-  const found = lines.map((l) => (matcher ?? grammarPrompt).match(l));
-  const promptMatches = given ? found.filter(Boolean).length : 0;
-  // A line that looks like a prompt, to show in a message when the given one matched none.
-  const sample = candidates.find((c) => grammarPrompt.match(c)) ?? candidates[0];
-  if (matcher) {
-    found.forEach((p, i) => {
-      if (p && p.command !== '') cuts.push(i);
-    });
-  } else {
-    // The grammar alone: output can contain lines that look like weak prompts ("# comment",
-    // "% done"), so only prompts of the strongest kind seen, on the same host, mark turns.
-    const parsed = lines.map((l) => grammarFamily(l));
-    const family = FAMILY_STRENGTH.find((f) => parsed.some((p) => p?.family === f));
-    const identity = parsed.find((p) => p?.family === family);
-    parsed.forEach((p, i) => {
-      if (p && identity && p.key === identity.key && found[i]!.command !== '') cuts.push(i);
-    });
+/**
+ * Cuts screen text, line by line, at lines that start with the prompt and a command: each
+ * such line's command is a turn's action, the lines after it (through the next prompt) its
+ * observation. A command continued with a trailing backslash goes on after the shell's "> ".
+ */
+class PromptCutter {
+  private initialState: string | null = null;
+  private readonly turns: Turn[] = [];
+  private open: { action: string; continued: boolean } | null = null;
+  private readonly body: ObservationLines;
+
+  constructor(
+    private readonly matcher: PromptMatcher | null,
+    /** Without a learned prompt: the grammar's strongest family and host seen, the only prompts that cut. */
+    private readonly identity: string | null,
+    private readonly cols: number,
+    private readonly budget: TextBudget,
+  ) {
+    this.body = new ObservationLines(budget);
   }
-  if (cuts.length === 0) return { initialState: joinLines(lines), turns: [], splitBy: 'prompts', prompt: matcher, fullScreen, promptMatches, ...(sample ? { sample } : {}) };
 
-  const promptOf = (i: number) => found[i]!.prompt;
-  const initialState = joinLines([...lines.slice(0, cuts[0]), promptOf(cuts[0]!)]);
-  const turns: Turn[] = cuts.map((at, k) => {
-    let action = withoutRightPrompt(found[at]!.command, lines[at]!.length, cols);
-    let from = at + 1;
-    // A command continued with a trailing backslash goes on after the shell's "> " prompt.
-    while (action.endsWith('\\') && from < lines.length && lines[from]!.startsWith('> ')) action += '\n' + lines[from++]!.slice(2);
-    const next = cuts[k + 1];
-    const body = lines.slice(from, next ?? lines.length);
-    return { action, observation: joinLines(next === undefined ? body : [...body, promptOf(next)]), origin: 'real' as const };
-  });
-  return { initialState, turns, splitBy: 'prompts', prompt: matcher ?? grammarPrompt, fullScreen, promptMatches };
+  feed(line: string): void {
+    const m = (this.matcher ?? grammarPrompt).match(line);
+    const cuts = m !== null && m.command !== '' && (this.matcher !== null || (this.identity !== null && grammarFamily(line)?.key === this.identity));
+    const open = this.open;
+    if (open?.continued) {
+      if (line.startsWith('> ')) {
+        open.action += '\n' + line.slice(2);
+        open.continued = open.action.endsWith('\\');
+        if (!cuts) return;
+      } else open.continued = false;
+    }
+    if (!cuts) {
+      this.body.push([line]);
+      return;
+    }
+    this.close(m.prompt);
+    const action = withoutRightPrompt(m.command, line.length, this.cols);
+    this.open = { action, continued: action.endsWith('\\') };
+  }
+
+  /** Ends the observation open now (the initial state, before the first cut) with `prompt`, when a prompt ends it. */
+  private close(prompt?: string): void {
+    const lines = this.body.drain();
+    if (prompt !== undefined) lines.push(prompt);
+    const observation = joinLines(lines);
+    if (this.open) {
+      this.budget.spend(this.open.action, observation);
+      this.turns.push({ action: this.open.action, observation, origin: 'real' });
+    } else {
+      this.budget.spend(observation);
+      this.initialState = observation;
+    }
+  }
+
+  end(): { initialState: string; turns: Turn[] } {
+    this.close();
+    return { initialState: this.initialState ?? '', turns: this.turns };
+  }
 }
 
 /**
@@ -637,18 +920,19 @@ function grammarFamily(line: string): { family: string; key: string } | null {
  * elsewhere, the text printed since the last pause. The action is the wait, or, when the
  * turn before ended at the session's prompt, the command echoed after it.
  */
-function splitByPauses(events: readonly CastEvent[], cols: number, rows: number, command: string | undefined, matcher: PromptMatcher | null, shell: boolean): Split {
-  const screen = new TerminalScreen(cols, rows);
-  const pending: string[] = [];
+function splitByPauses(replay: Replay, command: string | undefined, matcher: PromptMatcher | null, shell: boolean, budget: TextBudget): Split {
+  const screen = new TerminalScreen(replay.cols, replay.rows);
+  const pending = new ObservationLines(budget);
   const turns: Turn[] = [];
   const left: Skip[] = [];
   let recorderLines = 0;
   let framesLeftOut = 0;
+  let emptyPauses = 0;
   let initialState: string | null = null;
   // `asciinema rec -c CMD` records one program: starting it is the first action.
-  let open: { action: string; time: number; line: number } | null = command ? { action: command, time: 0, line: events[0]?.line ?? 1 } : null;
+  let open: { action: string; time: number; line: number } | null = command ? { action: command, time: 0, line: replay.firstLine ?? 1 } : null;
   if (open) initialState = '';
-  let last = events.find((e) => e.code === 'o')?.time ?? 0;
+  let last = replay.firstOutputTime ?? 0;
   let written = false;
   /** The last cut left the shell waiting at its prompt: what comes next starts with a command. */
   let atPrompt = false;
@@ -668,7 +952,8 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
       if (typed) action = echoAhead = typed.trim();
       atPrompt = false;
     } else {
-      const all = sinceCut([...pending.splice(0), ...screen.take(true)], echoAhead);
+      pending.push(screen.take(true));
+      const all = sinceCut(pending.drain(), echoAhead);
       // The recorder's notes about itself (recording started, finished, saved) are not the session's output.
       const lines = all.filter((l) => !RECORDER_LINE.test(l));
       recorderLines += all.length - lines.length;
@@ -695,8 +980,11 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
     const previous = turns.at(-1)?.observation ?? initialState ?? '';
     if (open && /^\(wait /.test(action ?? open.action) && observation.trim() !== '' && observation === previous.split('\n').at(-1)) {
       // Nothing but the same prompt again (the recorder's notes were all that came): no turn.
-      left.push({ kind: 'skipped', line: open.line, what: `a pause after which only the prompt showed again (${observation.trim()})`, reason: 'nothing was typed and nothing new was printed (only the recorder\'s own notes, said apart), so there is no action' });
+      if (left.length < MAX_SAID_PAUSES) {
+        left.push({ kind: 'skipped', line: open.line, what: `a pause after which only the prompt showed again (${observation.trim()})`, reason: 'nothing was typed and nothing new was printed (only the recorder\'s own notes, said apart), so there is no action' });
+      } else emptyPauses++;
     } else if (open) {
+      budget.spend(action ?? open.action, observation);
       turns.push({
         action: action ?? open.action,
         observation,
@@ -704,7 +992,10 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
         provenance: { source: { format: FORMAT, line: open.line } },
         durationSeconds: round(time - open.time),
       });
-    } else initialState = observation;
+    } else {
+      budget.spend(observation);
+      initialState = observation;
+    }
   };
   /** Typing at a prompt (a command on the prompt line, not yet run): a pause there is the person thinking, not a turn's end. */
   const typingAtPrompt = () => {
@@ -715,7 +1006,7 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
   let lastFrame = -Infinity;
   let inProgram = false;
   try {
-    for (const ev of events) {
+    for (const ev of replay.events()) {
       if (ev.code === 'o') {
         const idle = ev.time - last;
         if (written && idle >= IDLE_PAUSE_SECONDS && !typingAtPrompt()) {
@@ -748,7 +1039,7 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
             }
           }
           screen.write(ev.data.slice(enterAt));
-          pending.push(...screen.flushIfLarge());
+          pending.push(screen.flushIfLarge());
           if (!inProgram && screen.inFullScreenProgram) lastFrame = ev.time;
           inProgram = screen.inFullScreenProgram;
           written = true;
@@ -761,7 +1052,7 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
           exitScreen = screen.fullScreenText();
           screen.write(ev.data.slice(exitAt));
         } else screen.write(ev.data);
-        pending.push(...screen.flushIfLarge());
+        pending.push(screen.flushIfLarge());
         if (!inProgram && screen.inFullScreenProgram) lastFrame = ev.time;
         inProgram = screen.inFullScreenProgram;
         written = true;
@@ -772,6 +1063,7 @@ function splitByPauses(events: readonly CastEvent[], cols: number, rows: number,
   } finally {
     screen.dispose();
   }
+  if (emptyPauses) left.push({ kind: 'skipped', line: null, what: `${emptyPauses} further pause${emptyPauses === 1 ? '' : 's'} after which only the prompt showed again`, reason: `the first ${MAX_SAID_PAUSES} are said one by one; nothing was typed and nothing new was printed, so there is no action` });
   if (recorderLines) left.push({ kind: 'skipped', line: null, what: `${recorderLines} line${recorderLines === 1 ? '' : 's'} the recorder printed about itself (asciinema: recording…, saved to…)`, reason: 'the recording tool wrote them, not the session; they are neither an action nor output of one' });
   if (framesLeftOut) left.push({ kind: 'skipped', line: null, what: `${framesLeftOut} further screen${framesLeftOut === 1 ? '' : 's'} of the full-screen program`, reason: `at most ${MAX_FRAMES} frames of a program that never pauses are kept, one every ${FRAME_SECONDS} s at most` });
   return { initialState: initialState ?? '', turns, splitBy: 'pauses', prompt: matcher, fullScreen: false, left };

@@ -90,7 +90,10 @@ export function learnPrompt(candidates: readonly string[], trusted = false): Pro
   const groups = new Map<string, string[]>();
   for (const c of clean) {
     const key = c[c.length - 1]!;
-    groups.set(key, [...(groups.get(key) ?? []), c]);
+    // In place: a long session has thousands of candidates, and copying each group would be quadratic.
+    const group = groups.get(key);
+    if (group) group.push(c);
+    else groups.set(key, [c]);
   }
   // Prompts end in a mark ($ # % > ❯ ) ]), typed words in letters: groups ending in a
   // mark come first, then the larger group, then the one with the most repeated exact text.
