@@ -1,32 +1,32 @@
-// Export of 1,000,000 generated samples to messages JSONL through the export pipeline
+// Export of 1,000,000 generated examples to messages JSONL through the export pipeline
 // (token counting and card statistics included), against a plain JSON.stringify + write
 // of the same records in the same run. Goal: ≤ 2×. The prompt/completion and preference
-// (DPO) exports of the same samples beside it, against the same plain write. Parquet
-// throughput on 100,000 of the same samples (pure-JS encoding and compression is the cost).
+// (DPO) exports of the same examples beside it, against the same plain write. Parquet
+// throughput on 100,000 of the same examples (pure-JS encoding and compression is the cost).
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approximateTokenCounter } from '../src-main/dataset/hygiene/token-length';
 import { datasetFormat } from '../src-main/formats/registry';
 import { LineFile } from '../src-main/dataset/formats/line-file';
-import { SamplePipeline } from '../src-main/dataset/pipeline';
-import type { DatasetSample, Split } from '../src-main/dataset/sample';
+import { ExamplePipeline } from '../src-main/dataset/pipeline';
+import type { DatasetExample, Split } from '../src-main/dataset/example';
 import type { WriteContext } from '../src-main/dataset/formats/dataset-format';
 import type { BenchSuite, Figure } from './bench';
 
-const SAMPLES = 1_000_000;
-const PARQUET_SAMPLES = 100_000;
+const EXAMPLES = 1_000_000;
+const PARQUET_EXAMPLES = 100_000;
 const WARM_UP = 100_000;
 
-/** Samples built from a pool of distinct conversations, so memory stays small whatever the count. */
-function* generatedSamples(count: number): Iterable<[DatasetSample, Split]> {
+/** Examples built from a pool of distinct conversations, so memory stays small whatever the count. */
+function* generatedExamples(count: number): Iterable<[DatasetExample, Split]> {
   const pool = Array.from({ length: 997 }, (_, t) => [
     { role: 'system' as const, content: `You simulate a Linux terminal on host box-${t % 97}. Reply with exactly what bash prints.` },
     { role: 'user' as const, content: `## Turn 1\n\n**Action:**\ncat /srv/data/file-${t}.txt | grep -n needle` },
     { role: 'assistant' as const, content: `**Environment Observation:**\n1:needle found in record ${t * 31}\n${'x'.repeat(40 + (t % 60))}` },
   ]);
   for (let i = 0; i < count; i++) {
-    const sample: DatasetSample = {
+    const example: DatasetExample = {
       id: `s${i}`,
       trajectoryId: `t${i >> 2}`,
       title: 'bench',
@@ -42,7 +42,7 @@ function* generatedSamples(count: number): Iterable<[DatasetSample, Split]> {
       sources: [],
       createdAt: '2025-06-01T00:00:00.000Z',
     };
-    yield [sample, i % 10 === 0 ? 'validation' : 'train'];
+    yield [example, i % 10 === 0 ? 'validation' : 'train'];
   }
 }
 
@@ -54,21 +54,21 @@ async function timeAsync(fn: () => Promise<void>): Promise<number> {
 
 const noHygiene = { dedup: false, nearDuplicateThreshold: 0.85, scrub: false, maxTokens: null };
 const worldModelSteps = { builder: 'world-model', per: 'step', reasoning: false } as const;
-const context = (sampleOptions: WriteContext['sampleOptions'] = worldModelSteps): WriteContext => ({ name: 'bench', reasoning: false, reasoningStyle: 'field', sampleOptions });
+const context = (exampleOptions: WriteContext['exampleOptions'] = worldModelSteps): WriteContext => ({ name: 'bench', reasoning: false, reasoningStyle: 'field', exampleOptions });
 
-/** Each sample as a preference pair: the same prompt, a rejected observation beside the chosen one. */
-function* preferenceSamples(count: number): Iterable<[DatasetSample, Split]> {
-  for (const [s, split] of generatedSamples(count)) {
+/** Each example as a preference pair: the same prompt, a rejected observation beside the chosen one. */
+function* preferenceExamples(count: number): Iterable<[DatasetExample, Split]> {
+  for (const [s, split] of generatedExamples(count)) {
     const chosen = s.messages[2]!;
     yield [{ ...s, builder: 'preference', rejected: { id: `r${s.id}`, messages: [{ role: 'assistant', content: chosen.content.replace('found', 'missing') }] } }, split];
   }
 }
 
-async function exportThrough(format: string, dir: string, samples: Iterable<[DatasetSample, Split]>, sampleOptions?: WriteContext['sampleOptions']): Promise<number> {
+async function exportThrough(format: string, dir: string, examples: Iterable<[DatasetExample, Split]>, exampleOptions?: WriteContext['exampleOptions']): Promise<number> {
   mkdirSync(dir, { recursive: true });
   return timeAsync(async () => {
-    const pipeline = new SamplePipeline(datasetFormat(format), dir, context(sampleOptions), noHygiene, approximateTokenCounter);
-    for (const [s, split] of samples) {
+    const pipeline = new ExamplePipeline(datasetFormat(format), dir, context(exampleOptions), noHygiene, approximateTokenCounter);
+    for (const [s, split] of examples) {
       const added = pipeline.add(s, split);
       if (typeof added !== 'string') await added;
     }
@@ -83,11 +83,11 @@ export const exportSuite: BenchSuite = {
     try {
       // Each form against a plain JSON.stringify + write of the same records in that form, each
       // run's files removed before the next so every run meets the disk in the same state.
-      const plainWrite = (folder: string, samples: Iterable<[DatasetSample, Split]>, record: (s: DatasetSample) => unknown) =>
+      const plainWrite = (folder: string, examples: Iterable<[DatasetExample, Split]>, record: (s: DatasetExample) => unknown) =>
         timeAsync(async () => {
           mkdirSync(folder, { recursive: true });
           const files = { train: new LineFile(join(folder, 'train.jsonl')), validation: new LineFile(join(folder, 'validation.jsonl')) };
-          for (const [s, split] of samples) {
+          for (const [s, split] of examples) {
             const pending = files[split].write(JSON.stringify(record(s)) + '\n');
             if (pending) await pending;
           }
@@ -112,34 +112,34 @@ export const exportSuite: BenchSuite = {
       // Warm both paths first: the first timed pair must not pay the JIT's start for the export alone.
       await pair(
         'warm',
-        () => plainWrite(join(dir, 'warm-plain'), generatedSamples(WARM_UP), (s) => ({ messages: s.messages })),
-        (folder) => exportThrough('messages', folder, generatedSamples(WARM_UP)),
+        () => plainWrite(join(dir, 'warm-plain'), generatedExamples(WARM_UP), (s) => ({ messages: s.messages })),
+        (folder) => exportThrough('messages', folder, generatedExamples(WARM_UP)),
         1,
       );
       const [plain, exported, jsonlBytes] = await pair(
         'messages',
-        () => plainWrite(join(dir, 'messages-plain'), generatedSamples(SAMPLES), (s) => ({ messages: s.messages })),
-        (folder) => exportThrough('messages', folder, generatedSamples(SAMPLES)),
+        () => plainWrite(join(dir, 'messages-plain'), generatedExamples(EXAMPLES), (s) => ({ messages: s.messages })),
+        (folder) => exportThrough('messages', folder, generatedExamples(EXAMPLES)),
       );
       const [plainPc, promptCompletion] = await pair(
         'pc',
-        () => plainWrite(join(dir, 'pc-plain'), generatedSamples(SAMPLES), (s) => ({ prompt: s.messages.slice(0, 2), completion: s.messages.slice(2) })),
-        (folder) => exportThrough('prompt-completion', folder, generatedSamples(SAMPLES)),
+        () => plainWrite(join(dir, 'pc-plain'), generatedExamples(EXAMPLES), (s) => ({ prompt: s.messages.slice(0, 2), completion: s.messages.slice(2) })),
+        (folder) => exportThrough('prompt-completion', folder, generatedExamples(EXAMPLES)),
       );
       const [plainPref, preference] = await pair(
         'pref',
-        () => plainWrite(join(dir, 'pref-plain'), preferenceSamples(SAMPLES), (s) => ({ prompt: s.messages.slice(0, 2), chosen: s.messages.slice(2), rejected: s.rejected!.messages })),
-        (folder) => exportThrough('preference', folder, preferenceSamples(SAMPLES), { builder: 'preference', per: 'step', reasoning: false }),
+        () => plainWrite(join(dir, 'pref-plain'), preferenceExamples(EXAMPLES), (s) => ({ prompt: s.messages.slice(0, 2), chosen: s.messages.slice(2), rejected: s.rejected!.messages })),
+        (folder) => exportThrough('preference', folder, preferenceExamples(EXAMPLES), { builder: 'preference', per: 'step', reasoning: false }),
       );
       const parquetDir = join(dir, 'parquet');
-      const parquet = await exportThrough('parquet', parquetDir, generatedSamples(PARQUET_SAMPLES));
+      const parquet = await exportThrough('parquet', parquetDir, generatedExamples(PARQUET_EXAMPLES));
       const parquetBytes = statSync(join(parquetDir, 'data', 'train-00000-of-00001.parquet')).size + statSync(join(parquetDir, 'data', 'validation-00000-of-00001.parquet')).size;
-      const jsonlRate = SAMPLES / (exported / 1000);
-      const parquetRate = PARQUET_SAMPLES / (parquet / 1000);
+      const jsonlRate = EXAMPLES / (exported / 1000);
+      const parquetRate = PARQUET_EXAMPLES / (parquet / 1000);
       return [
         { name: 'JSON.stringify + write 1M records', value: plain, unit: 'ms' },
         {
-          name: 'export 1M samples to messages JSONL',
+          name: 'export 1M examples to messages JSONL',
           value: exported,
           unit: 'ms',
           ratio: exported / plain,
@@ -147,7 +147,7 @@ export const exportSuite: BenchSuite = {
           note: `ratio to JSON.stringify + write of the same records; ${(jsonlBytes / 1e6).toFixed(0)} MB written; includes token estimate and card statistics`,
         },
         {
-          name: 'export 1M samples to prompt/completion JSONL',
+          name: 'export 1M examples to prompt/completion JSONL',
           value: promptCompletion,
           unit: 'ms',
           ratio: promptCompletion / plainPc,
@@ -163,9 +163,9 @@ export const exportSuite: BenchSuite = {
           note: 'ratio to JSON.stringify + write of the same prompt/chosen/rejected records; includes token estimate (both answers) and card statistics',
         },
         {
-          name: 'export 100k samples to Parquet',
+          name: 'export 100k examples to Parquet',
           value: parquetRate,
-          unit: 'samples/s',
+          unit: 'examples/s',
           ratio: parquetRate / jsonlRate,
           higherIsBetter: true,
           note: `ratio to the messages JSONL rate in this run; ${(parquetBytes / 1e6).toFixed(1)} MB written (snappy)`,

@@ -19,7 +19,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user exporting a dataset${NO_CHROMIUM}`, 
     await page.getByRole('button', { name: 'Export…' }).click();
     const dialog = page.getByRole('form', { name: 'Export dataset' });
     const count = dialog.getByTestId('dataset-count');
-    await expect.poll(() => count.textContent()).toBe('5 samples from 2 trajectories');
+    await expect.poll(() => count.textContent()).toBe('5 examples from 2 trajectories');
 
     // A typo in the filter is reported where it is, and nothing can be exported.
     const expression = dialog.getByLabel('Filter expression');
@@ -28,8 +28,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user exporting a dataset${NO_CHROMIUM}`, 
     await expect.poll(() => dialog.getByRole('button', { name: 'Export', exact: true }).isDisabled()).toBe(true);
 
     await expression.fill('depth >= 2');
-    await expect.poll(() => count.textContent()).toBe('3 samples from 2 trajectories');
-    const preview = dialog.getByRole('region', { name: 'Sample preview' });
+    await expect.poll(() => count.textContent()).toBe('3 examples from 2 trajectories');
+    const preview = dialog.getByRole('region', { name: 'Example preview' });
     await preview.locator('summary').first().click();
     await expect.poll(() => preview.locator('.dataset-message').first().textContent()).toContain('system');
 
@@ -43,9 +43,9 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user exporting a dataset${NO_CHROMIUM}`, 
     expect(download.suggestedFilename()).toBe('llama-factory.zip');
 
     const result = dialog.getByRole('status').filter({ hasText: 'Wrote' });
-    await expect.poll(() => result.textContent()).toMatch(/Wrote \d train and \d validation samples \(1 \+ 1 trajectories\)/);
+    await expect.poll(() => result.textContent()).toMatch(/Wrote \d train and \d validation examples \(1 \+ 1 trajectories\)/);
     // The same first line as the CLI prints, with the dialog's defaults (duplicates kept).
-    await expect.poll(() => dialog.locator('.dataset-summary').first().textContent()).toMatch(/^3 samples: 3 real; train \d, validation \d \(50\/50 by trajectory\); duplicates kept\.$/);
+    await expect.poll(() => dialog.locator('.dataset-summary').first().textContent()).toMatch(/^3 examples: 3 real; train \d, validation \d \(50\/50 by trajectory\); duplicates kept\.$/);
     const files = unzipSync(readFileSync((await download.path())!));
     const read = (name: string) => strFromU8(files[`llama-factory/${name}`]!);
     const info = JSON.parse(read('dataset_info.json')) as Record<string, { file_name: string }>;

@@ -71,10 +71,10 @@ describe('policy expansion', () => {
     }
     const finished = progress.filter((p) => p.kind === 'expand' && p.finished);
     expect(finished.length).toBeGreaterThan(0);
-    // The agent-SFT export takes the policy's branches: one sample per path, the actions as the agent's turns.
+    // The agent-SFT export takes the policy's paths: one example per path, the actions as the agent's turns.
     const deepest = result.nodes.at(-1)!;
     const preview = previewDataset(store, { filter: 'origin = agent', scope: { kind: 'path', nodeId: deepest.id } }, { builder: 'agent', per: 'path' }, 1);
-    expect(preview.samples).toBe(1);
+    expect(preview.examples).toBe(1);
     const assistantTurns = preview.first[0]!.messages.filter((m) => m.role === 'assistant').map((m) => m.content).join('\n');
     for (const n of store.paths.pathTo(deepest.id).slice(1)) expect(assistantTurns).toContain(n.action);
   }, 180_000);

@@ -1,17 +1,17 @@
 // The first thing every dataset export says, in the CLI and in the export dialog alike: how
-// many samples, what they teach (recorded, edited, model-written and reviewed or not), the
+// many examples, what they teach (recorded, edited, model-written and reviewed or not), the
 // split and the duplicates. Pure.
 import type { DatasetExportSummary } from './contract/dataset';
 
-type Summary = Pick<DatasetExportSummary, 'samples' | 'composition' | 'removed' | 'split' | 'dedup'>;
+type Summary = Pick<DatasetExportSummary, 'examples' | 'composition' | 'removed' | 'split' | 'dedup'>;
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** What leaves out model-written samples nobody reviewed, in the filter language both doors take. */
+/** What leaves out model-written examples nobody reviewed, in the filter language both doors take. */
 export const UNREVIEWED_FILTER = 'not simulated or reviewed';
 
 export function exportSummaryLines(s: Summary): string[] {
-  const total = s.samples.train + s.samples.validation;
+  const total = s.examples.train + s.examples.validation;
   const { real, edited, simulatedReviewed, simulatedUnreviewed } = s.composition;
   const parts = [
     real > 0 && `${real} real`,
@@ -22,17 +22,17 @@ export function exportSummaryLines(s: Summary): string[] {
   const split =
     s.split >= 1
       ? 'all in train (no validation split)'
-      : `train ${s.samples.train}, validation ${s.samples.validation} (${Math.round(s.split * 100)}/${Math.round((1 - s.split) * 100)} by trajectory)`;
+      : `train ${s.examples.train}, validation ${s.examples.validation} (${Math.round(s.split * 100)}/${Math.round((1 - s.split) * 100)} by trajectory)`;
   const removed = s.removed.duplicates + s.removed.nearDuplicates;
   const dedup = s.dedup
     ? removed > 0
       ? `${count(s.removed.duplicates, 'duplicate')} and ${count(s.removed.nearDuplicates, 'near-duplicate')} removed`
       : 'no duplicates found'
     : 'duplicates kept';
-  const lines = [`${count(total, 'sample')}: ${parts.join(', ')}; ${split}; ${dedup}.`];
+  const lines = [`${count(total, 'example')}: ${parts.join(', ')}; ${split}; ${dedup}.`];
   if (simulatedUnreviewed > 0) {
     lines.push(
-      `${count(simulatedUnreviewed, 'sample')} ${simulatedUnreviewed === 1 ? 'teaches an observation' : 'teach observations'} the model wrote and nobody starred, rated, tagged or noted; the filter \`${UNREVIEWED_FILTER}\` leaves them out.`,
+      `${count(simulatedUnreviewed, 'example')} ${simulatedUnreviewed === 1 ? 'teaches an observation' : 'teach observations'} the model wrote and nobody starred, rated, tagged or noted; the filter \`${UNREVIEWED_FILTER}\` leaves them out.`,
     );
   }
   return lines;

@@ -1,11 +1,11 @@
-// An agent sample's tools and each action as a call of one of them. The tools are the ones
+// An agent example's tools and each action as a call of one of them. The tools are the ones
 // the agent had: an MCP trajectory's recorded tools/list, else the domain's natural tools
 // (the same ones `worldloom mcp-serve` offers for the trajectory); each action is read back
 // into a call of one of those tools. Pure.
 import { actionForToolCall, environmentTools, type EnvironmentTool } from '../agents/environment-tools';
 import { isObject } from '../common/json-values';
 import type { Domain, TrajectoryRecord } from '../common/trajectory/model';
-import type { ToolCall, ToolSchema } from './sample';
+import type { ToolCall, ToolSchema } from './example';
 
 export interface AgentToolbox {
   tools: ToolSchema[];

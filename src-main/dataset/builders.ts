@@ -1,10 +1,10 @@
-// Sample builders: a path of nodes in, chat messages out. Pure.
-// World-model samples are built by the same buildWorldModelMessages the engines use, so
+// Example builders: a path of nodes in, chat messages out. Pure.
+// World-model examples are built by the same buildWorldModelMessages the engines use, so
 // what a fine-tuned model is trained on is exactly what Worldloom will later send it.
 // Actions are written in one layout (action-layout.ts) whichever way a step was made.
-// Agent samples call tools (agent-tools.ts) and carry the agent's own reasoning, never the
-// world model's; world-model samples carry the world model's, never the agent's.
-import type { SampleOptions } from '../common/contract/dataset';
+// Agent examples call tools (agent-tools.ts) and carry the agent's own reasoning, never the
+// world model's; world-model examples carry the world model's, never the agent's.
+import type { ExampleOptions } from '../common/contract/dataset';
 import { buildWorldModelMessages, worldModelSystemPrompt } from '../common/prompt/world-model-messages';
 import type { NodeRecord, TrajectoryBundle } from '../common/trajectory/model';
 import { promptForAction, responseForObservation } from '../common/trajectory/turn-format';
@@ -13,9 +13,9 @@ import { agentToolbox, type AgentToolbox } from './agent-tools';
 import { DatasetExportError } from './export-errors';
 import { isReviewed, perturbationKinds } from './filter-fields';
 import { preferencePairs } from './preference-pairs';
-import type { DatasetSample, SampleMessage } from './sample';
+import type { DatasetExample, ExampleMessage } from './example';
 
-export type ResolvedSampleOptions = Required<SampleOptions>;
+export type ResolvedExampleOptions = Required<ExampleOptions>;
 
 /**
  * A perturbed step simulated under a control instruction must be trained with it, or the
@@ -35,31 +35,31 @@ function pathTo(byId: Map<string, NodeRecord>, end: NodeRecord): { root: NodeRec
   return { root, steps: path };
 }
 
-/** How many samples `ends` give: one each, or for preference data one per pair. */
-export function countSamples(bundle: TrajectoryBundle, ends: readonly NodeRecord[], options: ResolvedSampleOptions): number {
+/** How many examples `ends` give: one each, or for preference data one per pair. */
+export function countExamples(bundle: TrajectoryBundle, ends: readonly NodeRecord[], options: ResolvedExampleOptions): number {
   return options.builder === 'preference' ? preferencePairs(bundle, ends).length : ends.length;
 }
 
-/** One sample per end node (per pair for preference data); `ends` come from selection.sampleEnds. */
-export function buildSamples(bundle: TrajectoryBundle, ends: readonly NodeRecord[], options: ResolvedSampleOptions): DatasetSample[] {
+/** One example per end node (per pair for preference data); `ends` come from selection.exampleEnds. */
+export function buildExamples(bundle: TrajectoryBundle, ends: readonly NodeRecord[], options: ResolvedExampleOptions): DatasetExample[] {
   if (ends.length === 0) return [];
   const byId = new Map(bundle.nodes.map((n) => [n.id, n]));
   if (options.builder === 'preference') {
     return preferencePairs(bundle, ends).map(([chosen, rejected]) => {
       const { root, steps } = pathTo(byId, chosen);
-      const sample = buildSample(bundle, root, steps, { ...options, per: 'step' }, null);
+      const example = buildExample(bundle, root, steps, { ...options, per: 'step' }, null);
       const answer = observationMessage(rejected, options);
-      return { ...sample, id: `${chosen.id}>${rejected.id}`, builder: 'preference', rejected: { messages: [answer], id: rejected.id } };
+      return { ...example, id: `${chosen.id}>${rejected.id}`, builder: 'preference', rejected: { messages: [answer], id: rejected.id } };
     });
   }
   const toolbox = options.builder === 'agent' ? agentToolbox(bundle.trajectory, bundle.nodes.filter((n) => n.parentId !== null).map((n) => normalizeAction(n.action))) : null;
   return ends.map((end) => {
     const { root, steps } = pathTo(byId, end);
-    return buildSample(bundle, root, steps, options, toolbox);
+    return buildExample(bundle, root, steps, options, toolbox);
   });
 }
 
-function buildSample(bundle: TrajectoryBundle, root: NodeRecord | null, steps: NodeRecord[], options: ResolvedSampleOptions, toolbox: AgentToolbox | null): DatasetSample {
+function buildExample(bundle: TrajectoryBundle, root: NodeRecord | null, steps: NodeRecord[], options: ResolvedExampleOptions, toolbox: AgentToolbox | null): DatasetExample {
   const { trajectory } = bundle;
   const end = steps[steps.length - 1]!;
   const taught = options.per === 'step' ? [end] : steps;
@@ -82,7 +82,7 @@ function buildSample(bundle: TrajectoryBundle, root: NodeRecord | null, steps: N
     kind: options.per,
     builder: options.builder,
     messages,
-    // A step sample teaches its last turn only; a path sample every assistant turn.
+    // A step example teaches its last turn only; a path example every assistant turn.
     completionFrom: options.per === 'step' ? messages.length - 1 : null,
     ...(toolbox ? { tools: toolbox.tools } : {}),
     origin: end.origin,
@@ -95,29 +95,29 @@ function buildSample(bundle: TrajectoryBundle, root: NodeRecord | null, steps: N
   };
 }
 
-function observationMessage(n: NodeRecord, options: ResolvedSampleOptions): SampleMessage {
-  const message: SampleMessage = { role: 'assistant', content: responseForObservation(n.observation) };
+function observationMessage(n: NodeRecord, options: ResolvedExampleOptions): ExampleMessage {
+  const message: ExampleMessage = { role: 'assistant', content: responseForObservation(n.observation) };
   if (options.reasoning && n.reasoning) message.reasoning = n.reasoning;
   return message;
 }
 
-/** Why a path sample cannot keep its reasoning, or null when nothing would be lost. */
+/** Why a path example cannot keep its reasoning, or null when nothing would be lost. */
 export function lostReasoning(steps: readonly NodeRecord[]): string | null {
   const early = steps.slice(0, -1).filter((n) => n.reasoning);
   if (early.length === 0) return null;
   return (
-    `A path sample would keep ${early.length + (steps.at(-1)!.reasoning ? 1 : 0)} reasoning blocks, but chat templates (Qwen's, and ms-swift's and LLaMA-Factory's with them) ` +
+    `A path example would keep ${early.length + (steps.at(-1)!.reasoning ? 1 : 0)} reasoning blocks, but chat templates (Qwen's, and ms-swift's and LLaMA-Factory's with them) ` +
     `render reasoning only after the last user turn, so ${early.length} of them would be dropped in training without a word. ` +
-    'Export one sample per step (each step then keeps its own reasoning), or leave reasoning out.'
+    'Export one example per step (each step then keeps its own reasoning), or leave reasoning out.'
   );
 }
 
-function worldModelMessages(bundle: TrajectoryBundle, initialState: string, steps: NodeRecord[], options: ResolvedSampleOptions): SampleMessage[] {
+function worldModelMessages(bundle: TrajectoryBundle, initialState: string, steps: NodeRecord[], options: ResolvedExampleOptions): ExampleMessage[] {
   const { trajectory } = bundle;
   const end = steps[steps.length - 1]!;
   const layout = (n: NodeRecord) => ({ action: normalizeAction(n.action), observation: n.observation });
   if (options.per === 'step') {
-    const messages: SampleMessage[] = buildWorldModelMessages({
+    const messages: ExampleMessage[] = buildWorldModelMessages({
       systemPrompt: trajectory.systemPrompt,
       worldSpec: trajectory.worldSpec,
       initialState,
@@ -132,10 +132,10 @@ function worldModelMessages(bundle: TrajectoryBundle, initialState: string, step
     const lost = lostReasoning(steps);
     if (lost) throw new DatasetExportError(`${trajectory.title} (node ${end.id}): ${lost}`);
   }
-  // A whole path teaches every observation in one sample; a control instruction would
+  // A whole path teaches every observation in one example; a control instruction would
   // apply to one turn only, so it cannot be expressed in the shared system prompt.
   const system = worldModelSystemPrompt({ systemPrompt: trajectory.systemPrompt, worldSpec: trajectory.worldSpec, initialState });
-  const messages: SampleMessage[] = [{ role: 'system', content: system }];
+  const messages: ExampleMessage[] = [{ role: 'system', content: system }];
   steps.forEach((n, i) => {
     messages.push({ role: 'user', content: promptForAction(i + 1, normalizeAction(n.action)) });
     messages.push(observationMessage(n, options));
@@ -151,10 +151,10 @@ export function agentSystemPrompt(domain: string): string {
   );
 }
 
-// Per step and per path alike the sample ends at an action: nothing follows the last observation.
-// A step sample carries the agent's reasoning on the action it teaches only; a path sample on each.
-function agentMessages(domain: string, initialState: string, steps: NodeRecord[], options: ResolvedSampleOptions, toolbox: AgentToolbox): SampleMessage[] {
-  const messages: SampleMessage[] = [
+// Per step and per path alike the example ends at an action: nothing follows the last observation.
+// A step example carries the agent's reasoning on the action it teaches only; a path example on each.
+function agentMessages(domain: string, initialState: string, steps: NodeRecord[], options: ResolvedExampleOptions, toolbox: AgentToolbox): ExampleMessage[] {
+  const messages: ExampleMessage[] = [
     { role: 'system', content: agentSystemPrompt(domain) },
     { role: 'user', content: initialState.trim() === '' ? 'The environment is ready.' : initialState },
   ];
@@ -162,7 +162,7 @@ function agentMessages(domain: string, initialState: string, steps: NodeRecord[]
     const action = normalizeAction(n.action);
     const call = toolbox.callFor(action);
     if (i > 0) messages.push({ role: 'tool', name: toolbox.callFor(normalizeAction(steps[i - 1]!.action)).name, content: steps[i - 1]!.observation });
-    const message: SampleMessage = { role: 'assistant', content: action, toolCalls: [call] };
+    const message: ExampleMessage = { role: 'assistant', content: action, toolCalls: [call] };
     const taught = options.per === 'path' || i === steps.length - 1;
     if (options.reasoning && taught && n.agentReasoning) message.reasoning = n.agentReasoning;
     messages.push(message);

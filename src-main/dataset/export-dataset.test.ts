@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetExportInput, type DatasetExportInput as ExportInput } from '../common/contract/dataset';
-import { buildSamples } from './builders';
-import { ExportCancelledError, exportDataset, previewDataset, resolveSampleOptions } from './export-dataset';
-import { approximateTokenCounter, sampleTokens, tokenizerFolderCounter } from './hygiene/token-length';
-import { compileSelection, sampleEnds } from './selection';
+import { buildExamples } from './builders';
+import { ExportCancelledError, exportDataset, previewDataset, resolveExampleOptions } from './export-dataset';
+import { approximateTokenCounter, exampleTokens, tokenizerFolderCounter } from './hygiene/token-length';
+import { compileSelection, exampleEnds } from './selection';
 import { bundleSource, fixtureBundles, manyBundles, treeBundle } from '../testing/dataset-fixtures';
 
 const source = bundleSource([...fixtureBundles(), ...manyBundles(30)]);
@@ -14,14 +14,14 @@ const freshDir = () => mkdtempSync(join(tmpdir(), 'wl-export-'));
 const opts = (out: string, extra: Partial<ExportInput> = {}) => DatasetExportInput.parse({ out, format: 'messages', ...extra });
 
 describe('dataset export job', () => {
-  it('previews a live count and the first samples, and reports a bad filter instead of failing', () => {
+  it('previews a live count and the first examples, and reports a bad filter instead of failing', () => {
     const preview = previewDataset(source, { filter: 'domain = search', scope: { kind: 'all' } }, {}, 1);
-    expect(preview).toMatchObject({ filterError: null, trajectories: 2, samples: 4 });
+    expect(preview).toMatchObject({ filterError: null, trajectories: 2, examples: 4 });
     expect(preview.first).toHaveLength(1);
     expect(preview.first[0]!.messages.at(-1)!.content).toBe('**Environment Observation:**\n1. Maine Coon\n2. Siamese');
     expect(previewDataset(source, { filter: 'domain = ', scope: { kind: 'all' } }, {}, 3)).toMatchObject({
       filterError: { column: 10 },
-      samples: 0,
+      examples: 0,
     });
   });
 
@@ -29,7 +29,7 @@ describe('dataset export job', () => {
     const out = join(freshDir(), 'ds');
     const seen: { done: number; total: number | null }[] = [];
     const summary = await exportDataset(source, opts(out, { split: 0.8, seed: 5 }), { onProgress: (p) => seen.push(p) });
-    expect(summary.samples.train + summary.samples.validation).toBe(68);
+    expect(summary.examples.train + summary.examples.validation).toBe(68);
     expect(summary.trajectories).toEqual({ train: 26, validation: 7 });
     expect(seen.at(-1)).toMatchObject({ done: 68, total: 68 });
     expect(summary.files).toEqual(['train.jsonl', 'validation.jsonl', 'README.md', 'images/token-lengths-train.svg', 'images/token-lengths-validation.svg']);
@@ -38,7 +38,7 @@ describe('dataset export job', () => {
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('- Models: qwen-agentworld (1).');
   });
 
-  it('says what the samples teach: real, edited, simulated and reviewed or not; the filter `not simulated or reviewed` leaves out the unreviewed', async () => {
+  it('says what the examples teach: real, edited, simulated and reviewed or not; the filter `not simulated or reviewed` leaves out the unreviewed', async () => {
     const bundle = treeBundle('mix', 'terminal', 'A shell.', '$ ', [
       { action: 'ls', observation: 'a.txt' },
       { action: 'ls', observation: 'a.txt b.txt', origin: 'simulated', modelId: 'm', seed: 1 },
@@ -49,15 +49,15 @@ describe('dataset export job', () => {
     const summary = await exportDataset(bundleSource([bundle]), opts(join(freshDir(), 'ds')));
     expect(summary.composition).toEqual({ real: 1, edited: 1, simulatedReviewed: 1, simulatedUnreviewed: 2 });
     // The defaults, the same for every door: all in train, duplicates kept.
-    expect([summary.split, summary.dedup, summary.samples]).toEqual([1, false, { train: 5, validation: 0 }]);
+    expect([summary.split, summary.dedup, summary.examples]).toEqual([1, false, { train: 5, validation: 0 }]);
     const reviewedOnly = await exportDataset(bundleSource([bundle]), opts(join(freshDir(), 'ds'), { selection: { filter: 'not simulated or reviewed' } }));
     expect(reviewedOnly.composition).toEqual({ real: 1, edited: 1, simulatedReviewed: 1, simulatedUnreviewed: 0 });
   });
 
-  it('leaves out samples over the length limit and counts them', async () => {
+  it('leaves out examples over the length limit and counts them', async () => {
     const summary = await exportDataset(source, opts(join(freshDir(), 'ds'), { maxTokens: 30 }));
     expect(summary.removed.overLength).toBeGreaterThan(0);
-    expect(summary.samples.train).toBe(68 - summary.removed.overLength);
+    expect(summary.examples.train).toBe(68 - summary.removed.overLength);
   });
 
   it('leaves out steps that ran out of tokens, and what follows them, unless asked to include them', async () => {
@@ -69,7 +69,7 @@ describe('dataset export job', () => {
     cut.provenance = { ...cut.provenance, finishReason: 'length' };
     const only = bundleSource([bundle]);
     const skipped = await exportDataset(only, opts(join(freshDir(), 'ds')));
-    expect(skipped.samples.train).toBe(2);
+    expect(skipped.examples.train).toBe(2);
     const lastTurns = (dir: string) =>
       readFileSync(join(dir, 'train.jsonl'), 'utf8')
         .trim()
@@ -77,8 +77,8 @@ describe('dataset export job', () => {
         .map((l) => (JSON.parse(l) as { messages: { content: string }[] }).messages.at(-1)!.content);
     expect(lastTurns(skipped.out)).toEqual(['**Environment Observation:**\na.txt', '**Environment Observation:**\nroot']);
     const kept = await exportDataset(only, opts(join(freshDir(), 'ds'), { includeCutOff: true }));
-    expect(kept.samples.train).toBe(4);
-    expect(previewDataset(only, { filter: '', scope: { kind: 'all' } }, {}, 10).samples).toBe(2);
+    expect(kept.examples.train).toBe(4);
+    expect(previewDataset(only, { filter: '', scope: { kind: 'all' } }, {}, 10).examples).toBe(2);
   });
 
   it('cancels without leaving a file behind', async () => {
@@ -100,12 +100,12 @@ describe('dataset export job', () => {
     await exportDataset(source, opts(out));
     await expect(exportDataset(source, opts(out))).rejects.toThrow(/holds an earlier export/);
     const again = await exportDataset(source, opts(out, { overwrite: true, selection: { filter: 'domain = search' } }));
-    expect(again.samples.train).toBe(4);
+    expect(again.examples.train).toBe(4);
     expect(readdirSync(dir).sort()).toEqual(['ds', 'photos']);
   });
 
   it('says so when the selection is empty', async () => {
-    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { selection: { filter: 'domain = web' } }))).rejects.toThrow(/holds no samples/);
+    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { selection: { filter: 'domain = web' } }))).rejects.toThrow(/holds no examples/);
   });
 });
 
@@ -115,9 +115,9 @@ describe('dataset export: defaults, warnings and token counts', () => {
   it('exports whole paths to AgentWorldBench when per is left out, as every door leaves it', async () => {
     const four = bundleSource(manyBundles(4));
     // The CLI passes every option it was not given as undefined; the schema must not fill per with "step".
-    const parsed = DatasetExportInput.parse({ out: join(freshDir(), 'awb'), format: 'agentworldbench', samples: { builder: undefined, per: undefined, reasoning: undefined } });
+    const parsed = DatasetExportInput.parse({ out: join(freshDir(), 'awb'), format: 'agentworldbench', examples: { builder: undefined, per: undefined, reasoning: undefined } });
     const summary = await exportDataset(four, parsed);
-    expect(summary.samples.train).toBe(4);
+    expect(summary.examples.train).toBe(4);
     const lines = readFileSync(join(summary.out, 'train', 'terminal_test.jsonl'), 'utf8').trim().split('\n');
     // One line per turn of each two-step path: 4 paths × 2 turns, no prefix written as a path of its own.
     expect(lines).toHaveLength(8);
@@ -127,7 +127,7 @@ describe('dataset export: defaults, warnings and token counts', () => {
   it('warns when a split comes out empty, in the summary and the card', async () => {
     const one = bundleSource(manyBundles(1));
     const summary = await exportDataset(one, opts(join(freshDir(), 'ds'), { split: 0.8 }));
-    expect(summary.samples).toEqual({ train: 2, validation: 0 });
+    expect(summary.examples).toEqual({ train: 2, validation: 0 });
     expect(summary.warnings).toEqual([expect.stringMatching(/^The validation split is empty: .* from 1 trajectory, which cannot be split/)]);
     expect(readFileSync(join(summary.out, 'README.md'), 'utf8')).toContain('> **Warning:** The validation split is empty');
     const whole = await exportDataset(one, opts(join(freshDir(), 'ds')));
@@ -141,22 +141,22 @@ describe('dataset export: defaults, warnings and token counts', () => {
     expect(summary.tokenizer).toEqual({ label: `the tokenizer in ${fixtureTokenizer}`, exact: true });
     const card = readFileSync(join(summary.out, 'README.md'), 'utf8');
     expect(card).toContain(`Counted exactly with the tokenizer in ${fixtureTokenizer}`);
-    // The limit cuts at the exact count: the longest sample's own token count passes, one less does not.
+    // The limit cuts at the exact count: the longest example's own token count passes, one less does not.
     const [bundle] = manyBundles(3);
-    const samples = buildSamples(bundle!, sampleEnds(bundle!, compileSelection({ filter: '', scope: { kind: 'all' } }), 'step'), resolveSampleOptions('messages', {}));
-    const longest = Math.max(...(samples.map((s) => sampleTokens(counter, s)) as number[]));
-    expect(longest).not.toBe(sampleTokens(approximateTokenCounter, samples[1]!));
+    const examples = buildExamples(bundle!, exampleEnds(bundle!, compileSelection({ filter: '', scope: { kind: 'all' } }), 'step'), resolveExampleOptions('messages', {}));
+    const longest = Math.max(...(examples.map((s) => exampleTokens(counter, s)) as number[]));
+    expect(longest).not.toBe(exampleTokens(approximateTokenCounter, examples[1]!));
     const one = bundleSource([bundle!]);
     expect((await exportDataset(one, opts(join(freshDir(), 'ds'), { maxTokens: longest }), { tokenCounter: counter })).removed.overLength).toBe(0);
     expect((await exportDataset(one, opts(join(freshDir(), 'ds'), { maxTokens: longest - 1 }), { tokenCounter: counter })).removed.overLength).toBeGreaterThan(0);
     expect(() => tokenizerFolderCounter(freshDir())).toThrow(/holds no tokenizer\.json\. Name a model folder/);
   });
 
-  it('refuses formats that cannot hold the samples, and says when there are no pairs', async () => {
-    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'prompt-completion', samples: { per: 'path' } }))).rejects.toThrow(/one turn per sample.*Export one sample per step/);
+  it('refuses formats that cannot hold the examples, and says when there are no pairs', async () => {
+    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'prompt-completion', examples: { per: 'path' } }))).rejects.toThrow(/one turn per example.*Export one example per step/);
     await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'preference' }))).rejects.toThrow(/choose the preference builder/);
-    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'messages', samples: { builder: 'preference' } }))).rejects.toThrow(/export them as preference/);
-    await expect(exportDataset(bundleSource(manyBundles(3)), opts(join(freshDir(), 'ds'), { format: 'preference', samples: { builder: 'preference' } }))).rejects.toThrow(
+    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'messages', examples: { builder: 'preference' } }))).rejects.toThrow(/export them as preference/);
+    await expect(exportDataset(bundleSource(manyBundles(3)), opts(join(freshDir(), 'ds'), { format: 'preference', examples: { builder: 'preference' } }))).rejects.toThrow(
       /no preference pairs: rate two samples of the same action differently, or star one/,
     );
   });

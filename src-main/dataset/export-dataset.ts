@@ -1,23 +1,23 @@
-// Exporting a dataset: plan (which trajectories and how many samples), split by
-// trajectory, stream every sample through the pipeline into a temporary folder, write
+// Exporting a dataset: plan (which trajectories and how many examples), split by
+// trajectory, stream every example through the pipeline into a temporary folder, write
 // the card, then move the folder into place. A cancelled or failed export leaves
 // nothing behind, and an existing folder is replaced only when it is an earlier export.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { DatasetExportOptions, DatasetExportSummary, DatasetFormat, DatasetPreview, DatasetSelection, SampleOptions } from '../common/contract/dataset';
+import type { DatasetExportOptions, DatasetExportSummary, DatasetFormat, DatasetPreview, DatasetSelection, ExampleOptions } from '../common/contract/dataset';
 import type { TrajectoryBundle } from '../common/trajectory/model';
-import { buildSamples, countSamples, type ResolvedSampleOptions } from './builders';
+import { buildExamples, countExamples, type ResolvedExampleOptions } from './builders';
 import { datasetCard } from './card/dataset-card';
 import { FilterError } from './filter-expression';
 import { datasetFormat } from '../formats/registry';
 import { splitTrajectories } from './hygiene/split';
 import { approximateTokenCounter, type TokenCounter } from './hygiene/token-length';
 import { DatasetExportError } from './export-errors';
-import { SamplePipeline } from './pipeline';
-import { SPLITS, type Split } from './sample';
+import { ExamplePipeline } from './pipeline';
+import { SPLITS, type Split } from './example';
 import type { DatasetFormatSpec } from './formats/dataset-format';
-import { compileSelection, sampleEnds, scopeTrajectoryIds, type CompiledSelection } from './selection';
+import { compileSelection, exampleEnds, scopeTrajectoryIds, type CompiledSelection } from './selection';
 import { partialTag, removeDeadPartials } from '../service/partial-leftovers';
 
 /** What an export reads: the workspace store, or anything else that yields bundles. */
@@ -40,7 +40,7 @@ export class ExportCancelledError extends Error {
 
 const CARD_MARKER = 'Exported by Worldloom';
 
-export function resolveSampleOptions(format: DatasetFormat | null, partial: Partial<SampleOptions>): ResolvedSampleOptions {
+export function resolveExampleOptions(format: DatasetFormat | null, partial: Partial<ExampleOptions>): ResolvedExampleOptions {
   return {
     builder: partial.builder ?? 'world-model',
     // AgentWorldBench lines describe whole paths; a per-step file would repeat every prefix.
@@ -52,52 +52,52 @@ export function resolveSampleOptions(format: DatasetFormat | null, partial: Part
 }
 
 /** Refuses options the chosen format cannot hold, saying what to choose instead. */
-function checkSampleOptions(format: DatasetFormatSpec, options: ResolvedSampleOptions): void {
+function checkExampleOptions(format: DatasetFormatSpec, options: ResolvedExampleOptions): void {
   if (options.builder === 'preference' && options.per === 'path') {
-    throw new DatasetExportError('Preference pairs are two answers to the same step; export them one sample per step.');
+    throw new DatasetExportError('Preference pairs are two answers to the same step; export them one example per step.');
   }
   const refused = format.refuses(options);
   if (refused) throw new DatasetExportError(refused);
 }
 
 /** Warnings the card and the summary carry: an empty split the user asked for. */
-function splitWarnings(options: DatasetExportOptions, counts: Record<Split, { samples: number; trajectories: number }>): string[] {
+function splitWarnings(options: DatasetExportOptions, counts: Record<Split, { examples: number; trajectories: number }>): string[] {
   if (options.split >= 1) return [];
   const warnings: string[] = [];
   for (const split of SPLITS) {
-    if (counts[split].samples > 0) continue;
+    if (counts[split].examples > 0) continue;
     const held = counts.train.trajectories + counts.validation.trajectories;
     warnings.push(
       `The ${split} split is empty: a ${Math.round(options.split * 100)}/${Math.round((1 - options.split) * 100)} split is made by trajectory, and ` +
-        (held < 2 ? `the samples come from ${held} trajectory, which cannot be split. Select more trajectories for a ${split} split.` : `every sample of the ${split} trajectories was removed (duplicates or over the length limit).`),
+        (held < 2 ? `the examples come from ${held} trajectory, which cannot be split. Select more trajectories for a ${split} split.` : `every example of the ${split} trajectories was removed (duplicates or over the length limit).`),
     );
   }
   return warnings;
 }
 
-/** The live count and first samples the export dialog shows. A bad filter is reported, not thrown. */
-export function previewDataset(source: BundleSource, selection: DatasetSelection, partial: Partial<SampleOptions>, limit: number): DatasetPreview {
+/** The live count and first examples the export dialog shows. A bad filter is reported, not thrown. */
+export function previewDataset(source: BundleSource, selection: DatasetSelection, partial: Partial<ExampleOptions>, limit: number): DatasetPreview {
   let compiled: CompiledSelection;
   try {
     compiled = compileSelection(selection);
   } catch (err) {
-    if (err instanceof FilterError) return { filterError: { message: err.message, column: err.column }, trajectories: 0, samples: 0, first: [] };
+    if (err instanceof FilterError) return { filterError: { message: err.message, column: err.column }, trajectories: 0, examples: 0, first: [] };
     throw err;
   }
-  const options = resolveSampleOptions(null, partial);
-  const preview: DatasetPreview = { filterError: null, trajectories: 0, samples: 0, first: [] };
+  const options = resolveExampleOptions(null, partial);
+  const preview: DatasetPreview = { filterError: null, trajectories: 0, examples: 0, first: [] };
   for (const bundle of source.iterateBundles(scopeTrajectoryIds(selection.scope))) {
-    const ends = sampleEnds(bundle, compiled, options.per);
-    const count = countSamples(bundle, ends, options);
+    const ends = exampleEnds(bundle, compiled, options.per);
+    const count = countExamples(bundle, ends, options);
     if (count === 0) continue;
     preview.trajectories++;
-    preview.samples += count;
+    preview.examples += count;
     const room = limit - preview.first.length;
     if (room > 0) {
       try {
-        for (const s of buildSamples(bundle, ends, options).slice(0, room)) preview.first.push({ id: s.id, title: s.title, messages: [...s.messages, ...(s.rejected?.messages ?? [])] });
+        for (const s of buildExamples(bundle, ends, options).slice(0, room)) preview.first.push({ id: s.id, title: s.title, messages: [...s.messages, ...(s.rejected?.messages ?? [])] });
       } catch (err) {
-        // The export says why such samples are refused; the preview still counts them.
+        // The export says why such examples are refused; the preview still counts them.
         if (!(err instanceof DatasetExportError)) throw err;
       }
     }
@@ -110,8 +110,8 @@ const yieldToEventLoop = () => new Promise<void>((ok) => setImmediate(ok));
 export async function exportDataset(source: BundleSource, options: DatasetExportOptions, run: ExportRun = {}): Promise<DatasetExportSummary> {
   const out = resolve(options.out);
   const format = datasetFormat(options.format);
-  const sampleOptions = resolveSampleOptions(options.format, options.samples);
-  checkSampleOptions(format, sampleOptions);
+  const exampleOptions = resolveExampleOptions(options.format, options.examples);
+  checkExampleOptions(format, exampleOptions);
   const selection = compileSelection(options.selection);
   const tokenCounter = run.tokenCounter ?? approximateTokenCounter;
   checkDestination(out, options.overwrite);
@@ -126,18 +126,18 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
     return yieldToEventLoop();
   };
 
-  // Pass 1: which trajectories hold samples, so the split and the progress total are known up front.
-  const planned: { id: string; samples: number }[] = [];
+  // Pass 1: which trajectories hold examples, so the split and the progress total are known up front.
+  const planned: { id: string; examples: number }[] = [];
   let total = 0;
   for (const bundle of source.iterateBundles(scopeTrajectoryIds(options.selection.scope))) {
-    const count = countSamples(bundle, sampleEnds(bundle, selection, sampleOptions.per, options.includeCutOff), sampleOptions);
+    const count = countExamples(bundle, exampleEnds(bundle, selection, exampleOptions.per, options.includeCutOff), exampleOptions);
     if (count > 0) {
-      planned.push({ id: bundle.trajectory.id, samples: count });
+      planned.push({ id: bundle.trajectory.id, examples: count });
       total += count;
     }
-    await beat('Choosing samples', planned.length, null);
+    await beat('Choosing examples', planned.length, null);
   }
-  if (total === 0 && sampleOptions.builder === 'preference') {
+  if (total === 0 && exampleOptions.builder === 'preference') {
     throw new DatasetExportError(
       'The selection holds no preference pairs: rate two samples of the same action differently, or star one of them, then export again.',
     );
@@ -145,8 +145,8 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
   if (total === 0) {
     throw new DatasetExportError(
       options.includeCutOff
-        ? 'The selection holds no samples. Loosen the filter or choose other trajectories.'
-        : 'The selection holds no samples (steps that ran out of tokens are left out unless you include them). Loosen the filter, choose other trajectories, or include cut-off steps.',
+        ? 'The selection holds no examples. Loosen the filter or choose other trajectories.'
+        : 'The selection holds no examples (steps that ran out of tokens are left out unless you include them). Loosen the filter, choose other trajectories, or include cut-off steps.',
     );
   }
   const splits = splitTrajectories(planned.map((p) => p.id), options.split, options.seed);
@@ -159,29 +159,29 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
     // mkdtemp makes a private (0700) folder; the export is an ordinary folder under the user's umask.
     chmodSync(tmp, 0o777 & ~process.umask());
     const name = options.name ?? datasetName(out);
-    const pipeline = new SamplePipeline(format, tmp, { name, reasoning: sampleOptions.reasoning, reasoningStyle: options.reasoningStyle, sampleOptions }, options, tokenCounter);
+    const pipeline = new ExamplePipeline(format, tmp, { name, reasoning: exampleOptions.reasoning, reasoningStyle: options.reasoningStyle, exampleOptions }, options, tokenCounter);
     let done = 0;
     for (const bundle of source.iterateBundles(planned.map((p) => p.id))) {
       const split = splits.get(bundle.trajectory.id)!;
-      for (const sample of buildSamples(bundle, sampleEnds(bundle, selection, sampleOptions.per, options.includeCutOff), sampleOptions)) {
-        const added = pipeline.add(sample, split);
+      for (const example of buildExamples(bundle, exampleEnds(bundle, selection, exampleOptions.per, options.includeCutOff), exampleOptions)) {
+        const added = pipeline.add(example, split);
         if (typeof added !== 'string') await added;
         done++;
-        const paused = beat('Writing samples', done, total);
+        const paused = beat('Writing examples', done, total);
         if (paused) await paused;
       }
     }
     if (run.signal?.aborted) throw new ExportCancelledError();
     const files = await pipeline.finish();
-    const present = SPLITS.filter((s) => pipeline.stats.splits[s].samples > 0);
-    const splitCounts = (split: Split) => ({ samples: pipeline.stats.splits[split].samples, trajectories: pipeline.stats.splits[split].trajectories.size });
+    const present = SPLITS.filter((s) => pipeline.stats.splits[s].examples > 0);
+    const splitCounts = (split: Split) => ({ examples: pipeline.stats.splits[split].examples, trajectories: pipeline.stats.splits[split].trajectories.size });
     const warnings = splitWarnings(options, { train: splitCounts('train'), validation: splitCounts('validation') });
     const card = datasetCard({
       warnings,
       name,
       format,
       options,
-      sampleOptions,
+      exampleOptions,
       stats: pipeline.stats,
       splits: present,
       removed: pipeline.removed,
@@ -211,7 +211,7 @@ export async function exportDataset(source: BundleSource, options: DatasetExport
       out,
       format: options.format,
       files,
-      samples: count((s) => s.samples),
+      examples: count((s) => s.examples),
       trajectories: count((s) => s.trajectories.size),
       removed: pipeline.removed,
       composition: { ...pipeline.stats.composition },

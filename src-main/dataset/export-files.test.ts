@@ -24,7 +24,7 @@ describe('exported files', () => {
   it('leave no partial folder when a dataset export fails part-way', async () => {
     const dir = freshDir();
     let counted = 0;
-    // The tokenizer gives out after a few samples: the export's temporary folder exists by then.
+    // The tokenizer gives out after a few examples: the export's temporary folder exists by then.
     const failing = {
       label: 'fails part-way',
       exact: true,

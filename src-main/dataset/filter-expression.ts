@@ -1,7 +1,7 @@
 // The filter language behind `--filter` and the export dialog, e.g.
 //   domain in (terminal, swe) and (starred or rating >= 4) and not perturbation = terminal.disk-full
 // Pure. Parsing checks every field, operator and value up front, so a typo is reported
-// with its column before any export starts, never discovered as "0 samples".
+// with its column before any export starts, never discovered as "0 examples".
 import { closestField, fieldNamed, FILTER_FIELDS, type FieldKind, type FilterField, type NodeFacts } from './filter-fields';
 
 export class FilterError extends Error {

@@ -1,12 +1,12 @@
-// The stage every exported sample passes through, in this order: scrub (so duplicates
+// The stage every exported example passes through, in this order: scrub (so duplicates
 // are judged on what will be written), de-duplicate, count tokens and drop over-long
-// samples, gather card statistics, write. The export job and the benchmark share it.
+// examples, gather card statistics, write. The export job and the benchmark share it.
 import type { DatasetFormatSpec, WriteContext } from './formats/dataset-format';
 import { DatasetStats } from './card/dataset-stats';
 import { Deduplicator } from './hygiene/dedup';
 import { Scrubber } from './hygiene/scrub';
-import { sampleTokens, type TokenCounter } from './hygiene/token-length';
-import type { DatasetSample, Split } from './sample';
+import { exampleTokens, type TokenCounter } from './hygiene/token-length';
+import type { DatasetExample, Split } from './example';
 
 export interface PipelineOptions {
   dedup: boolean;
@@ -15,9 +15,9 @@ export interface PipelineOptions {
   maxTokens: number | null;
 }
 
-export type SampleFate = 'written' | 'duplicate' | 'near-duplicate' | 'over-length';
+export type ExampleFate = 'written' | 'duplicate' | 'near-duplicate' | 'over-length';
 
-export class SamplePipeline {
+export class ExamplePipeline {
   readonly stats = new DatasetStats();
   readonly removed = { duplicates: 0, nearDuplicates: 0, overLength: 0 };
   private readonly scrubber: Scrubber | null;
@@ -40,11 +40,11 @@ export class SamplePipeline {
     return this.scrubber?.report ?? null;
   }
 
-  /** Runs one sample through; returns a promise only when the tokenizer or the disk makes it wait. */
-  add(input: DatasetSample, split: Split): SampleFate | Promise<SampleFate> {
-    const sample = this.scrubber ? this.scrubber.scrub(input) : input;
+  /** Runs one example through; returns a promise only when the tokenizer or the disk makes it wait. */
+  add(input: DatasetExample, split: Split): ExampleFate | Promise<ExampleFate> {
+    const example = this.scrubber ? this.scrubber.scrub(input) : input;
     if (this.dedup) {
-      const verdict = this.dedup.judge(sample);
+      const verdict = this.dedup.judge(example);
       if (verdict === 'duplicate') {
         this.removed.duplicates++;
         return verdict;
@@ -54,18 +54,18 @@ export class SamplePipeline {
         return verdict;
       }
     }
-    // A million samples through an async function cost a million promises; stay synchronous when nothing waits.
-    const counted = sampleTokens(this.tokens, sample);
-    return typeof counted === 'number' ? this.keep(sample, split, counted) : counted.then((tokens) => this.keep(sample, split, tokens));
+    // A million examples through an async function cost a million promises; stay synchronous when nothing waits.
+    const counted = exampleTokens(this.tokens, example);
+    return typeof counted === 'number' ? this.keep(example, split, counted) : counted.then((tokens) => this.keep(example, split, tokens));
   }
 
-  private keep(sample: DatasetSample, split: Split, tokens: number): SampleFate | Promise<SampleFate> {
+  private keep(example: DatasetExample, split: Split, tokens: number): ExampleFate | Promise<ExampleFate> {
     if (this.options.maxTokens !== null && tokens > this.options.maxTokens) {
       this.removed.overLength++;
       return 'over-length';
     }
-    this.stats.add(sample, split, tokens);
-    const pending = this.writer.write(sample, split);
+    this.stats.add(example, split, tokens);
+    const pending = this.writer.write(example, split);
     return pending ? pending.then(() => 'written' as const) : 'written';
   }
 

@@ -1,7 +1,7 @@
-// Which nodes of a trajectory a selection picks, and where each sample ends. Pure.
-// A step sample ends at every selected step; a path sample ends at every selected node
+// Which nodes of a trajectory a selection picks, and where each example ends. Pure.
+// A step example ends at every selected step; a path example ends at every selected node
 // that has no selected node below it, so a path is taken once, at its deepest selection.
-// A sample whose path holds a step the model wrote until it ran out of tokens (finish
+// An example whose path holds a step the model wrote until it ran out of tokens (finish
 // reason "length") is left out unless asked for: a cut-off observation is not training data.
 import type { DatasetSelection, SelectionScope } from '../common/contract/dataset';
 import type { NodeRecord, TrajectoryBundle } from '../common/trajectory/model';
@@ -34,10 +34,10 @@ export function endedByLength(node: NodeRecord): boolean {
 }
 
 /**
- * Where samples end: every selected step, or (per path) only the deepest selected node of
+ * Where examples end: every selected step, or (per path) only the deepest selected node of
  * each branch; without `keepCutOff`, none whose path holds a step that ended by length.
  */
-export function sampleEnds(bundle: TrajectoryBundle, selection: CompiledSelection, per: 'step' | 'path', keepCutOff = false): NodeRecord[] {
+export function exampleEnds(bundle: TrajectoryBundle, selection: CompiledSelection, per: 'step' | 'path', keepCutOff = false): NodeRecord[] {
   const ends = deepestOrEvery(bundle, selection, per);
   if (keepCutOff || !bundle.nodes.some(endedByLength)) return ends;
   const byId = new Map(bundle.nodes.map((n) => [n.id, n]));

@@ -36,7 +36,7 @@ const steps = original.nodes.slice(1);
 
 function exportAs(format: 'messages' | 'sharegpt' | 'parquet', builder: 'world-model' | 'agent', reasoning = true, per: 'path' | 'step' = 'path', bundle = original) {
   const out = join(mkdtempSync(join(tmpdir(), 'wl-chat-')), 'export');
-  return exportDataset(bundleSource([bundle]), DatasetExportInput.parse({ out, format, samples: { builder, per, reasoning } })).then(() => out);
+  return exportDataset(bundleSource([bundle]), DatasetExportInput.parse({ out, format, examples: { builder, per, reasoning } })).then(() => out);
 }
 
 function workspace() {

@@ -14,7 +14,7 @@ import { zipFolder } from './zip-folder';
 /**
  * Exact counts: the tokenizer folder the user named, else the loaded model's own tokenizer
  * when it runs in-process, else the embedded model's. The labelled estimate only when none
- * is there (an HTTP engine would cost one request per sample, for a count).
+ * is there (an HTTP engine would cost one request per example, for a count).
  */
 function tokenCounterFor(studio: Studio, tokenizerDir: string | undefined): TokenCounter {
   if (tokenizerDir) return tokenizerFolderCounter(tokenizerDir);
@@ -37,7 +37,7 @@ function asUserError(err: unknown): unknown {
 
 export function datasetHandlers(studio: Studio): HandlersOf<typeof datasetApi> {
   return {
-    'dataset.preview': ({ selection, samples, limit }) => previewDataset(studio.requireStore(), selection, samples, limit),
+    'dataset.preview': ({ selection, examples, limit }) => previewDataset(studio.requireStore(), selection, examples, limit),
     'dataset.export': async (input) => {
       const store = studio.requireStore();
       try {

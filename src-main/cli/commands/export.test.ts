@@ -20,7 +20,7 @@ describe('worldloom export (datasets)', { timeout: 240_000 }, () => {
   it('exports a filtered, split, de-duplicated and scrubbed messages dataset with a card', () => {
     const out = join(dir, 'messages');
     const summary = JSON.parse(run('export', '--workspace', ws, '--format', 'messages', '--out', out, '--filter', 'depth <= 2', '--split', '0.8', '--seed', '1', '--dedup', '--scrub'));
-    expect(summary).toMatchObject({ format: 'messages', samples: { train: 32, validation: 8 }, trajectories: { train: 16, validation: 4 } });
+    expect(summary).toMatchObject({ format: 'messages', examples: { train: 32, validation: 8 }, trajectories: { train: 16, validation: 4 } });
     const rows = readFileSync(join(out, 'train.jsonl'), 'utf8').trim().split('\n').map((l) => MessagesRowSchema.parse(JSON.parse(l)));
     expect(rows).toHaveLength(32);
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('filter `depth <= 2`');
@@ -29,7 +29,7 @@ describe('worldloom export (datasets)', { timeout: 240_000 }, () => {
   it('exports per path to Parquet with the agent builder', () => {
     const out = join(dir, 'parquet');
     const summary = JSON.parse(run('export', '-w', ws, '-f', 'parquet', '-o', out, '--builder', 'agent', '--per', 'path'));
-    expect(summary.samples).toEqual({ train: 20, validation: 0 });
+    expect(summary.examples).toEqual({ train: 20, validation: 0 });
     expect(summary.files).toContain('data/train-00000-of-00001.parquet');
   });
 
@@ -54,7 +54,7 @@ describe('worldloom export (datasets)', { timeout: 240_000 }, () => {
   it('exports AgentWorldBench dataset folders as whole paths: what goes out as 20 trajectories comes back as 20', () => {
     const out = join(dir, 'awb-folder');
     const summary = JSON.parse(run('export', '-w', ws, '-f', 'agentworldbench', '-o', out));
-    expect(summary.samples).toEqual({ train: 20, validation: 0 });
+    expect(summary.examples).toEqual({ train: 20, validation: 0 });
     const again = join(dir, 'again.worldloom');
     const imported = JSON.parse(run('import', join(out, 'train', 'terminal_test.jsonl'), '--workspace', again));
     expect(imported.imported).toBe(20);
@@ -80,8 +80,8 @@ describe('worldloom export (datasets)', { timeout: 240_000 }, () => {
     const first = spawnSync(process.execPath, [bin, 'export', '-w', ws, '-f', 'messages', '-o', out, '--filter', 'depth <= 1'], { encoding: 'utf8' });
     expect(first.status).toBe(0);
     // stderr begins with the summary; stdout stays one JSON object. Defaults: all in train, duplicates kept (as in the export dialog).
-    expect(first.stderr.split('\n')[0]).toBe('20 samples: 20 real; all in train (no validation split); duplicates kept.');
-    expect(JSON.parse(first.stdout)).toMatchObject({ samples: { train: 20, validation: 0 }, composition: { real: 20 }, split: 1, dedup: false });
+    expect(first.stderr.split('\n')[0]).toBe('20 examples: 20 real; all in train (no validation split); duplicates kept.');
+    expect(JSON.parse(first.stdout)).toMatchObject({ examples: { train: 20, validation: 0 }, composition: { real: 20 }, split: 1, dedup: false });
     const again = spawnSync(process.execPath, [bin, 'export', '-w', ws, '-f', 'messages', '-o', out], { encoding: 'utf8' });
     expect(again.status).toBe(1);
     expect(again.stderr).toContain(`${out} holds an earlier export. Choose another --out, or pass --overwrite to replace it.`);

@@ -2,7 +2,7 @@
 // everything), or a selection of it to a fine-tuning dataset folder with a card.
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { EXPORT_DEFAULTS, SAMPLE_BUILDERS, SAMPLE_UNITS } from '../../common/contract/dataset';
+import { EXPORT_DEFAULTS, EXAMPLE_BUILDERS, EXAMPLE_UNITS } from '../../common/contract/dataset';
 import { exportSummaryLines, UNREVIEWED_FILTER } from '../../common/export-summary';
 import { EXPORT_FORMAT_IDS, exportPipeline, FORMATS } from '../../formats/registry';
 import { FILTER_ERROR_PREFIX } from '../../service/dataset-handlers';
@@ -20,8 +20,8 @@ interface ExportOptions {
   dedup?: boolean;
   nearDuplicates?: number;
   scrub?: boolean;
-  builder?: (typeof SAMPLE_BUILDERS)[number];
-  per?: (typeof SAMPLE_UNITS)[number];
+  builder?: (typeof EXAMPLE_BUILDERS)[number];
+  per?: (typeof EXAMPLE_UNITS)[number];
   reasoning?: boolean;
   reasoningStyle?: 'field' | 'inline';
   maxTokens?: number;
@@ -56,15 +56,15 @@ export function registerExport(program: Command): void {
     .option('--filter <expr>', 'keep steps matching, e.g. "domain = terminal and rating >= 4 and not perturbed"')
     .option('--split <fraction>', `fraction of trajectories in train; the rest is validation (default ${EXPORT_DEFAULTS.split}: all in train)`, numberBetween(0.01, 1))
     .option('--seed <n>', 'seed of the train/validation split', wholeNumber(0, 2 ** 31 - 1))
-    .option('--dedup', `remove exact and near-duplicate samples (the default${EXPORT_DEFAULTS.dedup ? '' : ' is to keep them'})`)
-    .option('--no-dedup', 'keep duplicate samples')
+    .option('--dedup', `remove exact and near-duplicate examples (the default${EXPORT_DEFAULTS.dedup ? '' : ' is to keep them'})`)
+    .option('--no-dedup', 'keep duplicate examples')
     .option('--near-duplicates <similarity>', 'similarity counted as a near-duplicate (default 0.85)', numberBetween(0.5, 1))
     .option('--scrub', 'replace API keys, e-mail addresses and IPs (report in scrub-report.json)')
-    .option('--builder <builder>', 'world-model | agent (tool calls) | preference (sibling pairs for DPO)', oneOf(SAMPLE_BUILDERS))
-    .option('--per <unit>', 'step | path (one sample per step, or per path)', oneOf(SAMPLE_UNITS))
+    .option('--builder <builder>', 'world-model | agent (tool calls) | preference (sibling pairs for DPO)', oneOf(EXAMPLE_BUILDERS))
+    .option('--per <unit>', 'step | path (one example per step, or per path)', oneOf(EXAMPLE_UNITS))
     .option('--reasoning', "keep the world model's reasoning on the observations it learns")
     .option('--reasoning-style <style>', 'messages format: field (reasoning_content, TRL) | inline (<think>, ms-swift)', oneOf(['field', 'inline']))
-    .option('--max-tokens <n>', 'leave out samples longer than this (counted with the tokenizer below)', wholeNumber(1, 10_000_000))
+    .option('--max-tokens <n>', 'leave out examples longer than this (counted with the tokenizer below)', wholeNumber(1, 10_000_000))
     .option('--tokenizer <dir>', "model folder whose tokenizer counts tokens exactly (default: the embedded model's)")
     .option('--include-cut-off', 'also export steps the model wrote until it ran out of tokens (left out by default)')
     .option('--name <name>', 'dataset name in the card and dataset_info.json (default: the folder name)')
@@ -92,7 +92,7 @@ export function registerExport(program: Command): void {
             out: opts.out,
             format: opts.format,
             selection: { filter: opts.filter ?? '', scope: { kind: 'all' } },
-            samples: { builder: opts.builder, per: opts.per, reasoning: opts.reasoning },
+            examples: { builder: opts.builder, per: opts.per, reasoning: opts.reasoning },
             name: opts.name,
             split: opts.split,
             seed: opts.seed,
@@ -116,7 +116,7 @@ export function registerExport(program: Command): void {
           if (err instanceof UserError && err.code === 'invalid-filter') throw new UserError(`--filter: ${err.message.replace(FILTER_ERROR_PREFIX, '')}`, err.code);
           // The core's refusals name the dialog's controls; here they are flags.
           if (err instanceof UserError && err.code === 'invalid-export' && opts.format === 'preference' && (opts.builder ?? 'world-model') !== 'preference') {
-            throw new UserError(`--format preference writes chosen/rejected pairs: add --builder preference (pairs of sibling samples rated or starred against each other). ${err.message}`, err.code);
+            throw new UserError(`--format preference writes chosen/rejected pairs: add --builder preference (pairs of sibling examples rated or starred against each other). ${err.message}`, err.code);
           }
           if (err instanceof UserError && err.code === 'invalid-export' && /holds an earlier export/.test(err.message)) {
             throw new UserError(`${opts.out} holds an earlier export. Choose another --out, or pass --overwrite to replace it.`, err.code);

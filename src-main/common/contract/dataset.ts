@@ -1,4 +1,4 @@
-// The dataset part of the contract: choosing samples (filters, tree scope), previewing
+// The dataset part of the contract: choosing examples (filters, tree scope), previewing
 // them, and exporting train/validation sets as a cancellable job. Pure: the renderer
 // imports these schemas too.
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import { method } from './method';
 
 const Id = z.string().min(1).max(200);
 
-/** Which part of the tree samples may come from; the filter expression narrows it further. */
+/** Which part of the tree examples may come from; the filter expression narrows it further. */
 export const SelectionScope = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('all') }),
   /** The nodes from the root down to this node. */
@@ -26,27 +26,27 @@ export const DatasetSelection = z.object({
 });
 export type DatasetSelection = z.infer<typeof DatasetSelection>;
 
-export const SAMPLE_BUILDERS = ['world-model', 'agent', 'preference'] as const;
-export const SAMPLE_UNITS = ['step', 'path'] as const;
-export const SampleOptions = z.object({
+export const EXAMPLE_BUILDERS = ['world-model', 'agent', 'preference'] as const;
+export const EXAMPLE_UNITS = ['step', 'path'] as const;
+export const ExampleOptions = z.object({
   /**
    * world-model: history + action → observation; agent: observations → next action (a tool call);
    * preference: history + action → a chosen and a rejected observation (siblings rated or starred against each other).
    */
-  builder: z.enum(SAMPLE_BUILDERS).default('world-model'),
-  /** One sample per selected step, or one per path ending at the deepest selected node. */
-  per: z.enum(SAMPLE_UNITS).default('step'),
+  builder: z.enum(EXAMPLE_BUILDERS).default('world-model'),
+  /** One example per selected step, or one per path ending at the deepest selected node. */
+  per: z.enum(EXAMPLE_UNITS).default('step'),
   /** Keep the world model's reasoning on the observations it is trained to produce. */
   reasoning: z.boolean().default(false),
 });
-export type SampleOptions = z.infer<typeof SampleOptions>;
+export type ExampleOptions = z.infer<typeof ExampleOptions>;
 /**
  * What a caller may leave out; the core fills it in by format (AgentWorldBench holds whole
  * paths). No defaults here: a default filled by the schema would hide what was left out.
  */
-export const PartialSampleOptions = z.object({
-  builder: z.enum(SAMPLE_BUILDERS).optional(),
-  per: z.enum(SAMPLE_UNITS).optional(),
+export const PartialExampleOptions = z.object({
+  builder: z.enum(EXAMPLE_BUILDERS).optional(),
+  per: z.enum(EXAMPLE_UNITS).optional(),
   reasoning: z.boolean().optional(),
 });
 
@@ -62,7 +62,7 @@ export type DatasetFormat = z.infer<typeof DatasetFormat>;
  * The export defaults every door uses (the export dialog starts from them; the CLI and the host
  * leave the options out): the export writes what the selection's live count counted. Everything
  * goes to train, as trainers load it (a split by trajectory takes whole trajectories out of a
- * small selection, so holding out is a choice); duplicate removal, which also drops samples whose
+ * small selection, so holding out is a choice); duplicate removal, which also drops examples whose
  * action and observation merely look alike, is asked for. Every export's summary says both.
  */
 export const EXPORT_DEFAULTS = { split: 1, dedup: false } as const;
@@ -75,19 +75,19 @@ export const DatasetExportInput = z.object({
   format: DatasetFormat,
   selection: DatasetSelection.default({ filter: '', scope: { kind: 'all' } }),
   /** `per` defaults by format: AgentWorldBench holds whole paths. */
-  samples: PartialSampleOptions.default({}),
+  examples: PartialExampleOptions.default({}),
   /** The dataset's name in the card and in LLaMA-Factory's dataset_info.json. */
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'use letters, digits, ".", "_" or "-"').optional(),
   /** Fraction of trajectories in train; 1 = no validation split. */
   split: z.number().min(0.01).max(1).default(EXPORT_DEFAULTS.split),
   seed: z.number().int().min(0).max(2 ** 31 - 1).default(0),
   dedup: z.boolean().default(EXPORT_DEFAULTS.dedup),
-  /** Estimated Jaccard similarity at or above which two samples count as near-duplicates. */
+  /** Estimated Jaccard similarity at or above which two examples count as near-duplicates. */
   nearDuplicateThreshold: z.number().min(0.5).max(1).default(0.85),
   scrub: z.boolean().default(false),
-  /** Also export samples whose path holds a step that ran out of tokens (finish reason "length"); off, they are left out. */
+  /** Also export examples whose path holds a step that ran out of tokens (finish reason "length"); off, they are left out. */
   includeCutOff: z.boolean().default(false),
-  /** Samples longer than this many tokens are left out (and counted in the card). */
+  /** Examples longer than this many tokens are left out (and counted in the card). */
   maxTokens: z.number().int().min(1).max(10_000_000).nullable().default(null),
   /** messages format: `field` puts reasoning in `reasoning_content` (TRL, Qwen templates); `inline` as <think> in content (ms-swift). */
   reasoningStyle: z.enum(['field', 'inline']).default('field'),
@@ -113,11 +113,11 @@ export const DatasetExportSummary = z.object({
   format: DatasetFormat,
   /** Paths relative to `out`, the dataset card included. */
   files: z.array(z.string()),
-  samples: SplitCounts,
+  examples: SplitCounts,
   trajectories: SplitCounts,
   removed: z.object({ duplicates: z.number().int(), nearDuplicates: z.number().int(), overLength: z.number().int() }),
   /**
-   * What the written samples teach, by where the taught step came from: recorded or written by
+   * What the written examples teach, by where the taught step came from: recorded or written by
    * people (real, imported, manual), edited by a person, or written by the model (simulated,
    * perturbed, agent) and reviewed (starred, rated, tagged or noted) or not.
    */
@@ -147,15 +147,15 @@ export const DatasetPreview = z.object({
   /** Set when the filter expression does not parse; counts are then zero. */
   filterError: z.object({ message: z.string(), column: z.number().int() }).nullable(),
   trajectories: z.number().int(),
-  samples: z.number().int(),
+  examples: z.number().int(),
   first: z.array(z.object({ id: z.string(), title: z.string(), messages: z.array(PreviewMessage) })),
 });
 export type DatasetPreview = z.infer<typeof DatasetPreview>;
 
 export const datasetApi = {
-  /** The live count and the first samples for a selection. */
+  /** The live count and the first examples for a selection. */
   'dataset.preview': method(
-    z.object({ selection: DatasetSelection, samples: PartialSampleOptions.default({}), limit: z.number().int().min(0).max(50).default(3) }),
+    z.object({ selection: DatasetSelection, examples: PartialExampleOptions.default({}), limit: z.number().int().min(0).max(50).default(3) }),
     DatasetPreview,
   ),
   /** Runs until the export is written; progress arrives as `job.progress` events for `jobId`. */

@@ -2,11 +2,11 @@
 // with data files per split), then what is in the dataset, how to load it, how it was
 // cleaned and where it came from, with token-length histograms as SVG pictures.
 import type { DatasetExportOptions } from '../../common/contract/dataset';
-import type { ResolvedSampleOptions } from '../builders';
+import type { ResolvedExampleOptions } from '../builders';
 import type { DatasetFormatSpec } from '../formats/dataset-format';
 import type { ScrubReport } from '../hygiene/scrub';
 import { summarizeLengths, type TokenCounter } from '../hygiene/token-length';
-import type { Split } from '../sample';
+import type { Split } from '../example';
 import type { DatasetStats } from './dataset-stats';
 import { histogramBins, histogramSvg } from './histogram-svg';
 import { lossSection } from './loss-settings';
@@ -16,7 +16,7 @@ export interface CardInput {
   name: string;
   format: DatasetFormatSpec;
   options: DatasetExportOptions;
-  sampleOptions: ResolvedSampleOptions;
+  exampleOptions: ResolvedExampleOptions;
   stats: DatasetStats;
   splits: Split[];
   removed: { duplicates: number; nearDuplicates: number; overLength: number };
@@ -49,7 +49,7 @@ function sizeCategory(n: number): string {
 function frontMatter(input: CardInput, total: number): string {
   const q = (s: string) => JSON.stringify(s);
   const lines = ['---', `pretty_name: ${q(input.name)}`, 'task_categories:', '- text-generation', 'tags:'];
-  const { builder } = input.sampleOptions;
+  const { builder } = input.exampleOptions;
   for (const tag of ['worldloom', 'world-model', builder === 'agent' ? 'agent' : 'environment-simulation', builder === 'preference' ? 'dpo' : 'sft']) lines.push(`- ${q(tag)}`);
   lines.push('size_categories:', `- ${q(sizeCategory(total))}`, 'configs:');
   for (const config of cardConfigs(input.format, input.splits)) {
@@ -70,8 +70,8 @@ function countsTable(label: string, input: CardInput, pick: (s: DatasetStats['sp
   return table([label, ...input.splits], keys.map((k) => [k, ...input.splits.map((split) => pick(input.stats.splits[split])[k] ?? 0)]));
 }
 
-function builderDescription(o: ResolvedSampleOptions): string {
-  const unit = o.per === 'step' ? 'one sample per selected step' : 'one sample per path (root to the deepest selected node)';
+function builderDescription(o: ResolvedExampleOptions): string {
+  const unit = o.per === 'step' ? 'one example per selected step' : 'one example per path (root to the deepest selected node)';
   if (o.builder === 'agent') {
     const reasoning = o.reasoning ? "with the agent's own reasoning before each action it learns (never the world model's)" : 'without reasoning';
     return `Agent SFT: the agent reads what the environment shows and takes its next action as a tool call (\`tools\` holds the tools it had; each result comes back as a \`tool\` turn); ${unit}, ${reasoning}.`;
@@ -84,7 +84,7 @@ function builderDescription(o: ResolvedSampleOptions): string {
   return `World-model SFT in the prompt contract's layout (system prompt, then one user turn per action and one assistant turn per observation); ${unit}, ${reasoning}.`;
 }
 
-/** How many assistant turns the files hold against how many the samples teach: what a trainer that trains every turn would retrain. */
+/** How many assistant turns the files hold against how many the examples teach: what a trainer that trains every turn would retrain. */
 function turnCounts(input: CardInput): string {
   let assistant = 0;
   let taught = 0;
@@ -92,10 +92,10 @@ function turnCounts(input: CardInput): string {
     assistant += input.stats.splits[split].assistantTurns;
     taught += input.stats.splits[split].taughtTurns;
   }
-  if (assistant === taught || input.sampleOptions.builder === 'preference') return '';
+  if (assistant === taught || input.exampleOptions.builder === 'preference') return '';
   const counts = `The files hold ${fmt(assistant)} assistant turns; ${fmt(taught)} of them are taught`;
   if (input.format.id === 'prompt-completion') return `${counts} (the prompt holds the rest, which TRL does not train).`;
-  return `${counts}. A trainer that trains every assistant turn trains ${(assistant / Math.max(1, taught)).toFixed(1)}× what the samples teach; the settings above prevent it.`;
+  return `${counts}. A trainer that trains every assistant turn trains ${(assistant / Math.max(1, taught)).toFixed(1)}× what the examples teach; the settings above prevent it.`;
 }
 
 const fmt = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : n.toFixed(1));
@@ -123,13 +123,13 @@ export function toolCallNote(columns: readonly string[]): string {
 
 export function datasetCard(input: CardInput): CardFiles {
   const { stats, splits, options } = input;
-  const total = splits.reduce((sum, s) => sum + stats.splits[s].samples, 0);
+  const total = splits.reduce((sum, s) => sum + stats.splits[s].examples, 0);
   const images: Record<string, string> = {};
   const estimate = input.tokenizer.exact ? '' : ' (estimated)';
-  const { builder } = input.sampleOptions;
+  const { builder } = input.exampleOptions;
   for (const split of splits) {
     const bins = histogramBins(stats.splits[split].tokenLengths);
-    images[`images/token-lengths-${split}.svg`] = histogramSvg(`${input.name}: ${split} token lengths${estimate}`, bins, `tokens per sample${estimate}`);
+    images[`images/token-lengths-${split}.svg`] = histogramSvg(`${input.name}: ${split} token lengths${estimate}`, bins, `tokens per example${estimate}`);
   }
   const lengthRows = splits.map((split) => {
     const s = summarizeLengths(stats.splits[split].tokenLengths);
@@ -143,17 +143,17 @@ export function datasetCard(input: CardInput): CardFiles {
       .join(', ') || 'none';
   const scope = options.selection.scope.kind === 'all' ? 'the whole workspace' : `a ${options.selection.scope.kind} selection`;
   const scrubbed = input.scrub
-    ? `Scrubbed: ${fmt(input.scrub.counts.apiKey)} API keys, ${fmt(input.scrub.counts.password)} passwords in URLs, ${fmt(input.scrub.counts.email)} e-mail addresses, ${fmt(input.scrub.counts.ip)} IP addresses in ${fmt(input.scrub.samplesChanged)} samples (details in \`scrub-report.json\`; e-mails and IPs replaced by consistent stand-ins from reserved example ranges).`
+    ? `Scrubbed: ${fmt(input.scrub.counts.apiKey)} API keys, ${fmt(input.scrub.counts.password)} passwords in URLs, ${fmt(input.scrub.counts.email)} e-mail addresses, ${fmt(input.scrub.counts.ip)} IP addresses in ${fmt(input.scrub.examplesChanged)} examples (details in \`scrub-report.json\`; e-mails and IPs replaced by consistent stand-ins from reserved example ranges).`
     : 'Not scrubbed for secrets or personal data.';
   const sections = [
     frontMatter(input, total),
     `# ${input.name}`,
-    `Exported by Worldloom on ${input.exportedAt.slice(0, 10)} as ${input.format.label}. ${builderDescription(input.sampleOptions)}`,
+    `Exported by Worldloom on ${input.exportedAt.slice(0, 10)} as ${input.format.label}. ${builderDescription(input.exampleOptions)}`,
     input.warnings.map((w) => `> **Warning:** ${w}`).join('\n>\n'),
     '## Contents',
     table(
-      ['split', 'samples', 'trajectories'],
-      splits.map((s) => [s, fmt(stats.splits[s].samples), fmt(stats.splits[s].trajectories.size)]),
+      ['split', 'examples', 'trajectories'],
+      splits.map((s) => [s, fmt(stats.splits[s].examples), fmt(stats.splits[s].trajectories.size)]),
     ),
     '## Loading',
     input.format.howToLoad(input.name, splits),
@@ -163,7 +163,7 @@ export function datasetCard(input: CardInput): CardFiles {
         ? 'Parquet keeps one message type for every row: each action is the assistant turn as text and each result the next user turn. Export `messages` or `prompt-completion` for tool calls.'
         : '',
     '## Which turns carry the loss',
-    lossSection(input.format.id, input.sampleOptions),
+    lossSection(input.format.id, input.exampleOptions),
     turnCounts(input),
     builder === 'preference' ? `## How pairs are made\n\n${PAIRING_RULE}` : '',
     '## By domain',
@@ -176,15 +176,15 @@ export function datasetCard(input: CardInput): CardFiles {
     input.tokenizer.exact
       ? `Counted exactly with ${input.tokenizer.label}: each message's text (and tool calls as JSON), without the chat template's own markup (a few tokens per turn). \`--max-tokens\` counts the same way.`
       : `Estimated (${input.tokenizer.label}): message text only; the chat template's own markup is not included.`,
-    table(['split', 'samples', 'mean', 'p50', 'p90', 'p99', 'max'], lengthRows),
+    table(['split', 'examples', 'mean', 'p50', 'p90', 'p99', 'max'], lengthRows),
     ...Object.keys(images).map((path) => `![${path.replace(/^images\/|\.svg$/g, '')}](${path})`),
     '## Cleaning',
     [
-      `- Split: by trajectory (no trajectory has samples in both splits), ${Math.round(options.split * 100)}% of trajectories to train, seed ${options.seed}.`,
+      `- Split: by trajectory (no trajectory has examples in both splits), ${Math.round(options.split * 100)}% of trajectories to train, seed ${options.seed}.`,
       options.dedup
         ? `- Duplicates removed: ${fmt(input.removed.duplicates)} exact, ${fmt(input.removed.nearDuplicates)} near (MinHash, estimated Jaccard ≥ ${options.nearDuplicateThreshold}).`
         : '- Duplicates: not removed.',
-      options.maxTokens === null ? '- No length limit.' : `- Samples over ${fmt(options.maxTokens)} tokens left out: ${fmt(input.removed.overLength)}.`,
+      options.maxTokens === null ? '- No length limit.' : `- Examples over ${fmt(options.maxTokens)} tokens left out: ${fmt(input.removed.overLength)}.`,
       `- ${scrubbed}`,
     ].join('\n'),
     '## Provenance',

@@ -1,18 +1,18 @@
-// What the dataset card reports, gathered while samples stream past: counts by split,
-// domain, origin and perturbation, token lengths, and where the samples came from.
-import type { DatasetSample, Split } from '../sample';
+// What the dataset card reports, gathered while examples stream past: counts by split,
+// domain, origin and perturbation, token lengths, and where the examples came from.
+import type { DatasetExample, Split } from '../example';
 import { MODEL_WRITTEN_ORIGINS } from '../filter-fields';
 
 type Counts = Record<string, number>;
 
 export interface SplitStats {
-  samples: number;
+  examples: number;
   trajectories: Set<string>;
   byDomain: Counts;
   byOrigin: Counts;
   byPerturbation: Counts;
   tokenLengths: number[];
-  /** Assistant turns written, and those the sample teaches (the rest repeat history). */
+  /** Assistant turns written, and those the example teaches (the rest repeat history). */
   assistantTurns: number;
   taughtTurns: number;
 }
@@ -29,7 +29,7 @@ const bump = (counts: Counts, key: string) => (counts[key] = (counts[key] ?? 0) 
 
 export class DatasetStats {
   readonly splits: Record<Split, SplitStats> = { train: emptySplit(), validation: emptySplit() };
-  /** The written samples by where their taught step came from (the export summary's first line). */
+  /** The written examples by where their taught step came from (the export summary's first line). */
   readonly composition = { real: 0, edited: 0, simulatedReviewed: 0, simulatedUnreviewed: 0 };
   private readonly models: Counts = {};
   private readonly sources: Counts = {};
@@ -37,29 +37,29 @@ export class DatasetStats {
   private firstCreated: string | null = null;
   private lastCreated: string | null = null;
 
-  add(sample: DatasetSample, split: Split, tokens: number): void {
+  add(example: DatasetExample, split: Split, tokens: number): void {
     const s = this.splits[split];
-    s.samples++;
-    s.trajectories.add(sample.trajectoryId);
-    bump(s.byDomain, sample.domain);
-    bump(s.byOrigin, sample.origin);
-    if (sample.origin === 'edited') this.composition.edited++;
-    else if (!MODEL_WRITTEN_ORIGINS.has(sample.origin)) this.composition.real++;
-    else if (sample.reviewed) this.composition.simulatedReviewed++;
+    s.examples++;
+    s.trajectories.add(example.trajectoryId);
+    bump(s.byDomain, example.domain);
+    bump(s.byOrigin, example.origin);
+    if (example.origin === 'edited') this.composition.edited++;
+    else if (!MODEL_WRITTEN_ORIGINS.has(example.origin)) this.composition.real++;
+    else if (example.reviewed) this.composition.simulatedReviewed++;
     else this.composition.simulatedUnreviewed++;
-    if (sample.perturbations.length === 0) bump(s.byPerturbation, 'none');
-    for (const kind of sample.perturbations) bump(s.byPerturbation, kind);
+    if (example.perturbations.length === 0) bump(s.byPerturbation, 'none');
+    for (const kind of example.perturbations) bump(s.byPerturbation, kind);
     s.tokenLengths.push(tokens);
-    for (let i = 0; i < sample.messages.length; i++) {
-      if (sample.messages[i]!.role !== 'assistant') continue;
+    for (let i = 0; i < example.messages.length; i++) {
+      if (example.messages[i]!.role !== 'assistant') continue;
       s.assistantTurns++;
-      if (sample.completionFrom === null || i >= sample.completionFrom) s.taughtTurns++;
+      if (example.completionFrom === null || i >= example.completionFrom) s.taughtTurns++;
     }
-    for (const m of sample.models) bump(this.models, m);
-    for (const f of sample.sources) bump(this.sources, f);
-    for (const seed of sample.seeds) this.seeds.add(seed);
-    if (this.firstCreated === null || sample.createdAt < this.firstCreated) this.firstCreated = sample.createdAt;
-    if (this.lastCreated === null || sample.createdAt > this.lastCreated) this.lastCreated = sample.createdAt;
+    for (const m of example.models) bump(this.models, m);
+    for (const f of example.sources) bump(this.sources, f);
+    for (const seed of example.seeds) this.seeds.add(seed);
+    if (this.firstCreated === null || example.createdAt < this.firstCreated) this.firstCreated = example.createdAt;
+    if (this.lastCreated === null || example.createdAt > this.lastCreated) this.lastCreated = example.createdAt;
   }
 
   provenance(): ProvenanceStats {
@@ -80,5 +80,5 @@ export class DatasetStats {
 }
 
 function emptySplit(): SplitStats {
-  return { samples: 0, trajectories: new Set(), byDomain: {}, byOrigin: {}, byPerturbation: {}, tokenLengths: [], assistantTurns: 0, taughtTurns: 0 };
+  return { examples: 0, trajectories: new Set(), byDomain: {}, byOrigin: {}, byPerturbation: {}, tokenLengths: [], assistantTurns: 0, taughtTurns: 0 };
 }

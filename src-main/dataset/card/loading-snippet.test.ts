@@ -17,7 +17,7 @@ const source = bundleSource([...fixtureBundles(), ...manyBundles(4)]);
 
 async function agentExport(format: 'messages' | 'prompt-completion') {
   const out = join(mkdtempSync(join(tmpdir(), 'wl-card-snippet-')), 'export');
-  await exportDataset(source, DatasetExportInput.parse({ out, format, split: 1, samples: { builder: 'agent', reasoning: false } }));
+  await exportDataset(source, DatasetExportInput.parse({ out, format, split: 1, examples: { builder: 'agent', reasoning: false } }));
   const rows = readFileSync(join(out, 'train.jsonl'), 'utf8')
     .trim()
     .split('\n')

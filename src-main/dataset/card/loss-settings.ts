@@ -1,9 +1,9 @@
-// Which turns of an exported sample should carry the loss, and the trainer settings that
+// Which turns of an exported example should carry the loss, and the trainer settings that
 // put it there: TRL, ms-swift and LLaMA-Factory each train every assistant turn of a
-// `messages` conversation unless told otherwise, and a per-step sample repeats every
+// `messages` conversation unless told otherwise, and a per-step example repeats every
 // earlier observation (or action) as an assistant turn. Written into the dataset card and
 // into LLaMA-Factory's dataset_info.json. Pure.
-import type { ResolvedSampleOptions } from '../builders';
+import type { ResolvedExampleOptions } from '../builders';
 
 export interface LossSettings {
   /** One sentence: which turns carry the loss. */
@@ -14,7 +14,7 @@ export interface LossSettings {
   llamaFactory: Record<string, unknown> | null;
 }
 
-export function lossSettings(format: string, options: ResolvedSampleOptions): LossSettings {
+export function lossSettings(format: string, options: ResolvedExampleOptions): LossSettings {
   const taught = options.builder === 'agent' ? 'action' : 'observation';
   if (options.builder === 'preference') {
     return {
@@ -26,7 +26,7 @@ export function lossSettings(format: string, options: ResolvedSampleOptions): Lo
   }
   if (options.per === 'path') {
     return {
-      summary: `Each sample is a whole path: every assistant turn (each ${taught}) carries the loss; system and user turns do not.`,
+      summary: `Each example is a whole path: every assistant turn (each ${taught}) carries the loss; system and user turns do not.`,
       trl:
         format === 'messages'
           ? "SFTTrainer trains every token of a `messages` conversation; its `assistant_only_loss=True` limits the loss to assistant turns only with a chat template that has `{% generation %}` markers (Qwen's do not)."
@@ -37,7 +37,7 @@ export function lossSettings(format: string, options: ResolvedSampleOptions): Lo
   }
   if (format === 'prompt-completion') {
     return {
-      summary: `Each sample teaches one step: the prompt (history${options.builder === 'agent' ? ' and tool results' : ' and action'}) is context, and only the completion, the step's ${taught}, carries the loss.`,
+      summary: `Each example teaches one step: the prompt (history${options.builder === 'agent' ? ' and tool results' : ' and action'}) is context, and only the completion, the step's ${taught}, carries the loss.`,
       trl: '`SFTConfig(completion_only_loss=True)` (the default for prompt/completion data): the loss is on the completion only.',
       msSwift: null,
       llamaFactory: null,
@@ -48,8 +48,8 @@ export function lossSettings(format: string, options: ResolvedSampleOptions): Lo
   }
   return {
     summary:
-      `Each sample teaches one step: only its last assistant turn (the step's ${taught}) should carry the loss. ` +
-      `Earlier assistant turns repeat ${taught}s that other samples already teach; trained as they are, a 10-step path teaches its first ${taught} 10 times.`,
+      `Each example teaches one step: only its last assistant turn (the step's ${taught}) should carry the loss. ` +
+      `Earlier assistant turns repeat ${taught}s that other examples already teach; trained as they are, a 10-step path teaches its first ${taught} 10 times.`,
     trl:
       format === 'messages'
         ? 'SFTTrainer trains every token of a `messages` conversation and cannot mask the history with Qwen templates (no `{% generation %}` markers): for TRL, export `prompt-completion`, whose completion is exactly the last turn.'
@@ -60,7 +60,7 @@ export function lossSettings(format: string, options: ResolvedSampleOptions): Lo
 }
 
 /** The card's section: the sentence, then one line per trainer. */
-export function lossSection(format: string, options: ResolvedSampleOptions): string {
+export function lossSection(format: string, options: ResolvedExampleOptions): string {
   const s = lossSettings(format, options);
   const lines = [s.summary, '', `- TRL: ${s.trl}`];
   if (s.msSwift) lines.push(`- ms-swift: ${s.msSwift}`);

@@ -8,29 +8,29 @@ import { agentWorldBenchExporter, agentWorldBenchImporter } from '../../formats/
 import { fileSource } from '../../formats/sources';
 import { chainBundle } from '../../common/trajectory/build';
 import { actionFromPrompt, observationFromResponse } from '../../common/trajectory/turn-format';
-import { buildSamples } from '../builders';
-import type { DatasetSample } from '../sample';
-import { SPLITS } from '../sample';
+import { buildExamples } from '../builders';
+import type { DatasetExample } from '../example';
+import { SPLITS } from '../example';
 import { LineFile } from './line-file';
 import type { FormatEntry } from '../../formats/format';
-import type { DatasetFormatSpec, ReadSample } from './dataset-format';
+import type { DatasetFormatSpec, ReadExample } from './dataset-format';
 
-/** A world-model path sample back as a one-branch trajectory the exporter understands. */
-function sampleBundle(sample: DatasetSample) {
-  const [system, ...turns] = sample.messages;
+/** A world-model path example back as a one-branch trajectory the exporter understands. */
+function exampleBundle(example: DatasetExample) {
+  const [system, ...turns] = example.messages;
   let n = 0;
   return chainBundle(
     {
-      title: sample.title,
-      domain: sample.domain,
+      title: example.title,
+      domain: example.domain,
       systemPrompt: system?.content ?? '',
-      rootProvenance: { source: { format: 'agentworldbench', sampleId: sample.id, task: sample.domain } },
+      rootProvenance: { source: { format: 'agentworldbench', sampleId: example.id, task: example.domain } },
       steps: turns.flatMap((m, i) =>
-        m.role === 'user' ? [{ action: actionFromPrompt(m.content), observation: observationFromResponse(turns[i + 1]?.content ?? ''), origin: sample.origin }] : [],
+        m.role === 'user' ? [{ action: actionFromPrompt(m.content), observation: observationFromResponse(turns[i + 1]?.content ?? ''), origin: example.origin }] : [],
       ),
     },
     () => `awb-${n++}`,
-    sample.createdAt,
+    example.createdAt,
   );
 }
 
@@ -47,15 +47,15 @@ export const agentWorldBenchFormat: DatasetFormatSpec = {
   open(dir) {
     const files = new Map<string, LineFile>();
     return {
-      write(sample, split) {
-        const name = `${split}/${sample.domain}_test.jsonl`;
+      write(example, split) {
+        const name = `${split}/${example.domain}_test.jsonl`;
         let file = files.get(name);
         if (!file) {
           mkdirSync(join(dir, split), { recursive: true });
           files.set(name, (file = new LineFile(join(dir, name))));
         }
         let text = '';
-        agentWorldBenchExporter.exportTo([sampleBundle(sample)], (chunk) => (text += chunk));
+        agentWorldBenchExporter.exportTo([exampleBundle(example)], (chunk) => (text += chunk));
         return file.write(text);
       },
       async finish() {
@@ -65,7 +65,7 @@ export const agentWorldBenchFormat: DatasetFormatSpec = {
     };
   },
   async read(dir) {
-    const out: ReadSample[] = [];
+    const out: ReadExample[] = [];
     for (const split of SPLITS) {
       const folder = join(dir, split);
       if (!existsSync(folder)) continue;
@@ -76,8 +76,8 @@ export const agentWorldBenchFormat: DatasetFormatSpec = {
           if (item.kind === 'skipped') continue;
           const { bundle } = item;
           const leaf = bundle.nodes[bundle.nodes.length - 1]!;
-          const [sample] = buildSamples(bundle, [leaf], { builder: 'world-model', per: 'path', reasoning: false });
-          out.push({ split, id: bundle.nodes[0]!.provenance.source?.sampleId, messages: sample!.messages });
+          const [example] = buildExamples(bundle, [leaf], { builder: 'world-model', per: 'path', reasoning: false });
+          out.push({ split, id: bundle.nodes[0]!.provenance.source?.sampleId, messages: example!.messages });
         }
       }
     }

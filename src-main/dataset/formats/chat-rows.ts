@@ -4,7 +4,7 @@
 // `{"role": "tool", "name", "content"}`, and the tools as a JSON string (TRL parses it;
 // ms-swift requires it). Arguments are a JSON string too: Arrow gives every row one type,
 // and calls of different tools would otherwise become one struct padded with nulls.
-import type { SampleMessage, ToolCall, ToolSchema } from '../sample';
+import type { ExampleMessage, ToolCall, ToolSchema } from '../example';
 import { splitInlineReasoning, withInlineReasoning, type WriteContext } from './dataset-format';
 
 export interface ChatRowMessage {
@@ -15,7 +15,7 @@ export interface ChatRowMessage {
   name?: string;
 }
 
-export function chatRowMessage(m: SampleMessage, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): ChatRowMessage {
+export function chatRowMessage(m: ExampleMessage, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): ChatRowMessage {
   if (m.role === 'tool') return { role: 'tool', name: m.name ?? '', content: m.content };
   if (m.role !== 'assistant') return { role: m.role, content: m.content };
   const calls = m.toolCalls?.map((c) => ({ type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
@@ -30,7 +30,7 @@ export function chatRowMessage(m: SampleMessage, context: Pick<WriteContext, 're
   return row;
 }
 
-export function chatRowMessages(messages: readonly SampleMessage[], context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): ChatRowMessage[] {
+export function chatRowMessages(messages: readonly ExampleMessage[], context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): ChatRowMessage[] {
   const out: ChatRowMessage[] = new Array(messages.length);
   for (let i = 0; i < messages.length; i++) out[i] = chatRowMessage(messages[i]!, context);
   return out;
@@ -44,14 +44,14 @@ function callArguments(text: string): Record<string, unknown> {
 }
 
 /** Reads a row message back; `actionOf` gives the action text of a call (the content a tool-calling turn stands for). */
-export function sampleMessageFromRow(m: ChatRowMessage, actionOf: (call: ToolCall) => string): SampleMessage {
-  const role = m.role as SampleMessage['role'];
+export function exampleMessageFromRow(m: ChatRowMessage, actionOf: (call: ToolCall) => string): ExampleMessage {
+  const role = m.role as ExampleMessage['role'];
   if (role === 'tool') return { role, name: m.name ?? '', content: m.content };
   let content = m.content;
   let reasoning: string | undefined;
   if (m.reasoning_content !== undefined) reasoning = m.reasoning_content === '' ? undefined : m.reasoning_content;
   else if (role === 'assistant') ({ content, reasoning } = splitInlineReasoning(m.content));
-  const message: SampleMessage = { role, content };
+  const message: ExampleMessage = { role, content };
   if (reasoning !== undefined) message.reasoning = reasoning;
   if (m.tool_calls) {
     message.toolCalls = m.tool_calls.map((c) => ({ name: c.function.name, arguments: callArguments(c.function.arguments) }));

@@ -1,45 +1,45 @@
 // One interface every dataset format implements (one file per format, found through
-// ./registry.ts): a writer that takes samples split by split, and a reader that gives
-// the same samples back, so every export is tested as a round trip.
-import type { ResolvedSampleOptions } from '../builders';
-import type { DatasetSample, SampleMessage, Split, ToolSchema } from '../sample';
+// ./registry.ts): a writer that takes examples split by split, and a reader that gives
+// the same examples back, so every export is tested as a round trip.
+import type { ResolvedExampleOptions } from '../builders';
+import type { DatasetExample, ExampleMessage, Split, ToolSchema } from '../example';
 
 export interface WriteContext {
   /** The dataset's name (card title, dataset_info.json keys). */
   name: string;
-  /** Whether samples carry reasoning; formats keep the column/field shape stable across rows. */
+  /** Whether examples carry reasoning; formats keep the column/field shape stable across rows. */
   reasoning: boolean;
   reasoningStyle: 'field' | 'inline';
-  sampleOptions: ResolvedSampleOptions;
+  exampleOptions: ResolvedExampleOptions;
 }
 
 export interface DatasetWriter {
-  write(sample: DatasetSample, split: Split): void | Promise<void>;
+  write(example: DatasetExample, split: Split): void | Promise<void>;
   /** Closes every file; returns the paths written, relative to the export folder. */
   finish(): Promise<string[]>;
 }
 
-export interface ReadSample {
+export interface ReadExample {
   split: Split;
-  messages: SampleMessage[];
-  /** Set by formats that keep the sample id. */
+  messages: ExampleMessage[];
+  /** Set by formats that keep the example id. */
   id?: string;
   /** Formats that keep prompt and completion apart: where the completion starts. */
   completionFrom?: number;
   tools?: ToolSchema[];
   /** Preference formats: the rejected answer. */
-  rejected?: SampleMessage[];
+  rejected?: ExampleMessage[];
 }
 
 export interface DatasetFormatSpec {
   id: string;
   label: string;
   open(dir: string, context: WriteContext): DatasetWriter;
-  /** Why this format cannot hold samples built so, saying what to choose instead; null when it can. */
-  refuses(options: ResolvedSampleOptions): string | null;
+  /** Why this format cannot hold examples built so, saying what to choose instead; null when it can. */
+  refuses(options: ResolvedExampleOptions): string | null;
   /** Data files of one split, as the card's YAML `configs` names them (globs allowed). */
   dataFiles(split: Split): string[];
-  read(dir: string): Promise<ReadSample[]>;
+  read(dir: string): Promise<ReadExample[]>;
   /** The dataset card's "how to load it" paragraph (Markdown) for the folder's frameworks. */
   howToLoad(name: string, splits: readonly Split[]): string;
 }

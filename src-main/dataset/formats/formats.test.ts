@@ -1,5 +1,5 @@
 // Every format: each file checked against its framework's documented layout, and read
-// back into the very samples that were exported.
+// back into the very examples that were exported.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,14 +7,14 @@ import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import type { DatasetExportInput, DatasetFormat } from '../../common/contract/dataset';
 import { DatasetExportInput as ExportInputSchema } from '../../common/contract/dataset';
-import { buildSamples } from '../builders';
-import { exportDataset, resolveSampleOptions } from '../export-dataset';
+import { buildExamples } from '../builders';
+import { exportDataset, resolveExampleOptions } from '../export-dataset';
 import { Deduplicator } from '../hygiene/dedup';
 import { Scrubber } from '../hygiene/scrub';
 import { splitTrajectories } from '../hygiene/split';
-import type { SampleMessage, Split } from '../sample';
+import type { ExampleMessage, Split } from '../example';
 import { bundleSource, fixtureBundles, manyBundles } from '../../testing/dataset-fixtures';
-import { compileSelection, sampleEnds } from '../selection';
+import { compileSelection, exampleEnds } from '../selection';
 import {
   AgentWorldBenchLineSchema,
   CardConfigsSchema,
@@ -33,20 +33,20 @@ const source = bundleSource(bundles);
 
 function options(format: DatasetFormat, extra: Partial<DatasetExportInput> = {}) {
   const out = join(mkdtempSync(join(tmpdir(), 'wl-dataset-')), 'export');
-  return ExportInputSchema.parse({ out, format, split: 0.75, seed: 3, dedup: true, scrub: true, samples: { reasoning: true }, name: 'wl-test', ...extra });
+  return ExportInputSchema.parse({ out, format, split: 0.75, seed: 3, dedup: true, scrub: true, examples: { reasoning: true }, name: 'wl-test', ...extra });
 }
 
 /** What the export should hold, worked out independently of the writer: split → messages in order. */
-function expected(opts: ReturnType<typeof options>): Record<Split, SampleMessage[][]> {
-  const sampleOptions = resolveSampleOptions(opts.format, opts.samples);
+function expected(opts: ReturnType<typeof options>): Record<Split, ExampleMessage[][]> {
+  const exampleOptions = resolveExampleOptions(opts.format, opts.examples);
   const selection = compileSelection(opts.selection);
-  const chosen = bundles.map((b) => ({ b, ends: sampleEnds(b, selection, sampleOptions.per) })).filter((x) => x.ends.length > 0);
+  const chosen = bundles.map((b) => ({ b, ends: exampleEnds(b, selection, exampleOptions.per) })).filter((x) => x.ends.length > 0);
   const splits = splitTrajectories(chosen.map((x) => x.b.trajectory.id), opts.split, opts.seed);
   const scrubber = new Scrubber();
   const dedup = new Deduplicator({ nearDuplicateThreshold: opts.nearDuplicateThreshold });
-  const out: Record<Split, SampleMessage[][]> = { train: [], validation: [] };
+  const out: Record<Split, ExampleMessage[][]> = { train: [], validation: [] };
   for (const { b, ends } of chosen) {
-    for (const s of buildSamples(b, ends, sampleOptions)) {
+    for (const s of buildExamples(b, ends, exampleOptions)) {
       const clean = scrubber.scrub(s);
       if (dedup.judge(clean) === 'unique') out[splits.get(b.trajectory.id)!].push(clean.messages);
     }
@@ -96,7 +96,7 @@ const readBack = async (format: DatasetFormat, dir: string) => {
 };
 
 describe('dataset formats', () => {
-  it('messages JSONL: TRL layout with reasoning_content, read back into the same samples', async () => {
+  it('messages JSONL: TRL layout with reasoning_content, read back into the same examples', async () => {
     const opts = options('messages');
     const summary = await exportAndCheckCard(opts);
     expect(summary.removed).toEqual({ duplicates: 2, nearDuplicates: 1, overLength: 0 });
@@ -108,7 +108,7 @@ describe('dataset formats', () => {
     expect(await readBack('messages', opts.out)).toEqual(expected(opts));
   });
 
-  it('messages JSONL: ms-swift layout with inline <think>, read back into the same samples', async () => {
+  it('messages JSONL: ms-swift layout with inline <think>, read back into the same examples', async () => {
     const opts = options('messages', { reasoningStyle: 'inline' });
     await exportDataset(source, opts);
     const rows = [...lines(join(opts.out, 'train.jsonl')), ...lines(join(opts.out, 'validation.jsonl'))].map((row) => MessagesRowSchema.parse(row));
@@ -117,7 +117,7 @@ describe('dataset formats', () => {
     expect(await readBack('messages', opts.out)).toEqual(expected(opts));
   });
 
-  it('ShareGPT: LLaMA-Factory rows and dataset_info.json, read back into the same samples', async () => {
+  it('ShareGPT: LLaMA-Factory rows and dataset_info.json, read back into the same examples', async () => {
     const opts = options('sharegpt');
     await exportAndCheckCard(opts);
     const raw: unknown = JSON.parse(readFileSync(join(opts.out, 'dataset_info.json'), 'utf8'));
@@ -127,7 +127,7 @@ describe('dataset formats', () => {
       file_name: file,
       formatting: 'sharegpt',
       columns: { messages: 'conversations', system: 'system' },
-      worldloom_loss: expect.stringMatching(/^Each sample teaches one step: only its last assistant turn/),
+      worldloom_loss: expect.stringMatching(/^Each example teaches one step: only its last assistant turn/),
       worldloom_training_args: { mask_history: true },
     });
     expect(info).toEqual({ 'wl-test_train': entry('train.jsonl'), 'wl-test_validation': entry('validation.jsonl') });
@@ -135,7 +135,7 @@ describe('dataset formats', () => {
     expect(await readBack('sharegpt', opts.out)).toEqual(expected(opts));
   });
 
-  it('Parquet: list<struct> messages and stable string columns under data/, read back into the same samples', async () => {
+  it('Parquet: list<struct> messages and stable string columns under data/, read back into the same examples', async () => {
     const opts = options('parquet');
     await exportAndCheckCard(opts);
     const file = join(opts.out, 'data', 'train-00000-of-00001.parquet');
@@ -164,16 +164,16 @@ describe('dataset formats', () => {
     const files = ['train', 'validation'].flatMap((split) => readdirSync(join(opts.out, split)).map((f) => join(opts.out, split, f)));
     expect(files.every((f) => /(terminal|search)_test\.jsonl$/.test(f))).toBe(true);
     for (const f of files) for (const line of lines(f)) AgentWorldBenchLineSchema.parse(line);
-    // The benchmark has no reasoning: the round trip gives the samples without it.
-    // Files are per domain, so compare each split's samples in a fixed order.
-    const strip = (groups: SampleMessage[][]) => groups.map((ms) => JSON.stringify(ms.map(({ role, content }) => ({ role, content })))).sort();
+    // The benchmark has no reasoning: the round trip gives the examples without it.
+    // Files are per domain, so compare each split's examples in a fixed order.
+    const strip = (groups: ExampleMessage[][]) => groups.map((ms) => JSON.stringify(ms.map(({ role, content }) => ({ role, content })))).sort();
     const want = expected(opts);
     const got = await readBack('agentworldbench', opts.out);
     expect({ train: strip(got.train), validation: strip(got.validation) }).toEqual({ train: strip(want.train), validation: strip(want.validation) });
   });
 
-  it('refuses agent samples in AgentWorldBench, which holds world-model trajectories', async () => {
-    await expect(exportDataset(source, options('agentworldbench', { samples: { builder: 'agent' } }))).rejects.toThrow(/choose the world-model builder/);
+  it('refuses agent examples in AgentWorldBench, which holds world-model trajectories', async () => {
+    await expect(exportDataset(source, options('agentworldbench', { examples: { builder: 'agent' } }))).rejects.toThrow(/choose the world-model builder/);
   });
 });
 
@@ -195,13 +195,13 @@ describe('dataset formats: prompt/completion, tool calls, preference pairs', () 
     const card = readFileSync(join(opts.out, 'README.md'), 'utf8');
     expect(card).toContain("only the completion, the step's observation, carries the loss");
     expect(card).toContain('`SFTConfig(completion_only_loss=True)`');
-    // History turns are counted apart from taught ones: every step sample teaches one turn.
+    // History turns are counted apart from taught ones: every step example teaches one turn.
     expect(card).toMatch(new RegExp(`The files hold \\d+ assistant turns; ${rows.length} of them are taught \\(the prompt holds the rest`));
   });
 
-  it('agent samples: tool calls and tool results in messages, prompt/completion and ShareGPT, read back', async () => {
+  it('agent examples: tool calls and tool results in messages, prompt/completion and ShareGPT, read back', async () => {
     for (const format of ['messages', 'prompt-completion', 'sharegpt'] as const) {
-      const opts = options(format, { samples: { builder: 'agent', reasoning: false } });
+      const opts = options(format, { examples: { builder: 'agent', reasoning: false } });
       await exportDataset(source, opts);
       const want = expected(opts);
       const rows = await datasetFormat(format).read(opts.out);
@@ -223,9 +223,9 @@ describe('dataset formats: prompt/completion, tool calls, preference pairs', () 
   });
 
   it('preference pairs: TRL DPO rows and LLaMA-Factory ranking rows, with the pairing rule in the card', async () => {
-    const opts = options('preference', { samples: { builder: 'preference', reasoning: true }, split: 1 });
+    const opts = options('preference', { examples: { builder: 'preference', reasoning: true }, split: 1 });
     const summary = await exportDataset(source, opts);
-    expect(summary.samples.train).toBe(1);
+    expect(summary.examples.train).toBe(1);
     const [row] = lines(join(opts.out, 'train.jsonl')).map((r) => PreferenceRowSchema.parse(r));
     expect(row!.chosen[0]).toEqual({ role: 'assistant', content: '**Environment Observation:**\nremember the milk and the eggs and the bread for the weekend trip', reasoning_content: 'notes.txt was listed; a shopping note is plausible.' });
     expect(row!.rejected[0]!.content).toMatch(/weekend trip!$/);
@@ -233,7 +233,7 @@ describe('dataset formats: prompt/completion, tool calls, preference pairs', () 
     const card = readFileSync(join(opts.out, 'README.md'), 'utf8');
     expect(card).toContain('## How pairs are made');
     expect(card).toContain('the higher rating is chosen');
-    const ranked = options('sharegpt', { samples: { builder: 'preference', reasoning: true }, split: 1 });
+    const ranked = options('sharegpt', { examples: { builder: 'preference', reasoning: true }, split: 1 });
     await exportDataset(source, ranked);
     const info = JSON.parse(readFileSync(join(ranked.out, 'dataset_info.json'), 'utf8')) as Record<string, unknown>;
     expect(info['wl-test_train']).toMatchObject({ formatting: 'sharegpt', ranking: true, columns: { messages: 'conversations', chosen: 'chosen', rejected: 'rejected', system: 'system' } });

@@ -1,23 +1,23 @@
 // Chat `messages` JSONL for TRL and ms-swift: one `{"messages": [...]}` per line, one file
 // per split. Only documented fields are written, so neither framework sees a column it
 // does not know. Reasoning goes in `reasoning_content` (TRL with Qwen-family templates)
-// or inline as <think>…</think> (ms-swift), as the user chose; agent samples call tools
+// or inline as <think>…</think> (ms-swift), as the user chose; agent examples call tools
 // (chat-rows.ts) and carry a `tools` column.
 import { actionOfCall } from '../agent-tools';
-import type { DatasetSample, SampleMessage, ToolSchema } from '../sample';
-import { chatRowMessages, sampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
+import type { DatasetExample, ExampleMessage, ToolSchema } from '../example';
+import { chatRowMessages, exampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
 import { MessagesRowSchema } from './framework-schemas';
 import type { FormatEntry } from '../../formats/format';
 import type { DatasetFormatSpec, WriteContext } from './dataset-format';
 import { openSplitFiles, readSplitFiles, splitFileName } from './jsonl-splits';
 
-export function messagesRow(sample: DatasetSample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { messages: ChatRowMessage[]; tools?: string } {
-  const messages = chatRowMessages(sample.messages, context);
-  return sample.tools ? { messages, tools: toolsColumn(sample.tools) } : { messages };
+export function messagesRow(example: DatasetExample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { messages: ChatRowMessage[]; tools?: string } {
+  const messages = chatRowMessages(example.messages, context);
+  return example.tools ? { messages, tools: toolsColumn(example.tools) } : { messages };
 }
 
-export function messagesFromRow(row: { messages: ChatRowMessage[] }): SampleMessage[] {
-  return row.messages.map((m) => sampleMessageFromRow(m, actionOfCall));
+export function messagesFromRow(row: { messages: ChatRowMessage[] }): ExampleMessage[] {
+  return row.messages.map((m) => exampleMessageFromRow(m, actionOfCall));
 }
 
 export const messagesJsonlFormat: DatasetFormatSpec = {
@@ -40,7 +40,7 @@ export const messagesJsonlFormat: DatasetFormatSpec = {
     ].join('\n');
   },
   dataFiles: (split) => [splitFileName(split)],
-  open: (dir, context) => openSplitFiles(dir, (sample) => messagesRow(sample, context)),
+  open: (dir, context) => openSplitFiles(dir, (example) => messagesRow(example, context)),
   async read(dir) {
     return readSplitFiles(dir, (row) => MessagesRowSchema.parse(row), (row, split) => ({
       split,

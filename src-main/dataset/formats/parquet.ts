@@ -7,8 +7,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { fileWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
-import type { DatasetSample, SampleMessage, Split } from '../sample';
-import { SPLITS } from '../sample';
+import type { DatasetExample, ExampleMessage, Split } from '../example';
+import { SPLITS } from '../example';
 import { ParquetRowSchema } from './framework-schemas';
 import type { FormatEntry } from '../../formats/format';
 import type { DatasetFormatSpec, WriteContext } from './dataset-format';
@@ -34,7 +34,7 @@ export function parquetSchema(reasoning: boolean): SchemaElement[] {
 
 class SplitFile {
   private readonly writer: ParquetWriter;
-  private rows: DatasetSample[] = [];
+  private rows: DatasetExample[] = [];
 
   constructor(
     path: string,
@@ -43,8 +43,8 @@ class SplitFile {
     this.writer = new ParquetWriter({ writer: fileWriter(path), schema: parquetSchema(context.reasoning), createdBy: 'Worldloom' });
   }
 
-  add(sample: DatasetSample): void | Promise<void> {
-    this.rows.push(sample);
+  add(example: DatasetExample): void | Promise<void> {
+    this.rows.push(example);
     if (this.rows.length >= BATCH_ROWS) return this.flush();
   }
 
@@ -97,10 +97,10 @@ export const parquetFormat: DatasetFormatSpec = {
     const files = new Map<Split, SplitFile>();
     mkdirSync(join(dir, 'data'), { recursive: true });
     return {
-      write(sample, split) {
+      write(example, split) {
         let file = files.get(split);
         if (!file) files.set(split, (file = new SplitFile(join(dir, fileName(split)), context)));
-        return file.add(sample);
+        return file.add(example);
       },
       async finish() {
         for (const file of files.values()) await file.close();
@@ -116,7 +116,7 @@ export const parquetFormat: DatasetFormatSpec = {
       const rows = await parquetReadObjects({ file: await asyncBufferFromFile(path) });
       for (const raw of rows) {
         const row = ParquetRowSchema.parse(raw);
-        const messages: SampleMessage[] = row.messages.map((m) =>
+        const messages: ExampleMessage[] = row.messages.map((m) =>
           m.reasoning_content ? { role: m.role, content: m.content, reasoning: m.reasoning_content } : { role: m.role, content: m.content },
         );
         out.push({ split, id: row.id, messages });

@@ -3,16 +3,16 @@
 // how pairs are made). DPOTrainer reads it as it is.
 import type { FormatEntry } from '../../formats/format';
 import { actionOfCall } from '../agent-tools';
-import type { DatasetSample } from '../sample';
-import { chatRowMessages, sampleMessageFromRow, type ChatRowMessage } from './chat-rows';
+import type { DatasetExample } from '../example';
+import { chatRowMessages, exampleMessageFromRow, type ChatRowMessage } from './chat-rows';
 import type { DatasetFormatSpec, WriteContext } from './dataset-format';
 import { PreferenceRowSchema } from './framework-schemas';
 import { openSplitFiles, readSplitFiles, splitFileName as fileName } from './jsonl-splits';
 
-export function preferenceRow(sample: DatasetSample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; chosen: ChatRowMessage[]; rejected: ChatRowMessage[] } {
-  const at = sample.completionFrom ?? sample.messages.length - 1;
-  const messages = chatRowMessages(sample.messages, context);
-  return { prompt: messages.slice(0, at), chosen: messages.slice(at), rejected: chatRowMessages(sample.rejected?.messages ?? [], context) };
+export function preferenceRow(example: DatasetExample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; chosen: ChatRowMessage[]; rejected: ChatRowMessage[] } {
+  const at = example.completionFrom ?? example.messages.length - 1;
+  const messages = chatRowMessages(example.messages, context);
+  return { prompt: messages.slice(0, at), chosen: messages.slice(at), rejected: chatRowMessages(example.rejected?.messages ?? [], context) };
 }
 
 export const preferenceFormat: DatasetFormatSpec = {
@@ -32,13 +32,13 @@ export const preferenceFormat: DatasetFormatSpec = {
     ].join('\n');
   },
   dataFiles: (split) => [fileName(split)],
-  open: (dir, context) => openSplitFiles(dir, (sample) => preferenceRow(sample, context)),
+  open: (dir, context) => openSplitFiles(dir, (example) => preferenceRow(example, context)),
   async read(dir) {
     return readSplitFiles(dir, (row) => PreferenceRowSchema.parse(row), (row, split) => ({
       split,
-      messages: [...row.prompt, ...row.chosen].map((m) => sampleMessageFromRow(m, actionOfCall)),
+      messages: [...row.prompt, ...row.chosen].map((m) => exampleMessageFromRow(m, actionOfCall)),
       completionFrom: row.prompt.length,
-      rejected: row.rejected.map((m) => sampleMessageFromRow(m, actionOfCall)),
+      rejected: row.rejected.map((m) => exampleMessageFromRow(m, actionOfCall)),
     }));
   },
 };

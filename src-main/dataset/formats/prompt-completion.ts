@@ -1,28 +1,28 @@
 // TRL's conversational prompt/completion JSONL: `{"prompt": [...], "completion": [...]}`.
 // The prompt is the history and the action (world model) or what the agent has seen
-// (agent); the completion is the one turn the sample teaches. TRL puts the loss on the
+// (agent); the completion is the one turn the example teaches. TRL puts the loss on the
 // completion only by default (completion_only_loss), so earlier observations in the prompt
-// are context, never retrained. One step per sample: a path has many taught turns.
+// are context, never retrained. One step per example: a path has many taught turns.
 import type { FormatEntry } from '../../formats/format';
 import { actionOfCall } from '../agent-tools';
-import type { DatasetSample, ToolSchema } from '../sample';
-import { chatRowMessages, sampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
+import type { DatasetExample, ToolSchema } from '../example';
+import { chatRowMessages, exampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
 import type { DatasetFormatSpec, WriteContext } from './dataset-format';
 import { PromptCompletionRowSchema } from './framework-schemas';
 import { openSplitFiles, readSplitFiles, splitFileName as fileName } from './jsonl-splits';
 
-export function promptCompletionRow(sample: DatasetSample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; completion: ChatRowMessage[]; tools?: string } {
-  const at = sample.completionFrom ?? sample.messages.length - 1;
-  const messages = chatRowMessages(sample.messages, context);
+export function promptCompletionRow(example: DatasetExample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; completion: ChatRowMessage[]; tools?: string } {
+  const at = example.completionFrom ?? example.messages.length - 1;
+  const messages = chatRowMessages(example.messages, context);
   const row = { prompt: messages.slice(0, at), completion: messages.slice(at) };
-  return sample.tools ? { ...row, tools: toolsColumn(sample.tools) } : row;
+  return example.tools ? { ...row, tools: toolsColumn(example.tools) } : row;
 }
 
 export const promptCompletionFormat: DatasetFormatSpec = {
   id: 'prompt-completion',
   label: 'Prompt/completion JSONL (TRL: loss on the completion only)',
   refuses(options) {
-    if (options.per === 'path') return 'Prompt/completion teaches one turn per sample; a path teaches many. Export one sample per step, or a path as messages.';
+    if (options.per === 'path') return 'Prompt/completion teaches one turn per example; a path teaches many. Export one example per step, or a path as messages.';
     if (options.builder === 'preference') return 'Preference pairs need a chosen and a rejected answer: export them as preference (TRL) or sharegpt (LLaMA-Factory ranking).';
     return null;
   },
@@ -39,11 +39,11 @@ export const promptCompletionFormat: DatasetFormatSpec = {
     ].join('\n');
   },
   dataFiles: (split) => [fileName(split)],
-  open: (dir, context) => openSplitFiles(dir, (sample) => promptCompletionRow(sample, context)),
+  open: (dir, context) => openSplitFiles(dir, (example) => promptCompletionRow(example, context)),
   async read(dir) {
     return readSplitFiles(dir, (row) => PromptCompletionRowSchema.parse(row), (row, split) => ({
       split,
-      messages: [...row.prompt, ...row.completion].map((m) => sampleMessageFromRow(m, actionOfCall)),
+      messages: [...row.prompt, ...row.completion].map((m) => exampleMessageFromRow(m, actionOfCall)),
       completionFrom: row.prompt.length,
       ...(row.tools !== undefined ? { tools: JSON.parse(row.tools) as ToolSchema[] } : {}),
     }));

@@ -1,19 +1,19 @@
 // ShareGPT JSONL for LLaMA-Factory, plus the dataset_info.json that registers each split
 // (copy its entries into LLaMA-Factory's data/dataset_info.json, or point --dataset_dir
 // at the export folder). The system prompt has its own column; reasoning goes inline.
-// Agent samples call tools as LLaMA-Factory documents it: `function_call` turns holding
+// Agent examples call tools as LLaMA-Factory documents it: `function_call` turns holding
 // {"name", "arguments"}, results as `observation` turns, the tools in a `tools` column.
-// Preference samples use its ranking layout: the prompt turns, then `chosen` and `rejected`.
+// Preference examples use its ranking layout: the prompt turns, then `chosen` and `rejected`.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { actionOfCall } from '../agent-tools';
-import type { DatasetSample, SampleMessage, Split, ToolSchema } from '../sample';
-import { SPLITS } from '../sample';
+import type { DatasetExample, ExampleMessage, Split, ToolSchema } from '../example';
+import { SPLITS } from '../example';
 import { DatasetInfoSchema, ShareGptRankingRowSchema, ShareGptRowSchema } from './framework-schemas';
 import { LineFile } from './line-file';
 import type { FormatEntry } from '../../formats/format';
-import { parseJsonLines, splitInlineReasoning, withInlineReasoning, type DatasetFormatSpec, type ReadSample } from './dataset-format';
-import type { ResolvedSampleOptions } from '../builders';
+import { parseJsonLines, splitInlineReasoning, withInlineReasoning, type DatasetFormatSpec, type ReadExample } from './dataset-format';
+import type { ResolvedExampleOptions } from '../builders';
 import { lossSettings } from '../card/loss-settings';
 
 export const DATASET_INFO_FILE = 'dataset_info.json';
@@ -21,7 +21,7 @@ const fileName = (split: Split) => `${split}.jsonl`;
 
 type Turn = { from: string; value: string };
 
-function turnOf(m: SampleMessage): Turn {
+function turnOf(m: ExampleMessage): Turn {
   if (m.role === 'user') return { from: 'human', value: m.content };
   if (m.role === 'tool') return { from: 'observation', value: m.content };
   const call = m.toolCalls?.[0];
@@ -31,7 +31,7 @@ function turnOf(m: SampleMessage): Turn {
 }
 
 export function shareGptRow(
-  messages: readonly SampleMessage[],
+  messages: readonly ExampleMessage[],
   tools?: readonly ToolSchema[],
 ): { conversations: Turn[]; system?: string; tools?: string } {
   const system = messages[0]?.role === 'system' ? messages[0].content : undefined;
@@ -39,14 +39,14 @@ export function shareGptRow(
   return { conversations, ...(system === undefined ? {} : { system }), ...(tools ? { tools: JSON.stringify(tools) } : {}) };
 }
 
-export function shareGptRankingRow(sample: DatasetSample): { conversations: Turn[]; chosen: Turn; rejected: Turn; system?: string } {
-  const { conversations, system } = shareGptRow(sample.messages);
+export function shareGptRankingRow(example: DatasetExample): { conversations: Turn[]; chosen: Turn; rejected: Turn; system?: string } {
+  const { conversations, system } = shareGptRow(example.messages);
   const chosen = conversations.pop()!;
-  const rejected = turnOf(sample.rejected!.messages[0]!);
+  const rejected = turnOf(example.rejected!.messages[0]!);
   return { conversations, chosen, rejected, ...(system === undefined ? {} : { system }) };
 }
 
-export function datasetInfo(name: string, splits: readonly Split[], options: ResolvedSampleOptions): Record<string, unknown> {
+export function datasetInfo(name: string, splits: readonly Split[], options: ResolvedExampleOptions): Record<string, unknown> {
   const ranking = options.builder === 'preference';
   const columns = ranking
     ? { messages: 'conversations', chosen: 'chosen', rejected: 'rejected', system: 'system' }
@@ -79,17 +79,17 @@ export const shareGptFormat: DatasetFormatSpec = {
   dataFiles: (split) => [fileName(split)],
   open(dir, context) {
     const files = new Map<Split, LineFile>();
-    const ranking = context.sampleOptions.builder === 'preference';
+    const ranking = context.exampleOptions.builder === 'preference';
     return {
-      write(sample, split) {
+      write(example, split) {
         let file = files.get(split);
         if (!file) files.set(split, (file = new LineFile(join(dir, fileName(split)))));
-        return file.write(JSON.stringify(ranking ? shareGptRankingRow(sample) : shareGptRow(sample.messages, sample.tools)) + '\n');
+        return file.write(JSON.stringify(ranking ? shareGptRankingRow(example) : shareGptRow(example.messages, example.tools)) + '\n');
       },
       async finish() {
         for (const file of files.values()) await file.close();
         const splits = [...files.keys()];
-        writeFileSync(join(dir, DATASET_INFO_FILE), JSON.stringify(datasetInfo(context.name, splits, context.sampleOptions), null, 2) + '\n');
+        writeFileSync(join(dir, DATASET_INFO_FILE), JSON.stringify(datasetInfo(context.name, splits, context.exampleOptions), null, 2) + '\n');
         return [...splits.map(fileName), DATASET_INFO_FILE];
       },
     };
@@ -97,7 +97,7 @@ export const shareGptFormat: DatasetFormatSpec = {
   async read(dir) {
     const info = DatasetInfoSchema.parse(JSON.parse(readFileSync(join(dir, DATASET_INFO_FILE), 'utf8')));
     const entries = new Map(Object.values(info).map((entry) => [entry.file_name, entry]));
-    return SPLITS.flatMap((split): ReadSample[] => {
+    return SPLITS.flatMap((split): ReadExample[] => {
       const path = join(dir, fileName(split));
       if (!existsSync(path)) return [];
       const entry = entries.get(fileName(split));
@@ -118,15 +118,15 @@ export const shareGptFormat: DatasetFormatSpec = {
   },
 };
 
-function messagesOf(system: string | undefined, turns: readonly Turn[]): SampleMessage[] {
-  const messages: SampleMessage[] = system === undefined ? [] : [{ role: 'system', content: system }];
+function messagesOf(system: string | undefined, turns: readonly Turn[]): ExampleMessage[] {
+  const messages: ExampleMessage[] = system === undefined ? [] : [{ role: 'system', content: system }];
   let lastCall = '';
   for (const turn of turns) {
     if (turn.from === 'human') messages.push({ role: 'user', content: turn.value });
     else if (turn.from === 'observation') messages.push({ role: 'tool', name: lastCall, content: turn.value });
     else {
       const { content, reasoning } = splitInlineReasoning(turn.value);
-      const message: SampleMessage = { role: 'assistant', content };
+      const message: ExampleMessage = { role: 'assistant', content };
       if (reasoning !== undefined) message.reasoning = reasoning;
       if (turn.from === 'function_call') {
         const call = JSON.parse(content) as { name: string; arguments: Record<string, unknown> };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildSamples } from '../builders';
-import { compileSelection, sampleEnds } from '../selection';
+import { buildExamples } from '../builders';
+import { compileSelection, exampleEnds } from '../selection';
 import { fixtureBundles, manyBundles } from '../../testing/dataset-fixtures';
-import type { DatasetSample } from '../sample';
+import type { DatasetExample } from '../example';
 import { Deduplicator } from './dedup';
 import { estimatedSimilarity, minhashSignature } from './minhash';
 import { API_KEY_MARKER, Scrubber } from './scrub';
@@ -10,13 +10,13 @@ import { splitTrajectories } from './split';
 import { approximateTokenCounter, summarizeLengths } from './token-length';
 
 const all = compileSelection({ filter: '', scope: { kind: 'all' } });
-const samplesOf = (per: 'step' | 'path') =>
-  fixtureBundles().flatMap((b) => buildSamples(b, sampleEnds(b, all, per), { builder: 'world-model', per, reasoning: false }));
+const examplesOf = (per: 'step' | 'path') =>
+  fixtureBundles().flatMap((b) => buildExamples(b, exampleEnds(b, all, per), { builder: 'world-model', per, reasoning: false }));
 
 describe('duplicates', () => {
   it('drops exact copies and near-identical siblings, but keeps consecutive steps of one path', () => {
     const dedup = new Deduplicator({ nearDuplicateThreshold: 0.85 });
-    const verdicts = samplesOf('step').map((s) => [s.id, dedup.judge(s)]);
+    const verdicts = examplesOf('step').map((s) => [s.id, dedup.judge(s)]);
     expect(verdicts).toEqual([
       ['t1-n1', 'unique'],
       ['t1-n2', 'unique'],
@@ -51,12 +51,12 @@ describe('split by trajectory', () => {
     expect(splitTrajectories(ids, 0.8, 43)).not.toEqual(a);
   });
 
-  it('never leaks a trajectory: every sample of it lands in its split', () => {
+  it('never leaks a trajectory: every example of it lands in its split', () => {
     const bundles = manyBundles(40);
     const splits = splitTrajectories(bundles.map((b) => b.trajectory.id), 0.7, 1);
-    const samples = bundles.flatMap((b) => buildSamples(b, sampleEnds(b, all, 'step'), { builder: 'world-model', per: 'step', reasoning: false }));
+    const examples = bundles.flatMap((b) => buildExamples(b, exampleEnds(b, all, 'step'), { builder: 'world-model', per: 'step', reasoning: false }));
     const seen = new Map<string, Set<string>>();
-    for (const s of samples) seen.set(s.trajectoryId, (seen.get(s.trajectoryId) ?? new Set()).add(splits.get(s.trajectoryId)!));
+    for (const s of examples) seen.set(s.trajectoryId, (seen.get(s.trajectoryId) ?? new Set()).add(splits.get(s.trajectoryId)!));
     expect([...seen.values()].every((set) => set.size === 1)).toBe(true);
     expect(new Set(splits.values())).toEqual(new Set(['train', 'validation']));
   });
@@ -79,7 +79,7 @@ describe('scrub', () => {
       `mail person0@example.com or bob@example.com; host 192.0.2.1 and 127.0.0.1, again 192.0.2.1; api_key = "${API_KEY_MARKER}"; Authorization: Bearer ${API_KEY_MARKER}; ${API_KEY_MARKER}; v1.2.3`,
     );
     expect(s.report.counts).toEqual({ apiKey: 3, password: 0, email: 1, ip: 2 });
-    expect(s.report.changes[0]).toEqual({ sampleId: 's1', message: 2, kind: 'apiKey', found: 'ghp_… (42 characters)', replacedWith: API_KEY_MARKER });
+    expect(s.report.changes[0]).toEqual({ exampleId: 's1', message: 2, kind: 'apiKey', found: 'ghp_… (42 characters)', replacedWith: API_KEY_MARKER });
     expect(s.report.changes.find((c) => c.kind === 'email')).toMatchObject({ found: 'j***@c***.io', replacedWith: 'person0@example.com' });
     expect(s.report.changes.find((c) => c.kind === 'ip')).toMatchObject({ found: '10.1.x.x', replacedWith: '192.0.2.1' });
     expect(JSON.stringify(s.report)).not.toMatch(/jane\.doe|abcd1234|10\.1\.2\.3/);
@@ -89,13 +89,13 @@ describe('scrub', () => {
     expect(again.report.counts).toEqual({ apiKey: 0, password: 0, email: 0, ip: 0 });
   });
 
-  it('scrubs samples, counting changed samples, and leaves clean samples untouched', () => {
+  it('scrubs examples, counting changed examples, and leaves clean examples untouched', () => {
     const s = new Scrubber();
-    const out = samplesOf('step').map((x) => [x, s.scrub(x)] as [DatasetSample, DatasetSample]);
+    const out = examplesOf('step').map((x) => [x, s.scrub(x)] as [DatasetExample, DatasetExample]);
     const changed = out.filter(([a, b]) => a !== b);
     expect(changed.map(([a]) => a.id)).toEqual(['t1-n4']);
     expect(changed[0]![1].messages.at(-1)!.content).toBe(`**Environment Observation:**\nadmin: person0@example.com\nhost: 192.0.2.1\napi_key = ${API_KEY_MARKER}`);
-    expect(s.report.samplesChanged).toBe(1);
+    expect(s.report.examplesChanged).toBe(1);
   });
 });
 
@@ -114,21 +114,21 @@ describe('scrubbing URLs with credentials', () => {
     const text = 'DATABASE_URL=postgres://app:s3cretpw@db.internal.io:5432/main and redis://cache.prod.io and mysql://reader@replica.corp.io/db';
     expect(s.text(text, 's1', 1)).toBe('DATABASE_URL=postgres://app:[REDACTED_PASSWORD]@db.internal.io:5432/main and redis://cache.prod.io and mysql://reader@replica.corp.io/db');
     expect(s.report.counts).toEqual({ apiKey: 0, password: 1, email: 0, ip: 0 });
-    expect(s.report.changes[0]).toEqual({ sampleId: 's1', message: 1, kind: 'password', found: '*** (8 characters)', replacedWith: '[REDACTED_PASSWORD]' });
+    expect(s.report.changes[0]).toEqual({ exampleId: 's1', message: 1, kind: 'password', found: '*** (8 characters)', replacedWith: '[REDACTED_PASSWORD]' });
     // A real address beside a URL is still found.
     expect(s.text('mail ops@corp-mail.io about postgres://u:pw1@h.io', 's2', 0)).toBe('mail person0@example.com about postgres://u:[REDACTED_PASSWORD]@h.io');
   });
 
   it('scrubs tool-call arguments and rejected answers, not only message text', () => {
     const s = new Scrubber();
-    const sample: DatasetSample = {
-      ...samplesOf('step')[0]!,
+    const example: DatasetExample = {
+      ...examplesOf('step')[0]!,
       messages: [{ role: 'assistant', content: 'psql postgres://a:hunter22@db.io', toolCalls: [{ name: 'execute_command', arguments: { command: 'psql postgres://a:hunter22@db.io' } }] }],
       rejected: { id: 'r', messages: [{ role: 'assistant', content: 'contact jane@corp-mail.io' }] },
     };
-    const out = s.scrub(sample);
+    const out = s.scrub(example);
     expect(out.messages[0]!.toolCalls![0]!.arguments.command).toBe('psql postgres://a:[REDACTED_PASSWORD]@db.io');
     expect(out.rejected!.messages[0]!.content).toBe('contact person0@example.com');
-    expect(s.report.samplesChanged).toBe(1);
+    expect(s.report.examplesChanged).toBe(1);
   });
 });

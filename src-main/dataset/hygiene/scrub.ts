@@ -1,14 +1,14 @@
-// Scrubbing secrets and personal data out of samples before they leave the machine.
+// Scrubbing secrets and personal data out of examples before they leave the machine.
 // API keys become a fixed marker; e-mail addresses and IPs become stand-ins from the
 // ranges reserved for documentation (example.com, 192.0.2.0/24…), the same stand-in for
 // the same original throughout one export, so observations stay realistic and
 // consistent for training. The report says what was changed without repeating it.
-import type { DatasetSample, SampleMessage } from '../sample';
+import type { DatasetExample, ExampleMessage } from '../example';
 
 export type ScrubKind = 'apiKey' | 'password' | 'email' | 'ip';
 
 export interface ScrubChange {
-  sampleId: string;
+  exampleId: string;
   message: number;
   kind: ScrubKind;
   /** The original, masked: enough to recognise it, not enough to use it. */
@@ -18,7 +18,7 @@ export interface ScrubChange {
 
 export interface ScrubReport {
   counts: Record<ScrubKind, number>;
-  samplesChanged: number;
+  examplesChanged: number;
   /** The first changes, in order (the counts cover all of them). */
   changes: ScrubChange[];
   changesOmitted: number;
@@ -61,30 +61,30 @@ const DOC_NETS = ['192.0.2', '198.51.100', '203.0.113'];
 export class Scrubber {
   private readonly emails = new Map<string, string>();
   private readonly ips = new Map<string, string>();
-  readonly report: ScrubReport = { counts: { apiKey: 0, password: 0, email: 0, ip: 0 }, samplesChanged: 0, changes: [], changesOmitted: 0 };
+  readonly report: ScrubReport = { counts: { apiKey: 0, password: 0, email: 0, ip: 0 }, examplesChanged: 0, changes: [], changesOmitted: 0 };
 
-  /** Returns the sample with its messages scrubbed (the same object when nothing changed). */
-  scrub(sample: DatasetSample): DatasetSample {
-    const messages = this.messages(sample.messages, sample.id, 0);
-    const rejected = sample.rejected ? this.messages(sample.rejected.messages, sample.id, sample.messages.length) : null;
-    if (messages === sample.messages && (!rejected || rejected === sample.rejected!.messages)) return sample;
-    this.report.samplesChanged++;
-    return { ...sample, messages, ...(rejected && sample.rejected ? { rejected: { ...sample.rejected, messages: rejected } } : {}) };
+  /** Returns the example with its messages scrubbed (the same object when nothing changed). */
+  scrub(example: DatasetExample): DatasetExample {
+    const messages = this.messages(example.messages, example.id, 0);
+    const rejected = example.rejected ? this.messages(example.rejected.messages, example.id, example.messages.length) : null;
+    if (messages === example.messages && (!rejected || rejected === example.rejected!.messages)) return example;
+    this.report.examplesChanged++;
+    return { ...example, messages, ...(rejected && example.rejected ? { rejected: { ...example.rejected, messages: rejected } } : {}) };
   }
 
   /** The messages scrubbed (the same array when nothing changed); `first` numbers them in the report. */
-  private messages(list: SampleMessage[], sampleId: string, first: number): SampleMessage[] {
+  private messages(list: ExampleMessage[], exampleId: string, first: number): ExampleMessage[] {
     let changed = false;
     const out = list.map((m, i) => {
       const at = first + i;
-      const content = this.text(m.content, sampleId, at);
-      const reasoning = m.reasoning === undefined ? undefined : this.text(m.reasoning, sampleId, at);
+      const content = this.text(m.content, exampleId, at);
+      const reasoning = m.reasoning === undefined ? undefined : this.text(m.reasoning, exampleId, at);
       // A tool call's arguments hold the action too (a command line, a URL): scrub every string in them.
-      const toolCalls = m.toolCalls?.map((c) => ({ name: c.name, arguments: this.value(c.arguments, sampleId, at) as Record<string, unknown> }));
+      const toolCalls = m.toolCalls?.map((c) => ({ name: c.name, arguments: this.value(c.arguments, exampleId, at) as Record<string, unknown> }));
       const callsChanged = toolCalls !== undefined && JSON.stringify(toolCalls) !== JSON.stringify(m.toolCalls);
       if (content === m.content && reasoning === m.reasoning && !callsChanged) return m;
       changed = true;
-      const next: SampleMessage = { ...m, content };
+      const next: ExampleMessage = { ...m, content };
       if (reasoning !== undefined) next.reasoning = reasoning;
       if (callsChanged) next.toolCalls = toolCalls;
       return next;
@@ -92,18 +92,18 @@ export class Scrubber {
     return changed ? out : list;
   }
 
-  private value(v: unknown, sampleId: string, message: number): unknown {
-    if (typeof v === 'string') return this.text(v, sampleId, message);
-    if (Array.isArray(v)) return v.map((x) => this.value(x, sampleId, message));
-    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.value(x, sampleId, message)]));
+  private value(v: unknown, exampleId: string, message: number): unknown {
+    if (typeof v === 'string') return this.text(v, exampleId, message);
+    if (Array.isArray(v)) return v.map((x) => this.value(x, exampleId, message));
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.value(x, exampleId, message)]));
     return v;
   }
 
-  /** Scrubs one text, recording each change against the sample and message it was found in. */
-  text(input: string, sampleId: string, message: number): string {
+  /** Scrubs one text, recording each change against the example and message it was found in. */
+  text(input: string, exampleId: string, message: number): string {
     const record = (kind: ScrubKind, found: string, replacedWith: string) => {
       this.report.counts[kind]++;
-      if (this.report.changes.length < MAX_LISTED) this.report.changes.push({ sampleId, message, kind, found: mask(kind, found), replacedWith });
+      if (this.report.changes.length < MAX_LISTED) this.report.changes.push({ exampleId, message, kind, found: mask(kind, found), replacedWith });
       else this.report.changesOmitted++;
       return replacedWith;
     };

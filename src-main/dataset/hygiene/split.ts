@@ -1,7 +1,7 @@
-// Train/validation split by trajectory: every sample of a trajectory lands in the same
+// Train/validation split by trajectory: every example of a trajectory lands in the same
 // split, so no history, branch or near-identical sibling leaks from train into
 // validation. Seeded: the same seed and the same trajectories give the same split.
-import type { Split } from '../sample';
+import type { Split } from '../example';
 
 /** A small, fast seeded generator (mulberry32); plenty for shuffling ids. */
 export function seededRandom(seed: number): () => number {

@@ -1,4 +1,4 @@
-// Token lengths of samples: counted exactly with a model's own tokenizer (the loaded model's,
+// Token lengths of examples: counted exactly with a model's own tokenizer (the loaded model's,
 // a tokenizer folder the user names, or the embedded model's), through the engine's
 // tokenizer code; estimated only when none can be had, and then labelled as an estimate in
 // the card and the UI.
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ChatTokenizer } from '../../engine/onnx/chat-tokenizer';
 import { approximateTokenCount } from '../../engine/openai/approximate-tokens';
 import { DatasetExportError } from '../export-errors';
-import { sampleText, type DatasetSample } from '../sample';
+import { exampleText, type DatasetExample } from '../example';
 
 export interface TokenCounter {
   /** Shown in the card: which tokenizer counted. */
@@ -50,10 +50,10 @@ export function tokenizerFolderCounter(dir: string, label = `the tokenizer in ${
   return counter;
 }
 
-/** Content tokens of a sample, both answers of a preference pair included (chat-template markup is not counted: it depends on the trainer's template). */
-export function sampleTokens(counter: TokenCounter, sample: DatasetSample): number | Promise<number> {
-  const text = sampleText(sample.messages);
-  return counter.count(sample.rejected ? text + sampleText(sample.rejected.messages) : text);
+/** Content tokens of an example, both answers of a preference pair included (chat-template markup is not counted: it depends on the trainer's template). */
+export function exampleTokens(counter: TokenCounter, example: DatasetExample): number | Promise<number> {
+  const text = exampleText(example.messages);
+  return counter.count(example.rejected ? text + exampleText(example.rejected.messages) : text);
 }
 
 export interface LengthSummary {

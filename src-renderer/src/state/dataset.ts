@@ -72,7 +72,7 @@ export async function refreshPreview(focus: TreeFocus): Promise<void> {
   try {
     const preview = await call('dataset.preview', {
       selection: { filter: effectiveFilter(form), scope: scopeFor(form.scope, focus) },
-      samples: { builder: form.builder, per: form.per, reasoning: form.reasoning },
+      examples: { builder: form.builder, per: form.per, reasoning: form.reasoning },
       limit: 3,
     });
     // An older answer arriving late must not replace a newer one.
@@ -112,7 +112,7 @@ export async function startExport(focus: TreeFocus): Promise<void> {
       download,
       format: form.format,
       selection: { filter: effectiveFilter(form), scope: scopeFor(form.scope, focus) },
-      samples: { builder: form.builder, per: form.per, reasoning: form.reasoning },
+      examples: { builder: form.builder, per: form.per, reasoning: form.reasoning },
       split: form.split,
       seed: form.seed,
       dedup: form.dedup,
@@ -122,9 +122,9 @@ export async function startExport(focus: TreeFocus): Promise<void> {
       overwrite: form.overwrite,
     });
     set({ result });
-    const total = result.samples.train + result.samples.validation;
+    const total = result.examples.train + result.examples.validation;
     if (result.downloadId) saveDownload(result.downloadId);
-    notify('info', `Exported ${plural(total, 'sample')} (train ${result.samples.train}, validation ${result.samples.validation}) ${result.downloadId ? `as ${result.out}; the browser saves it` : `to ${result.out}`}`);
+    notify('info', `Exported ${plural(total, 'example')} (train ${result.examples.train}, validation ${result.examples.validation}) ${result.downloadId ? `as ${result.out}; the browser saves it` : `to ${result.out}`}`);
   } catch (err) {
     set({ error: (err as Error).message });
   } finally {

@@ -1,11 +1,11 @@
-// The export dialog: choose samples (filters, part of the tree) with a live count and a
+// The export dialog: choose examples (filters, part of the tree) with a live count and a
 // preview, choose a format and the cleaning, then export with progress and cancel.
 import { chooseSavePath, downloadsThroughBrowser } from '../../api/download';
 import { useEffect, useMemo } from 'react';
 import { changeForm, openExportDialog, refreshPreview, startExport, useDatasetExport, writesOneFile, type ExportForm, type ExportFormatChoice } from '../../state/dataset';
 import { useStudio } from '../../state/store';
 import { ExportProgress } from './ExportProgress';
-import { SamplePreview } from './SamplePreview';
+import { ExamplePreview } from './ExamplePreview';
 import { SelectionFields } from './SelectionFields';
 import './dataset.css';
 
@@ -49,7 +49,7 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
       }}
     >
       {dataset && <SelectionFields form={form} change={change} hasTrajectory={trajectoryId !== null} hasNode={nodeId !== null} filterError={preview?.filterError ?? null} />}
-      {dataset && <SamplePreview preview={preview} />}
+      {dataset && <ExamplePreview preview={preview} />}
       <fieldset className="dataset-fieldset">
         <legend>Format</legend>
         <label>
@@ -109,7 +109,7 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
         {dataset && (
           <div className="dataset-grid">
             <label>
-              Samples teach
+              Examples teach
               <select
                 value={form.builder}
                 disabled={form.format === 'agentworldbench' || form.format === 'preference'}
@@ -124,7 +124,7 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
               </select>
             </label>
             <label>
-              One sample per
+              One example per
               <select value={form.per} disabled={form.format === 'agentworldbench' || form.format === 'prompt-completion' || form.builder === 'preference'} onChange={(e) => change({ per: e.target.value as ExportForm['per'] })}>
                 <option value="step">step</option>
                 <option value="path">path</option>
@@ -182,7 +182,7 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
         )}
         <ExportProgress job={job} result={result} />
         <div className="dataset-actions">
-          <button type="submit" disabled={running || !form.out.trim() || (dataset && (preview?.samples ?? 0) === 0)}>
+          <button type="submit" disabled={running || !form.out.trim() || (dataset && (preview?.examples ?? 0) === 0)}>
             Export
           </button>
           <button type="button" onClick={onDone} disabled={running}>

@@ -26,7 +26,7 @@ export function ExportProgress({ job, result }: { job: ExportJob | null; result:
         ))}
       {result && (
         <p role="status" className="dataset-result">
-          Wrote {result.samples.train} train and {result.samples.validation} validation samples ({result.trajectories.train} +{' '}
+          Wrote {result.examples.train} train and {result.examples.validation} validation examples ({result.trajectories.train} +{' '}
           {result.trajectories.validation} trajectories) to {result.out}
           {result.removed.duplicates + result.removed.nearDuplicates > 0 &&
             `; ${result.removed.duplicates} duplicates and ${result.removed.nearDuplicates} near-duplicates removed`}

@@ -1,4 +1,4 @@
-// Which samples: quick filters, a free filter expression, and a part of the tree.
+// Which examples: quick filters, a free filter expression, and a part of the tree.
 import { DOMAINS, ORIGINS, type Domain, type Origin } from '../../../../src-main/common/trajectory/model';
 import { effectiveFilter, type ExportForm, type ScopeChoice } from '../../state/dataset';
 
@@ -19,7 +19,7 @@ export function SelectionFields({ form, change, hasTrajectory, hasNode, filterEr
   ];
   return (
     <fieldset className="dataset-fieldset">
-      <legend>Samples</legend>
+      <legend>Examples</legend>
       <div className="dataset-grid">
         <label>
           Domain

@@ -1,20 +1,20 @@
-// The live count of the selection and its first samples, as the trainer will see them.
+// The live count of the selection and its first examples, as the trainer will see them.
 import type { DatasetPreview } from '../../../../src-main/common/contract/dataset';
 import { plural } from '../../../../src-main/common/plural';
 
-export function SamplePreview({ preview }: { preview: DatasetPreview | null }) {
+export function ExamplePreview({ preview }: { preview: DatasetPreview | null }) {
   if (!preview) return <p className="muted">Counting…</p>;
   return (
-    <section className="dataset-preview" aria-label="Sample preview">
+    <section className="dataset-preview" aria-label="Example preview">
       <p data-testid="dataset-count" aria-live="polite">
-        {preview.filterError ? 'No samples: the filter does not read.' : `${plural(preview.samples, 'sample')} from ${plural(preview.trajectories, 'trajectory', 'trajectories')}`}
+        {preview.filterError ? 'No examples: the filter does not read.' : `${plural(preview.examples, 'example')} from ${plural(preview.trajectories, 'trajectory', 'trajectories')}`}
       </p>
-      {preview.first.map((sample) => (
-        <details key={sample.id} className="dataset-sample">
+      {preview.first.map((example) => (
+        <details key={example.id} className="dataset-example">
           <summary>
-            {sample.title} · {sample.messages.length} messages
+            {example.title} · {example.messages.length} messages
           </summary>
-          {sample.messages.map((m, i) => (
+          {example.messages.map((m, i) => (
             <div key={i} className={`dataset-message dataset-${m.role}`}>
               <span className="dataset-role">{m.role}</span>
               {m.reasoning && <pre className="dataset-reasoning">{m.reasoning}</pre>}
