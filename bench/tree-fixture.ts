@@ -1,19 +1,9 @@
 // A generated 100,000-node trajectory shaped like a day of exploring: long chains of steps
 // with branches off earlier states, every origin represented, real siblings to compare with.
+import { mulberry32 } from '../src-main/common/seeded-random';
 import { newId } from '../src-main/common/trajectory/ids';
 import { EMPTY_CURATION, type NodeRecord, type Origin, type TrajectoryBundle } from '../src-main/common/trajectory/model';
 
-/** A small seeded generator, so every run measures the same tree. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ORIGIN_MIX: [Origin, number][] = [
   ['simulated', 0.4],
@@ -25,7 +15,8 @@ const ORIGIN_MIX: [Origin, number][] = [
 ];
 
 export function generatedTree(size: number, seed = 7): TrajectoryBundle {
-  const rnd = random(seed);
+  // Seeded, so every run measures the same tree.
+  const rnd = mulberry32(seed);
   const now = new Date().toISOString();
   const trajectoryId = newId();
   const pickOrigin = (): Origin => {

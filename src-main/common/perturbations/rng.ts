@@ -1,6 +1,7 @@
 // Seeded randomness for transforms. A transform's choices (which test flakes, where output
 // is cut) come only from this generator, so the same seed always gives the same
 // observation: a perturbed node can be re-run from its recorded provenance.
+import { mix32, mulberry32 } from '../seeded-random';
 
 /** A small deterministic random source. Not for anything security-related. */
 export interface Rng {
@@ -18,28 +19,12 @@ export interface Rng {
   sample(length: number, count: number): number[];
 }
 
-/** The murmur3 finalizer: spreads neighbouring integers (seeds 1, 2, 3) far apart. */
-function mix32(x: number): number {
-  let z = x >>> 0;
-  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-  return (z ^ (z >>> 16)) >>> 0;
-}
-
 /**
- * Mulberry32: 32 bits of state, fast, and well enough distributed for picking among a few
- * options. The seed is mixed first because mulberry32's first outputs for neighbouring
- * seeds are correlated, and users do pick seeds 1, 2, 3.
+ * The project's mulberry32, with the seed mixed first because mulberry32's first outputs
+ * for neighbouring seeds are correlated, and users do pick seeds 1, 2, 3.
  */
 export function createRng(seed: number): Rng {
-  let state = mix32(seed);
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(mix32(seed));
   const int = (maxExclusive: number): number => Math.floor(next() * Math.max(1, Math.floor(maxExclusive)));
   return {
     next,

@@ -2,6 +2,7 @@
 // sampling driven by a per-request seeded generator, so the same seed gives the same
 // text whether the request runs alone or inside a batch. Repetition and presence penalties
 // reshape the logits first, as transformers and vLLM apply them.
+import { mix32, mulberry32 } from '../../common/seeded-random';
 
 export interface SamplerSettings {
   /** 0 (or less) means greedy. */
@@ -41,19 +42,13 @@ export class NonFiniteLogitsError extends Error {
 export type RandomSource = () => number;
 
 /**
- * A small, fast 32-bit counter-based generator (an integer hash of a Weyl sequence).
- * Seeds beyond 32 bits are folded in so nearby large seeds still differ.
+ * The project's seeded generator (mulberry32) for one request. Seeds beyond 32 bits are
+ * folded in so nearby large seeds still differ, and the seed is mixed so samples seeded
+ * 1, 2, 3 do not start alike.
  */
 export function seededRandom(seed: number): RandomSource {
   const whole = Math.floor(Math.abs(seed));
-  let state = ((whole >>> 0) ^ Math.floor(whole / 4294967296) ^ 0x9e3779b9) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 16), 0x21f0aafd);
-    z = Math.imul(z ^ (z >>> 15), 0x735a2d97);
-    return ((z ^ (z >>> 15)) >>> 0) / 4294967296;
-  };
+  return mulberry32(mix32((whole >>> 0) ^ Math.floor(whole / 4294967296)));
 }
 
 export function sampleToken(
