@@ -17,7 +17,7 @@ import { fileHead, fileSource } from '../formats/sources';
 import { importTrajectories } from '../service/import-trajectories';
 import { Studio } from '../service/studio';
 import { WorkspaceStore } from '../store/workspace-store';
-import { recordedMcpTools } from './environment-tools';
+import { recordedMcpTools } from '../common/trajectory/environment-tools';
 import { startMcpHttp, type RunningMcpHttp } from './mcp-http';
 import { perturbationAt } from './perturbation-schedule';
 import { SimulatedEnvironment } from './simulated-environment';

@@ -12,7 +12,7 @@ import type { SamplingOverrides } from '../common/contract/simulation';
 import type { Studio } from '../service/studio';
 import { engineRequestParts, generationParameters } from '../simulation/generation-parameters';
 import { ReasoningSplitter } from './reasoning-split';
-import { refuseOversizedPrompt } from '../service/prompt-size';
+import { refuseOversizedPrompt } from '../simulation/prompt-size';
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 

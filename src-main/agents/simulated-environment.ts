@@ -12,10 +12,10 @@ import type { PerturbationRegistry } from '../common/perturbations/registry';
 import { deriveSeed } from '../common/perturbations/rng';
 import type { NodeRecord, TrajectoryRecord } from '../common/trajectory/model';
 import { UserError } from '../common/user-error';
-import { workspaceRegistry } from '../service/perturbation-handlers';
+import { workspaceRegistry } from '../simulation/workspace-perturbations';
 import type { Studio } from '../service/studio';
 import { simulateAgentStep } from './agent-step';
-import { environmentTools, type EnvironmentTools } from './environment-tools';
+import { environmentTools, type EnvironmentTools } from '../common/trajectory/environment-tools';
 import { parsePerturbationSchedule, perturbationAt, type PerturbationSchedule } from './perturbation-schedule';
 
 export interface SimulatedEnvironmentOptions {

@@ -2,7 +2,7 @@
 // the agent had: an MCP trajectory's recorded tools/list, else the domain's natural tools
 // (the same ones `worldloom mcp-serve` offers for the trajectory); each action is read back
 // into a call of one of those tools. Pure.
-import { actionForToolCall, environmentTools, type EnvironmentTool } from '../agents/environment-tools';
+import { actionForToolCall, environmentTools, type EnvironmentTool } from '../common/trajectory/environment-tools';
 import { isObject } from '../common/json-values';
 import type { Domain, TrajectoryRecord } from '../common/trajectory/model';
 import type { ToolCall, ToolSchema } from './example';

@@ -18,7 +18,7 @@ import { ExamplePipeline } from './pipeline';
 import { SPLITS, type Split } from './example';
 import type { DatasetFormatSpec } from './formats/dataset-format';
 import { compileSelection, exampleEnds, scopeTrajectoryIds, type CompiledSelection } from './selection';
-import { partialTag, removeDeadPartials } from '../service/partial-leftovers';
+import { partialTag, removeDeadPartials } from './partial-leftovers';
 
 /** What an export reads: the workspace store, or anything else that yields bundles. */
 export interface BundleSource {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetExportInput } from '../common/contract/dataset';
-import { exportToFile, writeTextFile } from '../service/export-file';
+import { exportToFile, writeTextFile } from './export-file';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { exportDataset } from './export-dataset';
 import { bundleSource, fixtureBundles } from '../testing/dataset-fixtures';

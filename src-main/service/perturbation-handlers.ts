@@ -2,25 +2,12 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { perturbationApi } from '../common/contract/perturbation';
-import { perturbationCatalog, type PerturbationRegistry } from '../common/perturbations/registry';
 import { loadUserPerturbations } from '../common/perturbations/user-file';
 import { generationParameters } from '../simulation/generation-parameters';
 import { perturbStep } from '../simulation/perturb-step';
-import type { WorkspaceStore } from '../store/workspace-store';
+import { USER_FILE_NAME, USER_PERTURBATIONS_SETTING, workspaceRegistry } from '../simulation/workspace-perturbations';
 import { announceNodesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
-
-/** The workspace keeps its own perturbation file in its settings, so it travels with it. */
-export const USER_PERTURBATIONS_SETTING = 'perturbations.user-file';
-const USER_FILE_NAME = 'workspace perturbations';
-
-/** The catalog plus the kinds of the workspace's own file (a file that fails to load adds none). */
-export function workspaceRegistry(store: WorkspaceStore | null): PerturbationRegistry {
-  const text = store?.getSetting(USER_PERTURBATIONS_SETTING);
-  if (!text) return perturbationCatalog;
-  const loaded = loadUserPerturbations(text, USER_FILE_NAME);
-  return loaded.ok ? perturbationCatalog.withKinds(loaded.kinds) : perturbationCatalog;
-}
 
 export function perturbationHandlers(studio: Studio): HandlersOf<typeof perturbationApi> {
   const report = (text: string) => {

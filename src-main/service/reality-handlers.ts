@@ -8,7 +8,7 @@ import { replayTrajectory } from '../reality/replay';
 import { reportHtml } from '../reality/report-html';
 import { runReal } from '../reality/run-real';
 import type { WorkspaceStore } from '../store/workspace-store';
-import { writeTextFile } from './export-file';
+import { writeTextFile } from '../dataset/export-file';
 import type { JobKind } from '../common/contract/jobs';
 import { announceNodesAdded, announceTrajectoriesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';

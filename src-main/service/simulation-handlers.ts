@@ -11,7 +11,7 @@ import { promptForStep } from '../simulation/step-prompt';
 import { readSimulatePanel, writeSamplingOverrides, writeSimulatePanel } from '../store/workspace-settings';
 import type { SimulateResult } from '../common/contract/simulation';
 import type { NodeRecord } from '../common/trajectory/model';
-import { workspaceRegistry } from './perturbation-handlers';
+import { workspaceRegistry } from '../simulation/workspace-perturbations';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
 import { announceNodesAdded } from './change-events';

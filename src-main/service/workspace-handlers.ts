@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { fileHead, fileSource, textSource } from '../formats/sources';
 import { buildOutline } from '../common/trajectory/outline';
 import { openDemoWorkspace } from './demo-workspace';
-import { exportToFile } from './export-file';
+import { exportToFile } from '../dataset/export-file';
 import { importAsJob, type ImportReport } from './import-trajectories';
 import { announceNodesAdded, announceTrajectoriesAdded } from './change-events';
 import type { JobContext } from './jobs';

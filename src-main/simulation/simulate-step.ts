@@ -8,7 +8,7 @@ import { checkConsistency } from '../common/perturbations/consistency';
 import { incompleteness, parseModelOutput, type Incompleteness } from '../common/prompt/model-output';
 import { promptHash } from '../common/prompt/prompt-hash';
 import type { TemplateFolders } from '../prompt/template-files';
-import { refuseOversizedPrompt } from '../service/prompt-size';
+import { refuseOversizedPrompt } from './prompt-size';
 import { UserError } from '../common/user-error';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { NodeRecord, Origin, WorldSpec } from '../common/trajectory/model';

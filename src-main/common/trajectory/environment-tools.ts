@@ -3,8 +3,8 @@
 // "Tools (from tools/list):" followed by the JSON list, as the MCP recorder and the MCP log
 // importer write it; Qwen-style `<tools>` blocks too). Other domains serve their natural
 // tools, each call written as an action the way that domain's trajectories write them.
-import { closingBracket, isObject } from '../common/json-values';
-import type { Domain, TrajectoryRecord } from '../common/trajectory/model';
+import { closingBracket, isObject } from '../json-values';
+import type { Domain, TrajectoryRecord } from './model';
 
 export interface EnvironmentTool {
   name: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Domain, TrajectoryRecord } from '../common/trajectory/model';
+import type { Domain, TrajectoryRecord } from './model';
 import { environmentTools, recordedMcpTools } from './environment-tools';
 
 const trajectory = (domain: Domain, systemPrompt = ''): TrajectoryRecord => ({ id: 't', title: 't', domain, systemPrompt, worldSpec: null, createdAt: '', sourceKey: null });
