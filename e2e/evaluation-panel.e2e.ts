@@ -46,8 +46,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`running an evaluation from the panel${NO_CH
     expect(await chart.getByTestId('chart-tick').allTextContents()).toEqual(['0', '25', '50', '75', '100']);
     expect(await chart.getByText('score (normalized 0–100)').count()).toBe(1);
     for (const dimension of ['format', 'factuality', 'consistency', 'realism', 'quality', 'total_score']) expect(await chart.getByText(dimension, { exact: true }).count()).toBe(1);
-    // Every failed sample names its reason in the list.
-    const failed = page.getByRole('list', { name: 'Evaluated samples' }).getByRole('listitem');
+    // Every failed case names its reason in the list.
+    const failed = page.getByRole('list', { name: 'Evaluated cases' }).getByRole('listitem');
     for (const text of await failed.allTextContents()) expect(text).toMatch(/failed: \S[^:]*: .+/);
     expect(errors).toEqual([]);
   });
@@ -62,7 +62,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`running an evaluation from the panel${NO_CH
     const out = join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-cancel-')), 'run');
     await form.getByLabel('Data folder').fill(DATA);
     await form.getByLabel('Output folder').fill(out);
-    // One sample at a time with a long budget: the run is still predicting when Cancel is pressed.
+    // One case at a time with a long budget: the run is still predicting when Cancel is pressed.
     await form.getByLabel('At once').fill('1');
     await form.getByLabel('Max new tokens').fill('400');
     await form.getByRole('button', { name: 'Start evaluation' }).click();

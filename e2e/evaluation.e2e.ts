@@ -28,7 +28,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CH
     return ['--workspace', join(dir, 'e.worldloom')];
   });
 
-  it('shows scores per domain with a chart and shows a sample beside its ground truth, outside the workspace', async () => {
+  it('shows scores per domain with a chart and shows a benchmark case beside its ground truth, outside the workspace', async () => {
     const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
     const table = await readRun(page, session.studio.url, out);
@@ -39,17 +39,17 @@ describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CH
     expect(await terminal.getByRole('cell').nth(9).textContent()).toBe('—');
     expect(await terminal.getByRole('cell').nth(11).textContent()).toMatch(/^\d\.\d{3}$/);
     expect(await page.getByRole('img', { name: 'Scores per domain' }).count()).toBe(1);
-    await page.getByRole('list', { name: 'Evaluated samples' }).getByRole('button', { name: 'terminal/t2/1' }).click();
-    // The sample shows beside its ground truth, as benchmark data that stays out of the workspace.
-    const sample = page.getByRole('region', { name: 'Benchmark sample terminal/t2/1' });
-    await expect.poll(() => sample.getByTestId('benchmark-action').textContent()).toBe('cat nope');
-    expect(await sample.getByText('benchmark data · not in the workspace').count()).toBe(1);
-    await expect.poll(() => sample.getByTestId('observation-diff').count()).toBe(1);
+    await page.getByRole('list', { name: 'Evaluated cases' }).getByRole('button', { name: 'terminal/t2/1' }).click();
+    // The case shows beside its ground truth, as benchmark data that stays out of the workspace.
+    const benchmarkCase = page.getByRole('region', { name: 'Benchmark case terminal/t2/1' });
+    await expect.poll(() => benchmarkCase.getByTestId('benchmark-action').textContent()).toBe('cat nope');
+    expect(await benchmarkCase.getByText('benchmark data · not in the workspace').count()).toBe(1);
+    await expect.poll(() => benchmarkCase.getByTestId('observation-diff').count()).toBe(1);
     expect(await page.getByText('0 trajectories').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 
-  it("reads the public evaluation script's results and shows one of its samples", async () => {
+  it("reads the public evaluation script's results and shows one of its cases", async () => {
     const page = await session.browser.newPage();
     const errors = watchPageErrors(page);
     const table = await readRun(page, session.studio.url, PUBLIC_RUN);
@@ -58,13 +58,13 @@ describe.skipIf(NO_CHROMIUM !== '')(`reading an evaluation in the host UI${NO_CH
     expect(await terminal.getByRole('cell').nth(9).textContent()).toBe('77.5');
     const overall = table.getByRole('row').filter({ hasText: 'Overall' });
     expect(await overall.getByRole('cell').nth(9).textContent()).toBe('60.0');
-    const samples = page.getByRole('list', { name: 'Evaluated samples' });
+    const cases = page.getByRole('list', { name: 'Evaluated cases' });
     // A judged line without "failed": 0 counts as failed, as in the public scoring, and says why.
-    expect(await samples.getByRole('listitem').filter({ hasText: 'search/s1/1' }).textContent()).toContain('counted as failed');
-    await samples.getByRole('button', { name: 'terminal/t1/2' }).click();
-    const sample = page.getByRole('region', { name: 'Benchmark sample terminal/t1/2' });
-    await expect.poll(() => sample.getByTestId('benchmark-predicted').textContent()).toBe('hi');
-    expect(await sample.getByTestId('benchmark-real').textContent()).toBe('hello');
+    expect(await cases.getByRole('listitem').filter({ hasText: 'search/s1/1' }).textContent()).toContain('counted as failed');
+    await cases.getByRole('button', { name: 'terminal/t1/2' }).click();
+    const benchmarkCase = page.getByRole('region', { name: 'Benchmark case terminal/t1/2' });
+    await expect.poll(() => benchmarkCase.getByTestId('benchmark-predicted').textContent()).toBe('hi');
+    expect(await benchmarkCase.getByTestId('benchmark-real').textContent()).toBe('hello');
     expect(await page.getByText('0 trajectories').count()).toBe(1);
     expect(errors).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { DEFAULT_JUDGE_MAX_TOKENS } from '../common/contract/evaluation';
 import type { ChatMessage, WorldModelEngine } from '../common/engine';
 import { DOMAINS } from '../common/trajectory/model';
 import { fillTemplate, stripLeadingComment } from '../common/prompt/template';
-import { actionPrompt, earlierTurns, referenceObservation, type BenchmarkSample } from './benchmark-data';
+import { actionPrompt, earlierTurns, referenceObservation, type BenchmarkCase } from './benchmark-data';
 import { readJudgeReply, type JudgeVerdict } from '../common/judge-reply';
 
 export interface Judgement {
@@ -53,16 +53,16 @@ export function loadJudgeSystemPrompts(dir: string): Record<string, string> {
   return prompts;
 }
 
-function judgePrompt(template: string, sample: BenchmarkSample, prediction: string): string {
-  const history = earlierTurns(sample)
+function judgePrompt(template: string, benchmarkCase: BenchmarkCase, prediction: string): string {
+  const history = earlierTurns(benchmarkCase)
     .map(({ prompt, response }) => `${prompt}\n\n${response}`)
     .join('\n\n');
   return fillTemplate(template, {
-    domain: sample.domain,
-    system: sample.line.system_str,
+    domain: benchmarkCase.domain,
+    system: benchmarkCase.line.system_str,
     history: history || '(this is the first turn)',
-    action: actionPrompt(sample),
-    reference: referenceObservation(sample),
+    action: actionPrompt(benchmarkCase),
+    reference: referenceObservation(benchmarkCase),
     prediction,
   });
 }
@@ -70,7 +70,7 @@ function judgePrompt(template: string, sample: BenchmarkSample, prediction: stri
 export async function judge(
   engine: WorldModelEngine,
   template: string,
-  sample: BenchmarkSample,
+  benchmarkCase: BenchmarkCase,
   prediction: string,
   options: { attempts?: number; maxTokens?: number; systemPrompt?: string | null; signal?: AbortSignal } = {},
 ): Promise<Judgement> {
@@ -79,7 +79,7 @@ export async function judge(
   const messages: ChatMessage[] = [
     // With the public prompts every line sends a system message, an empty one where a domain has none.
     ...(options.systemPrompt != null ? [{ role: 'system' as const, content: options.systemPrompt }] : []),
-    { role: 'user', content: judgePrompt(template, sample, prediction) },
+    { role: 'user', content: judgePrompt(template, benchmarkCase, prediction) },
   ];
   let raw = '';
   let error = '';
@@ -88,7 +88,7 @@ export async function judge(
       const [result] = await engine.generate(
         [
           {
-            id: sample.key,
+            id: benchmarkCase.key,
             messages,
             // Later attempts sample a little so a judge stuck on a malformed reply can recover.
             sampling: { temperature: attempt === 1 ? 0 : 0.3, topK: 0, topP: 1, seed: attempt, maxTokens, stop: [] },

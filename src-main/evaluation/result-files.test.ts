@@ -49,8 +49,8 @@ describe('results files', () => {
     expect(readFileSync(file, 'utf8')).toBe(`${text}\n`);
   });
 
-  it('puts lines in benchmark order, one per sample (the last written), keeping their text and other lines', () => {
-    const foreign = '{"note": "not a sample"}';
+  it('puts lines in benchmark order, one per case (the last written), keeping their text and other lines', () => {
+    const foreign = '{"note": "not a case"}';
     const file = tempFile([line('mcp', 'm1', 2), foreign, line('mcp', 'm1', 1, ', "v": 1'), line('mcp', 'm1', 1, ', "v": 2'), line('os', 'x', 1)].join('\n') + '\n');
     const results = ResultFile.read(file, { repair: true });
     expect(results.get('mcp/m1/1')).toMatchObject({ v: 2 });

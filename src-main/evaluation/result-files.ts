@@ -1,11 +1,11 @@
 // A run's folder: predictions.jsonl and judged.jsonl (lines in the public script's layout,
-// result-lines.ts) and scores.json. Lines are appended one per finished sample, so a run
-// that stops (crash, Ctrl-C) loses at most the samples in flight and resumes from the
+// result-lines.ts) and scores.json. Lines are appended one per finished case, so a run
+// that stops (crash, Ctrl-C) loses at most the cases in flight and resumes from the
 // files; the public script's own files are read the same way.
 import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { jsonLines } from '../formats/json-lines';
-import { fileSource } from '../formats/sources';
+import { jsonLines } from '../parsing/json-lines';
+import { fileSource } from '../parsing/sources';
 import type { Domain } from '../common/trajectory/model';
 import { isObject } from '../common/json-values';
 import {
@@ -30,7 +30,7 @@ interface StoredLine {
   line: ResultLine;
 }
 
-/** One JSONL results file; for each sample the line written last is the one that counts. */
+/** One JSONL results file; for each case the line written last is the one that counts. */
 export class ResultFile {
   readonly #path: string;
   #stored: StoredLine[] = [];
@@ -43,7 +43,7 @@ export class ResultFile {
   /**
    * Reads the file. A line that is not a JSON object (nor valid UTF-8) can only be a write
    * torn by a crash: it is skipped, and with `repair` the file is rewritten without it (that
-   * sample is simply done again), ending in a newline so that appends start on a line of
+   * case is simply done again), ending in a newline so that appends start on a line of
    * their own.
    */
   static read(path: string, options: { repair: boolean }): ResultFile {
@@ -65,7 +65,7 @@ export class ResultFile {
     return this.#latest.get(key)?.line;
   }
 
-  /** Every line read or appended, in file order, earlier lines of a sample included. */
+  /** Every line read or appended, in file order, earlier lines of a case included. */
   lines(): ResultLine[] {
     return this.#stored.map((s) => s.line);
   }
@@ -82,9 +82,9 @@ export class ResultFile {
   }
 
   /**
-   * Rewrites the file as the public script would have written it: one line per sample, in
-   * the benchmark's order (lines of other samples after them, as they were). Appends made
-   * out of order (a sample done again, or finished after one that was stopped) are what
+   * Rewrites the file as the public script would have written it: one line per case, in
+   * the benchmark's order (lines of other cases after them, as they were). Appends made
+   * out of order (a case done again, or finished after one that was stopped) are what
    * this undoes. Lines keep their text byte for byte (only a Windows line end becomes a
    * plain newline); the new file replaces the old in one rename, so a crash leaves one or
    * the other.
@@ -138,7 +138,7 @@ export function openRunFolder(outDir: string, options: { repair: boolean }): Run
 }
 
 /**
- * A sample's prediction: its predictions line, else its judged line (a folder may hold the
+ * A case's prediction: its predictions line, else its judged line (a folder may hold the
  * public script's judged.jsonl alone; every judged line carries the prediction too).
  */
 export function predictionOf(folder: RunFolder, key: string): ResultLine | undefined {
@@ -146,7 +146,7 @@ export function predictionOf(folder: RunFolder, key: string): ResultLine | undef
   return undefined;
 }
 
-/** The sample's judged line, when it judged the sample's current prediction (the same `gen`). */
+/** The case's judged line, when it judged the case's current prediction (the same `gen`). */
 export function judgedOf(folder: RunFolder, key: string, prediction: ResultLine): ResultLine | undefined {
   const judged = folder.judged.get(key);
   return judged && genOf(judged) === genOf(prediction) ? judged : undefined;
@@ -171,7 +171,7 @@ export interface EvaluatedLine {
   outcome: JudgeOutcome | null;
 }
 
-/** The predicted samples among `keys` (default: every sample in the folder, in file order), with their judgements. */
+/** The predicted cases among `keys` (default: every case in the folder, in file order), with their judgements. */
 export function evaluatedLines(folder: RunFolder, keys?: readonly string[]): EvaluatedLine[] {
   const wanted = keys ?? [...new Set([...folder.predictions.keys(), ...folder.judged.keys()])];
   const lines: EvaluatedLine[] = [];

@@ -12,7 +12,7 @@ import { compareObservations, type MetricsRecord } from '../common/metrics/compa
 import { contentAfterReasoning, parseModelOutput } from '../common/prompt/model-output';
 import { DOMAINS, type Domain } from '../common/trajectory/model';
 import { observationFromResponse } from '../common/trajectory/turn-format';
-import { referenceObservation, sampleKey, subtaskOf, turnOf, type BenchmarkSample } from './benchmark-data';
+import { referenceObservation, caseKey, subtaskOf, turnOf, type BenchmarkCase } from './benchmark-data';
 import type { Judgement } from './judge';
 import { RUBRIC, type RubricScores } from '../common/judge-reply';
 import { isObject, textList } from '../common/json-values';
@@ -82,26 +82,26 @@ export function genOf(line: ResultLine): string | null {
 }
 
 /**
- * The sample a line belongs to: Worldloom's key when it wrote one, else made from the
- * record (domain from `task`, id, turn_idx) exactly as a benchmark sample's key is.
+ * The case a line belongs to: Worldloom's key when it wrote one, else made from the
+ * record (domain from `task`, id, turn_idx) exactly as a benchmark case's key is.
  */
 export function keyOfLine(line: ResultLine): string | null {
   const own = worldloomOf(line).key;
   if (typeof own === 'string') return own;
   const { task, id } = line;
   if (typeof task !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) return null;
-  return sampleKey(domainOf(task, '') ?? subtaskOf(task), id, turnOf(line.turn_idx));
+  return caseKey(domainOf(task, '') ?? subtaskOf(task), id, turnOf(line.turn_idx));
 }
 
 /**
- * A line in the layout Worldloom wrote before it followed the public script: the sample's
+ * A line in the layout Worldloom wrote before it followed the public script: the case's
  * key at the top level and no `gen`. Nothing here reads such a line as a prediction.
  */
 export function isOlderWorldloomLine(line: ResultLine): boolean {
   return typeof line.key === 'string' && genOf(line) === null;
 }
 
-/** The domain named by a sample key's first part, when it names one. */
+/** The domain named by a case key's first part, when it names one. */
 export function domainOfKey(key: string): Domain | undefined {
   const first = key.slice(0, key.indexOf('/'));
   return (DOMAINS as readonly string[]).includes(first) ? (first as Domain) : undefined;
@@ -129,7 +129,7 @@ export function judgeModelOf(line: ResultLine): string | null {
 }
 
 export function predictionLine(
-  sample: BenchmarkSample,
+  benchmarkCase: BenchmarkCase,
   result: Pick<GenerateResult, 'text' | 'finishReason' | 'error'>,
   model: string,
   sampling: EvaluationSampling,
@@ -140,9 +140,9 @@ export function predictionLine(
   const answered = !failed && contentAfterReasoning(result.text).trim() !== '';
   const gen = answered ? result.text : '';
   const { observation, reasoning } = parseModelOutput(failed ? '' : result.text);
-  const reference = referenceObservation(sample);
+  const reference = referenceObservation(benchmarkCase);
   const worldloom: WorldloomPrediction = {
-    key: sample.key,
+    key: benchmarkCase.key,
     model,
     sampling,
     finish_reason: result.finishReason,
@@ -151,9 +151,9 @@ export function predictionLine(
     prediction: observation,
     reasoning,
     reference,
-    metrics: compareObservations(sample.domain, observation, reference),
+    metrics: compareObservations(benchmarkCase.domain, observation, reference),
   };
-  return { ...sample.record, gen, worldloom };
+  return { ...benchmarkCase.record, gen, worldloom };
 }
 
 /** The observation in `gen` (reasoning dropped, the last <predicted_observation> block): what the judge sees. */
@@ -222,7 +222,7 @@ export function judgedLine(prediction: ResultLine, extracted: string, judgement:
 
 /**
  * Why a prediction failed before any judge saw it, or null when it did not: the engine's
- * error, or a generation with nothing after its reasoning. Such a sample is failed whether
+ * error, or a generation with nothing after its reasoning. Such a case is failed whether
  * or not a judge is given (the public script fails it at its judge step), so a domain whose
  * inferences all failed reads as failed, with this reason, never as "0 failed".
  */

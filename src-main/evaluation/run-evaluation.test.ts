@@ -29,7 +29,7 @@ let model: OnnxEngine;
 let judgeServer: FakeServer;
 let judgeEngine: OpenAiCompatibleEngine;
 
-/** A judge in the public reply shape: terminal samples 4 (quality 5), MCP samples 2 (quality 3); it refuses "cat nope". */
+/** A judge in the public reply shape: terminal cases 4 (quality 5), MCP cases 2 (quality 3); it refuses "cat nope". */
 function judgeReply(messages: { content: string }[]): { reasoning: string; content: string } {
   const prompt = messages[0]!.content;
   if (prompt.includes('cat nope')) return { reasoning: '', content: 'I refuse.' };
@@ -199,7 +199,7 @@ describe('evaluation on an AgentWorldBench directory', () => {
     expect(Object.values(reasons).reduce((a, b) => a + b, 0)).toBe(summary.failed);
   });
 
-  it('records an inference error as an empty gen and predicts that sample again on the next run', async () => {
+  it('records an inference error as an empty gen and predicts that case again on the next run', async () => {
     // A server that drops every answer mid-stream, then (restarted) one that answers.
     const broken = await startFakeVllm({ breakAfter: 4, chunkDelayMs: 5, reply: () => ({ reasoning: '', content: 'a long listing of many files' }) });
     const healthy = await startFakeVllm({ reasoningField: true, reply: () => ({ reasoning: '', content: 'listing' }) });
@@ -220,7 +220,7 @@ describe('evaluation on an AgentWorldBench directory', () => {
       expect(second.predicted).toBe(5);
       const predictions = readLines(join(out, RESULT_FILES.predictions));
       const judged = readLines(join(out, RESULT_FILES.judged));
-      // One line per sample, in benchmark order; the failed attempts and their judgements are gone.
+      // One line per case, in benchmark order; the failed attempts and their judgements are gone.
       expect(predictions.map((p) => (p.worldloom as Record<string, unknown>).key)).toEqual(KEYS);
       expect(predictions.map((p) => p.gen)).toEqual(KEYS.map(() => 'listing'));
       expect(judged.map((j) => [(j.worldloom as Record<string, unknown>).key, j.gen])).toEqual(KEYS.map((k) => [k, 'listing']));
@@ -235,7 +235,7 @@ describe('evaluation on an AgentWorldBench directory', () => {
     const out = mkdtempSync(join(tmpdir(), 'wl-eval-public-'));
     // The public `infer` step's output: every record plus `gen` ("" where inference failed).
     const publicPredictions = RECORDS.map((r, i) => ({ ...r, gen: i === 1 ? '' : '<predicted_observation>\nsomething\n</predicted_observation>' }));
-    // Its `judge` step had finished two samples (Python writes 0.0 and 1.0).
+    // Its `judge` step had finished two cases (Python writes 0.0 and 1.0).
     const judgedBefore = [
       JSON.stringify({ ...publicPredictions[0], total_score: 2.0, format: 2, factuality: 2, consistency: 2, realism: 2, quality: 2, failed: 0, strengths: [], weaknesses: [], extracted_output: 'something', judge_raw_output: '' }).replace('"failed":0', '"failed": 0.0'),
       JSON.stringify({ ...publicPredictions[2], total_score: 3.0, format: 3, factuality: 3, consistency: 3, realism: 3, quality: 3, failed: 0, strengths: [], weaknesses: [], extracted_output: 'something', judge_raw_output: '' }).replace('"failed":0', '"failed": 0.0'),
@@ -292,7 +292,7 @@ describe('evaluation on an AgentWorldBench directory', () => {
       const second = await runEvaluation({ ...base, judgeEngine });
       const judged = readLines(join(out, RESULT_FILES.judged));
       expect(judged.map((j) => (j.worldloom as Record<string, unknown>).key)).toEqual(KEYS);
-      // Only the sample this judge always refuses ("cat nope") is still failed, now with its own reason.
+      // Only the case this judge always refuses ("cat nope") is still failed, now with its own reason.
       const stillFailed = judged.filter((j) => j.error_message === 'Judge scoring failed');
       expect(stillFailed).toHaveLength(1);
       expect(JSON.stringify(stillFailed[0]!.worldloom)).toMatch(/unreadable judge reply/);

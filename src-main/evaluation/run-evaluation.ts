@@ -1,8 +1,8 @@
-// `worldloom eval`: predict every sample's observation from its own system prompt and the
+// `worldloom eval`: predict every case's observation from its own system prompt and the
 // real history, judge it, and score the run — the three steps of the public evaluation
 // script (QwenLM/Qwen-AgentWorld eval/eval.py: infer, judge, score) in one resumable run
 // whose files that script can read, and which can resume from that script's files.
-// What a folder already holds is kept: a sample is predicted when it has no prediction
+// What a folder already holds is kept: a case is predicted when it has no prediction
 // (or Worldloom's own attempt failed in the engine), judged when it has no judgement of its
 // current prediction or the judge failed on it.
 // The model sees what the public script's inference step sends: the system prompt, the real
@@ -27,7 +27,7 @@ import type { EvaluationSampling, ScoreSummary } from '../common/contract/evalua
 import type { Sampling, SamplingOverrides } from '../common/contract/simulation';
 import type { WorldModelEngine } from '../common/engine';
 import { engineRequestParts, generationParameters } from '../simulation/generation-parameters';
-import { loadBenchmarkDir, sampleMessages, subtaskOf } from './benchmark-data';
+import { loadBenchmarkDir, caseMessages, subtaskOf } from './benchmark-data';
 import { judge } from './judge';
 import { evaluatedLines, judgedOf, openRunFolder, predictionOf, RESULT_FILES } from './result-files';
 import { extractedOutput, failedInference, genOf, judgedLine, judgingFailed, noGenerationLine, predictionLine, type ResultLine } from './result-lines';
@@ -51,7 +51,7 @@ export interface EvalOptions {
   judgeSystemPrompts?: Readonly<Record<string, string>> | null;
   /** The longest judge reply in tokens (default: the public script's 32,768). */
   judgeMaxTokens?: number;
-  /** Samples predicted (and judged) at once; the ONNX engine batches them. */
+  /** Cases predicted (and judged) at once; the ONNX engine batches them. */
   concurrency?: number;
   /** Overrides of the prediction settings; the rest is the model's recommendation, else 0.6 and 32,768 tokens. */
   sampling?: SamplingOverrides;
@@ -99,8 +99,8 @@ function samplingRecord(s: Sampling): EvaluationSampling {
 }
 
 export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
-  const { samples: all, problems } = loadBenchmarkDir(options.dataDir);
-  const samples = options.limit ? all.slice(0, options.limit) : all;
+  const { cases: all, problems } = loadBenchmarkDir(options.dataDir);
+  const cases = options.limit ? all.slice(0, options.limit) : all;
   mkdirSync(options.outDir, { recursive: true });
   const folder = openRunFolder(options.outDir, { repair: true });
   const concurrency = Math.max(1, options.concurrency ?? 4);
@@ -109,14 +109,14 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const recordedSampling = samplingRecord(sampling);
   const request = engineRequestParts(sampling);
 
-  const toPredict = samples.filter((s) => {
+  const toPredict = cases.filter((s) => {
     const existing = predictionOf(folder, s.key);
     return !existing || failedInference(existing);
   });
-  const resumed = samples.length - toPredict.length;
+  const resumed = cases.length - toPredict.length;
   await inChunks(toPredict, concurrency, 'predict', options, async (chunk) => {
     const results = await options.engine.generate(
-      chunk.map((s) => ({ id: s.key, messages: sampleMessages(s), ...request })),
+      chunk.map((s) => ({ id: s.key, messages: caseMessages(s), ...request })),
       () => {},
       options.signal,
     );
@@ -129,31 +129,31 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const judgeEngine = options.judgeEngine;
   if (judgeEngine && !options.signal?.aborted) {
     const judgeModel = judgeEngine.describe().modelId;
-    const toJudge = samples.flatMap((s) => {
+    const toJudge = cases.flatMap((s) => {
       const prediction = predictionOf(folder, s.key);
       if (!prediction) return [];
       // A judgement that failed (the judge erred, or its reply could not be read) is asked again: a resumed run mends it.
       const judged = judgedOf(folder, s.key, prediction);
-      return !judged || judgingFailed(judged) ? [{ sample: s, prediction }] : [];
+      return !judged || judgingFailed(judged) ? [{ benchmarkCase: s, prediction }] : [];
     });
     await inChunks(toJudge, concurrency, 'judge', options, async (chunk) => {
       let lines: ResultLine[];
       try {
         lines = await Promise.all(
-          chunk.map(async ({ sample, prediction }) => {
+          chunk.map(async ({ benchmarkCase, prediction }) => {
             // As in the public script, an empty generation is failed without asking the judge.
             if (genOf(prediction) === '') return noGenerationLine(prediction);
             const extracted = extractedOutput(prediction);
-            const judgement = await judge(judgeEngine, options.judgeTemplate, sample, extracted, {
+            const judgement = await judge(judgeEngine, options.judgeTemplate, benchmarkCase, extracted, {
               maxTokens: options.judgeMaxTokens,
-              systemPrompt: options.judgeSystemPrompts ? (options.judgeSystemPrompts[subtaskOf(sample.line.task)] ?? '') : null,
+              systemPrompt: options.judgeSystemPrompts ? (options.judgeSystemPrompts[subtaskOf(benchmarkCase.line.task)] ?? '') : null,
               signal: options.signal,
             });
             return judgedLine(prediction, extracted, judgement, judgeModel);
           }),
         );
       } catch (err) {
-        // Stopped mid-chunk: the samples in flight are judged again on the next run.
+        // Stopped mid-chunk: the cases in flight are judged again on the next run.
         if (options.signal?.aborted) return;
         throw err;
       }
@@ -162,7 +162,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
     });
   }
 
-  const order = samples.map((s) => s.key);
+  const order = cases.map((s) => s.key);
   folder.predictions.putInOrder(order);
   folder.judged.putInOrder(order);
   const summary = scoreRun(evaluatedLines(folder, order));

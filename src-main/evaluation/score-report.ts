@@ -51,7 +51,7 @@ function samplingText(s: EvaluationSampling): string {
 export function worldloomReport(summary: ScoreSummary): string {
   const w = summary.worldloom;
   const metric = (m: Record<string, number> | undefined, name: string) => (m?.[name] === undefined ? '—' : m[name].toFixed(3));
-  const head = ['domain', 'samples', 'exact match', 'edit similarity', 'json structure'];
+  const head = ['domain', 'cases', 'exact match', 'edit similarity', 'json structure'];
   const rows = [
     ...Object.entries(summary.domains).map(([subtask, d]) => [d.display, String(d.total), w.domains[subtask]?.rule_based] as const),
     ['all', String(summary.total_samples), w.rule_based] as const,
@@ -63,7 +63,7 @@ export function worldloomReport(summary: ScoreSummary): string {
   if (w.unjudged > 0) lines.push(`Not judged yet: ${w.unjudged}`);
   const failures = Object.entries(w.failure_reasons);
   if (failures.length > 0) {
-    lines.push('Why samples failed:');
+    lines.push('Why cases failed:');
     for (const [reason, count] of failures) lines.push(`  ${String(count).padStart(5)} × ${reason}`);
   }
   lines.push(`Model: ${[...w.models, ...(w.external_predictions > 0 ? [`${w.external_predictions} predictions from another tool`] : [])].join(', ') || '—'}`);

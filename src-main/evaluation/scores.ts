@@ -6,7 +6,7 @@
 //   that are not 0 (0 means "no score"), normalized as (mean − 1) / 4 × 100;
 // - overall: the normalized mean of total_score over the valid lines of all groups pooled
 //   (a micro average; the mean of the groups' scores is reported beside it as macro).
-// Where Worldloom differs: a predicted sample that has no judged line yet (no judge given,
+// Where Worldloom differs: a predicted case that has no judged line yet (no judge given,
 // or a stopped run) is counted as not judged rather than failed, and a mean over nothing
 // is null rather than the public script's normalize(0) = −25. Rule-based metrics need no
 // judge and sit under `worldloom`.
@@ -31,8 +31,8 @@ const normalizedMean = (values: number[]) => {
   return m === null ? null : normalize(m);
 };
 
-/** The judge's normalized total for one sample; null when it is not judged, failed, or has no scores. */
-export function sampleScore(outcome: JudgeOutcome | null): number | null {
+/** The judge's normalized total for one case; null when it is not judged, failed, or has no scores. */
+export function caseScore(outcome: JudgeOutcome | null): number | null {
   return outcome?.valid && outcome.totalScore !== 0 ? normalize(outcome.totalScore) : null;
 }
 

@@ -42,7 +42,7 @@ describe('the evaluation contract', () => {
     expect(before.ok).toBe(false);
     expect(before).toMatchObject({ error: { code: 'older-layout', message: expect.stringMatching(/older Worldloom.*Run `worldloom eval` again with the same --data and --out/) } });
 
-    // What the message promises: resuming predicts the samples again and the old lines give way.
+    // What the message promises: resuming predicts the cases again and the old lines give way.
     const engine = await OnnxEngine.load(TEST_MODEL);
     const resumed = await runEvaluation({ dataDir: DATA, outDir: out, engine, judgeTemplate: TEMPLATE, sampling: { maxTokens: 4 } });
     await engine.dispose();

@@ -4,10 +4,10 @@ import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
 import { loadJudgeSystemPrompts, loadJudgeTemplate } from '../evaluation/judge';
 import { runEvaluation } from '../evaluation/run-evaluation';
 import type { evaluationApi } from '../common/contract/evaluation';
-import { readEvaluatedSample } from '../evaluation/benchmark-sample';
+import { readEvaluatedCase } from '../evaluation/benchmark-case';
 import { evaluatedLines, holdsOlderLayout, openRunFolder, RESULT_FILES } from '../evaluation/result-files';
 import { subtaskOfLine } from '../evaluation/result-lines';
-import { sampleScore, scoreRun } from '../evaluation/scores';
+import { caseScore, scoreRun } from '../evaluation/scores';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
 
@@ -56,9 +56,9 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
       const folder = openRunFolder(dir, { repair: false });
       const lines = evaluatedLines(folder);
       if (lines.length === 0 && holdsOlderLayout(folder)) {
-        // Resuming predicts each such sample again; its new line takes the old one's place.
+        // Resuming predicts each such case again; its new line takes the old one's place.
         throw new UserError(
-          `${dir} was written by an older Worldloom, whose result lines (they have no "gen") this version does not read. Run \`worldloom eval\` again with the same --data and --out: it predicts the samples again in the current layout, replacing their old lines in ${RESULT_FILES.predictions}; add --judge URL to judge them again too.`,
+          `${dir} was written by an older Worldloom, whose result lines (they have no "gen") this version does not read. Run \`worldloom eval\` again with the same --data and --out: it predicts the cases again in the current layout, replacing their old lines in ${RESULT_FILES.predictions}; add --judge URL to judge them again too.`,
           'older-layout',
         );
       }
@@ -68,7 +68,7 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
           'not-found',
         );
       }
-      const samples = lines.map((l) => {
+      const cases = lines.map((l) => {
         const { outcome } = l;
         const remarks = [...(outcome?.strengths.map((s) => `+ ${s}`) ?? []), ...(outcome?.weaknesses.map((w) => `− ${w}`) ?? [])].join(' ');
         // The public scoring counts a judged line without "failed": 0 as failed; say so.
@@ -76,7 +76,7 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
         return {
           key: l.key,
           subtask: subtaskOfLine(l.prediction),
-          score: sampleScore(outcome),
+          score: caseScore(outcome),
           judged: l.judged !== null,
           failed: outcome !== null && !outcome.valid,
           note,
@@ -84,14 +84,14 @@ export function evaluationHandlers(studio: Studio): HandlersOf<typeof evaluation
           exactMatch: l.details.metrics.exactMatch ?? null,
         };
       });
-      return { summary: scoreRun(lines), samples };
+      return { summary: scoreRun(lines), cases };
     },
-    'eval.sample': ({ outDir, key }) => {
+    'eval.case': ({ outDir, key }) => {
       try {
-        return readEvaluatedSample(resolve(outDir), key);
+        return readEvaluatedCase(resolve(outDir), key);
       } catch (err) {
         if (err instanceof UserError) throw err;
-        throw new UserError((err as Error).message, 'eval-sample');
+        throw new UserError((err as Error).message, 'eval-case');
       }
     },
   };

@@ -38,8 +38,8 @@ export function registerEval(program: Command): void {
     .option('--judge-prompts <dir>', 'per-domain judge system prompts: DIR/<domain>/judge_system_prompt.txt (e.g. the public repository\'s prompts/)')
     .option('--judge-max-tokens <n>', `longest judge reply in tokens, reasoning included (default ${DEFAULT_JUDGE_MAX_TOKENS}, as the public script allows)`, wholeNumber(1))
     .requiredOption('-o, --out <dir>', 'output folder (predictions.jsonl, judged.jsonl, scores.json)')
-    .option('-c, --concurrency <n>', 'samples at once (default 4)', wholeNumber(1))
-    .option('--limit <n>', 'evaluate only the first N samples', wholeNumber(1));
+    .option('-c, --concurrency <n>', 'cases at once (default 4)', wholeNumber(1))
+    .option('--limit <n>', 'evaluate only the first N cases', wholeNumber(1));
   // Prediction settings: unset ones are the model's recommendation, else the public script's 0.6 and 32768 tokens.
   addSamplingOptions(command).action(
       async (opts: SamplingFlags & {
@@ -60,7 +60,7 @@ export function registerEval(program: Command): void {
           : ({ kind: 'none' } as const);
         await withCore({ model: opts.model ?? null, device: opts.device }, async (core) => {
           const jobId = 'cli-eval';
-          core.cancelOnInterrupt(jobId, () => process.stderr.write('\nStopping after the samples in flight; run the same command again to resume.\n'));
+          core.cancelOnInterrupt(jobId, () => process.stderr.write('\nStopping after the cases in flight; run the same command again to resume.\n'));
           core.on('job.progress', (p) => {
             if (p.jobId === jobId && !p.finished && p.total !== null) process.stderr.write(`\r${p.label} ${p.done}/${p.total}${eta(p.etaSeconds ?? null)}   `);
           });
@@ -79,7 +79,7 @@ export function registerEval(program: Command): void {
           process.stderr.write('\n');
           for (const problem of result.problems) process.stderr.write(`skipped ${problem}\n`);
           if (!result.judged && result.summary.worldloom.unjudged > 0) {
-            process.stderr.write(`No judge given (--judge URL): ${result.summary.worldloom.unjudged} samples are not judged; rule-based metrics need no judge.\n`);
+            process.stderr.write(`No judge given (--judge URL): ${result.summary.worldloom.unjudged} cases are not judged; rule-based metrics need no judge.\n`);
           }
           process.stdout.write(`${publicScoreBlock(result.summary)}\n\n${worldloomReport(result.summary)}\n`);
           process.stdout.write(`\n${resolve(opts.out, RESULT_FILES.scores)}${result.interrupted ? ' (interrupted: run again to finish)' : ''}\n`);

@@ -1,5 +1,5 @@
 // The evaluation part of the contract: reading a `worldloom eval` run (or a run of the
-// public AgentWorldBench script) from its folder, and opening samples. Pure: the renderer
+// public AgentWorldBench script) from its folder, and opening cases. Pure: the renderer
 // imports it too.
 import { z } from 'zod';
 import { JobId } from './jobs';
@@ -14,7 +14,7 @@ const Normalized = z.number().nullable();
 /** Rule-based metric means by metric name (exactMatch, editSimilarity, jsonStructure…), 0..1. */
 const RuleBasedMetrics = z.record(z.string(), z.number());
 
-/** Failure reason → how many samples failed for it. */
+/** Failure reason → how many cases failed for it. */
 const FailureReasons = z.record(z.string(), Count);
 
 /** One domain of the summary, in the public script's terms ("valid" = judged with failed 0). */
@@ -64,7 +64,7 @@ export const ScoreSummary = z.object({
   worldloom: z.object({
     /** The mean of the domains' total_score (each domain weighs the same). */
     macro_overall: Normalized,
-    /** Predicted samples without a judged line (no judge given, or the run was stopped). */
+    /** Predicted cases without a judged line (no judge given, or the run was stopped). */
     unjudged: Count,
     /** Predictions that carry no Worldloom fields, e.g. written by the public script. */
     external_predictions: Count,
@@ -72,14 +72,14 @@ export const ScoreSummary = z.object({
     judges: z.array(z.string()),
     sampling: z.array(EvaluationSampling),
     rule_based: RuleBasedMetrics,
-    /** Why samples failed (the judge's or the engine's reason), with how many failed so. */
+    /** Why cases failed (the judge's or the engine's reason), with how many failed so. */
     failure_reasons: FailureReasons,
     domains: z.record(z.string(), z.object({ unjudged: Count, rule_based: RuleBasedMetrics, failure_reasons: FailureReasons })),
   }),
 });
 export type ScoreSummary = z.infer<typeof ScoreSummary>;
 
-export const EvaluatedSample = z.object({
+export const EvaluatedCase = z.object({
   key: z.string(),
   subtask: z.string(),
   /** The judge's total_score, normalized; null when not judged, failed, or without scores. */
@@ -91,10 +91,10 @@ export const EvaluatedSample = z.object({
   editSimilarity: z.number().nullable(),
   exactMatch: z.number().nullable(),
 });
-export type EvaluatedSample = z.infer<typeof EvaluatedSample>;
+export type EvaluatedCase = z.infer<typeof EvaluatedCase>;
 
-/** One evaluated sample, shown beside its ground truth and kept out of the workspace. */
-export const BenchmarkSampleView = z.object({
+/** One evaluated case, shown beside its ground truth and kept out of the workspace. */
+export const BenchmarkCaseView = z.object({
   key: z.string(),
   subtask: z.string(),
   domain: Domain,
@@ -118,7 +118,7 @@ export const BenchmarkSampleView = z.object({
     })
     .nullable(),
 });
-export type BenchmarkSampleView = z.infer<typeof BenchmarkSampleView>;
+export type BenchmarkCaseView = z.infer<typeof BenchmarkCaseView>;
 
 /** The public script's judge budget: judges reason before they grade. */
 export const DEFAULT_JUDGE_MAX_TOKENS = 32_768;
@@ -145,7 +145,7 @@ export const EvaluationRunInput = z.object({
   /** Per-domain judge system prompts: DIR/<domain>/judge_system_prompt.txt. */
   judgePrompts: Path.optional(),
   judgeMaxTokens: z.number().int().min(1).default(DEFAULT_JUDGE_MAX_TOKENS),
-  /** Samples predicted (and judged) at once. */
+  /** Cases predicted (and judged) at once. */
   concurrency: z.number().int().min(1).max(1024).default(4),
   limit: z.number().int().min(1).optional(),
   /** Prediction settings; unset ones are the model's recommendation, else the public script's. */
@@ -158,12 +158,12 @@ export const evaluationApi = {
     EvaluationRunInput,
     z.object({ summary: ScoreSummary, problems: z.array(z.string()), predicted: Count, resumed: Count, interrupted: z.boolean(), judged: z.boolean() }),
   ),
-  /** Reads a run's folder (predictions.jsonl, judged.jsonl) and scores it: a summary and one row per sample. */
-  'eval.read': method(z.object({ outDir: Path }), z.object({ summary: ScoreSummary, samples: z.array(EvaluatedSample) })),
+  /** Reads a run's folder (predictions.jsonl, judged.jsonl) and scores it: a summary and one row per case. */
+  'eval.read': method(z.object({ outDir: Path }), z.object({ summary: ScoreSummary, cases: z.array(EvaluatedCase) })),
   /**
-   * One sample as the run saw it: the real turns before, the action, the real observation and
+   * One case as the run saw it: the real turns before, the action, the real observation and
    * the prediction beside it. Read from the run's folder only: benchmark data never enters
    * the workspace (an export of real data would carry test data into training data).
    */
-  'eval.sample': method(z.object({ outDir: Path, key: z.string().min(1).max(1000) }), BenchmarkSampleView),
+  'eval.case': method(z.object({ outDir: Path, key: z.string().min(1).max(1000) }), BenchmarkCaseView),
 } as const;

@@ -22,7 +22,7 @@ const SUMMARY = { domains: {}, overall: null, total_samples: 0, valid: 0, failed
 beforeEach(() => {
   calls.length = 0;
   answers.clear();
-  useEvaluation.setState({ job: null, lastRun: null, summary: null, samples: [] });
+  useEvaluation.setState({ job: null, lastRun: null, summary: null, cases: [] });
   useStudio.setState({ notices: [] });
   changeEvaluationForm({ dataDir: '/data', outDir: '/out', judge: 'none', judgeUrl: '', judgeModel: '', limit: '', maxTokens: '', concurrency: 4 });
 });
@@ -32,7 +32,7 @@ describe('an evaluation started from the panel', () => {
     changeEvaluationForm({ judge: 'openai', judgeUrl: 'http://127.0.0.1:8000/v1', limit: '3', maxTokens: '64', concurrency: 2 });
     let finish!: (v: unknown) => void;
     answers.set('eval.run', () => new Promise((resolve) => (finish = resolve)));
-    answers.set('eval.read', () => ({ summary: SUMMARY, samples: [] }));
+    answers.set('eval.read', () => ({ summary: SUMMARY, cases: [] }));
     const running = startEvaluation();
     await vi.waitFor(() => expect(calls.some((c) => c.method === 'eval.run')).toBe(true));
     const run = calls.find((c) => c.method === 'eval.run')!.input;
@@ -57,7 +57,7 @@ describe('an evaluation started from the panel', () => {
     expect(useEvaluation.getState().lastRun).toMatchObject({ interrupted: true, error: 'No world model is loaded.' });
   });
 
-  it('refuses a judge server that is not a URL and a sample count that is not a whole number, before any call', async () => {
+  it('refuses a judge server that is not a URL and a case count that is not a whole number, before any call', async () => {
     changeEvaluationForm({ judge: 'openai', judgeUrl: 'gpu-box:8000' });
     expect(judgeOf(useEvaluation.getState().form)).toMatch(/URL/);
     await startEvaluation();

@@ -1,6 +1,6 @@
 // The evaluation slice: runs started from the panel (a job: progress, cancel, resume),
 // one run read from its folder (written by `worldloom eval` or by the public
-// AgentWorldBench script), and drill-down into its samples, which stay out of the workspace.
+// AgentWorldBench script), and drill-down into its cases, which stay out of the workspace.
 import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
 import type { EvaluationForm } from './slices/evaluation';
@@ -13,25 +13,25 @@ const set = useEvaluation.setState;
 
 export async function readEvaluation(outDir: string): Promise<void> {
   try {
-    const { summary, samples } = await call('eval.read', { outDir });
-    set({ outDir, summary, samples, sample: null });
+    const { summary, cases } = await call('eval.read', { outDir });
+    set({ outDir, summary, cases, benchmarkCase: null });
   } catch (err) {
     notify('error', 'Could not read the evaluation', [(err as Error).message]);
   }
 }
 
-/** Shows one sample beside its ground truth; nothing is added to the workspace. */
-export async function showSample(key: string): Promise<void> {
+/** Shows one case beside its ground truth; nothing is added to the workspace. */
+export async function showCase(key: string): Promise<void> {
   const { outDir } = get();
   try {
-    set({ sample: await call('eval.sample', { outDir, key }) });
+    set({ benchmarkCase: await call('eval.case', { outDir, key }) });
   } catch (err) {
     notify('error', `Could not show ${key}`, [(err as Error).message]);
   }
 }
 
-export function closeSample(): void {
-  set({ sample: null });
+export function closeCase(): void {
+  set({ benchmarkCase: null });
 }
 
 export function changeEvaluationForm(patch: Partial<EvaluationForm>): void {
@@ -47,7 +47,7 @@ export function judgeOf(form: EvaluationForm): { kind: 'none' } | { kind: 'opena
 }
 
 /**
- * Runs (or resumes: the folder keeps every finished sample) an evaluation of the loaded model
+ * Runs (or resumes: the folder keeps every finished case) an evaluation of the loaded model
  * as a job; its progress arrives as job.progress events, and the scores are read when it ends.
  */
 export async function startEvaluation(): Promise<void> {
@@ -59,7 +59,7 @@ export async function startEvaluation(): Promise<void> {
   }
   const limit = form.limit.trim() ? Number(form.limit) : undefined;
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
-    notify('error', 'Cannot start the evaluation', ['"Samples" is a whole number of at least 1, or empty for every sample.']);
+    notify('error', 'Cannot start the evaluation', ['"Cases" is a whole number of at least 1, or empty for every case.']);
     return;
   }
   const maxTokens = form.maxTokens.trim() ? Number(form.maxTokens) : undefined;

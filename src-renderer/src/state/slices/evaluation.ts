@@ -1,6 +1,6 @@
 // The evaluation slice's state; its actions are in ../evaluation.ts.
 import type { StateCreator } from 'zustand';
-import type { BenchmarkSampleView, EvaluatedSample, ScoreSummary } from '../../../../src-main/common/contract/evaluation';
+import type { BenchmarkCaseView, EvaluatedCase, ScoreSummary } from '../../../../src-main/common/contract/evaluation';
 import type { StudioStore } from '../studio';
 
 /** What the panel's run form holds: a data folder, where results go, and who judges. */
@@ -10,7 +10,7 @@ export interface EvaluationForm {
   judge: 'none' | 'openai';
   judgeUrl: string;
   judgeModel: string;
-  /** Empty for every sample. */
+  /** Empty for every case. */
   limit: string;
   /** Empty for the model's own recommendation. */
   maxTokens: string;
@@ -40,9 +40,9 @@ export interface EvaluationState {
   outDir: string;
   /** Null until a run is read. */
   summary: ScoreSummary | null;
-  samples: EvaluatedSample[];
-  /** The sample shown beside its ground truth (benchmark data, never in the workspace). */
-  sample: BenchmarkSampleView | null;
+  cases: EvaluatedCase[];
+  /** The case shown beside its ground truth (benchmark data, never in the workspace). */
+  benchmarkCase: BenchmarkCaseView | null;
   form: EvaluationForm;
   job: EvaluationJob | null;
   lastRun: EvaluationRunEnd | null;
@@ -52,8 +52,8 @@ export const createEvaluationSlice: StateCreator<StudioStore, [], [], { evaluati
   evaluation: {
     outDir: '',
     summary: null,
-    samples: [],
-    sample: null,
+    cases: [],
+    benchmarkCase: null,
     form: { dataDir: '', outDir: '', judge: 'none', judgeUrl: '', judgeModel: '', limit: '', maxTokens: '', concurrency: 4 },
     job: null,
     lastRun: null,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { RUBRIC } from '../../../../src-main/common/judge-reply';
-import { readEvaluation, showSample, useEvaluation } from '../../state/evaluation';
-import { BenchmarkSample } from './BenchmarkSample';
+import { readEvaluation, showCase, useEvaluation } from '../../state/evaluation';
+import { BenchmarkCase } from './BenchmarkCase';
 import { RunForm } from './RunForm';
 import { ScoreChart } from './ScoreChart';
 import './evaluation.css';
@@ -12,10 +12,10 @@ const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === u
  * Evaluation: start a run of a model on an AgentWorldBench folder (with its progress, cancel
  * and resume), or read a finished one (`worldloom eval --out`, or the public script's output
  * folder): the public summary per domain as a table and a chart with axes, every failure with
- * its reason, and any sample beside its ground truth, kept out of the workspace.
+ * its reason, and any case beside its ground truth, kept out of the workspace.
  */
 export function EvaluationPanel() {
-  const { summary, samples, sample, outDir: readDir } = useEvaluation();
+  const { summary, cases, benchmarkCase, outDir: readDir } = useEvaluation();
   const [outDir, setOutDir] = useState(readDir);
   // A run started here is read when it ends: its folder then shows as the one read.
   const [shownReadDir, setShownReadDir] = useState(readDir);
@@ -24,7 +24,7 @@ export function EvaluationPanel() {
     setOutDir(readDir);
   }
   const [filter, setFilter] = useState('');
-  const rows = samples.filter((s) => !filter || s.key.includes(filter)).slice(0, 500);
+  const rows = cases.filter((s) => !filter || s.key.includes(filter)).slice(0, 500);
   const failures = summary ? Object.entries(summary.worldloom.failure_reasons) : [];
   return (
     <section className="sheet evaluation" aria-label="Evaluation">
@@ -96,14 +96,14 @@ export function EvaluationPanel() {
               </tbody>
             </table>
             <p className="muted">
-              Overall pools every valid sample (as the public script does); mean of the domains: {fmt(summary.worldloom.macro_overall)}
+              Overall pools every valid case (as the public script does); mean of the domains: {fmt(summary.worldloom.macro_overall)}
               {summary.worldloom.unjudged > 0 ? ` · ${summary.worldloom.unjudged} not judged` : ''}
               {summary.worldloom.models.length > 0 ? ` · model ${summary.worldloom.models.join(', ')}` : ''}
               {summary.worldloom.judges.length > 0 ? ` · judge ${summary.worldloom.judges.join(', ')}` : ''}
             </p>
             {failures.length > 0 && (
               <div>
-                <strong>Why samples failed</strong>
+                <strong>Why cases failed</strong>
                 <ul className="eval-failures" aria-label="Failure reasons">
                   {failures.map(([reason, count]) => (
                     <li key={reason}>
@@ -115,22 +115,22 @@ export function EvaluationPanel() {
             )}
           </div>
           <ScoreChart summary={summary} />
-          <div className="eval-samples">
-            <input placeholder="filter samples (e.g. terminal/)" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter samples" />
-            <ul aria-label="Evaluated samples">
+          <div className="eval-cases">
+            <input placeholder="filter cases (e.g. terminal/)" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter cases" />
+            <ul aria-label="Evaluated cases">
               {rows.map((s) => (
                 <li key={s.key}>
-                  <button className="link" title={s.note} onClick={() => void showSample(s.key)}>
+                  <button className="link" title={s.note} onClick={() => void showCase(s.key)}>
                     {s.key}
                   </button>{' '}
-                  <span className={s.failed ? 'sample-failed' : 'muted'}>
+                  <span className={s.failed ? 'case-failed' : 'muted'}>
                     {s.failed ? `failed: ${s.note || 'no reason recorded'}` : s.judged ? `score ${fmt(s.score)}` : 'not judged'} · edit {fmt(s.editSimilarity, 2)}
                   </span>
                 </li>
               ))}
             </ul>
           </div>
-          {sample && <BenchmarkSample sample={sample} />}
+          {benchmarkCase && <BenchmarkCase benchmarkCase={benchmarkCase} />}
         </div>
       )}
     </section>

@@ -82,7 +82,7 @@ export function RunForm() {
         <span />
       )}
       <label>
-        Samples (empty for all)
+        Cases (empty for all)
         <input value={form.limit} onChange={(e) => changeEvaluationForm({ limit: e.target.value })} inputMode="numeric" />
       </label>
       <label>

@@ -1,18 +1,18 @@
-// Drill-down into one evaluated sample, read from the run's folder alone: the real turns up
+// Drill-down into one evaluated case, read from the run's folder alone: the real turns up
 // to the evaluated one, the real observation, and the model's prediction beside it, with
 // its metrics and judgement. Benchmark data is test data: it is shown, never written into
 // the workspace, so no later export of real trajectories can carry it into training data.
 // The result line carries the whole benchmark record, so the folder is all it needs,
 // whichever tool (Worldloom or the public script) wrote it.
-import type { BenchmarkSampleView } from '../common/contract/evaluation';
+import type { BenchmarkCaseView } from '../common/contract/evaluation';
 import { actionFromPrompt, observationFromResponse } from '../common/trajectory/turn-format';
 import { AwbLine, domainOf } from '../formats/agentworldbench';
 import { turnOf } from './benchmark-data';
 import { evaluatedLines, openRunFolder } from './result-files';
 import { predictionProvenanceOf, subtaskOfLine } from './result-lines';
-import { sampleScore } from './scores';
+import { caseScore } from './scores';
 
-export function readEvaluatedSample(outDir: string, key: string): BenchmarkSampleView {
+export function readEvaluatedCase(outDir: string, key: string): BenchmarkCaseView {
   const [evaluated] = evaluatedLines(openRunFolder(outDir, { repair: false }), [key]);
   if (!evaluated) throw new Error(`${outDir} has no prediction for ${key} yet; run worldloom eval to finish it.`);
   const { prediction, details, outcome } = evaluated;
@@ -41,7 +41,7 @@ export function readEvaluatedSample(outDir: string, key: string): BenchmarkSampl
     judge: outcome
       ? {
           valid: outcome.valid,
-          score: sampleScore(outcome),
+          score: caseScore(outcome),
           scores: outcome.scores,
           strengths: outcome.strengths,
           weaknesses: outcome.weaknesses,

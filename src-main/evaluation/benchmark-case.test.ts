@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { OnnxEngine } from '../engine/onnx/onnx-engine';
 import { loadJudgeTemplate } from './judge';
-import { readEvaluatedSample } from './benchmark-sample';
+import { readEvaluatedCase } from './benchmark-case';
 import { runEvaluation } from './run-evaluation';
 
 const DATA = fileURLToPath(new URL('./fixtures/bench', import.meta.url));
@@ -13,15 +13,15 @@ const PUBLIC_RUN = fileURLToPath(new URL('./fixtures/public-run', import.meta.ur
 const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));
 const TEMPLATE = loadJudgeTemplate(fileURLToPath(new URL('../../resources/judge/rubric.md', import.meta.url)));
 
-describe('reading an evaluated sample (benchmark data stays out of the workspace)', () => {
+describe('reading an evaluated case (benchmark data stays out of the workspace)', () => {
   it('gives the real turns before, the action, the real observation and the prediction beside it', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'wl-sample-'));
+    const out = mkdtempSync(join(tmpdir(), 'wl-benchmark-case-'));
     const engine = await OnnxEngine.load(TEST_MODEL);
     await runEvaluation({ dataDir: DATA, outDir: out, engine, judgeTemplate: TEMPLATE, sampling: { maxTokens: 6 } });
     const modelId = engine.describe().modelId;
     await engine.dispose();
-    const sample = readEvaluatedSample(out, 'terminal/t1/2');
-    expect(sample).toMatchObject({
+    const benchmarkCase = readEvaluatedCase(out, 'terminal/t1/2');
+    expect(benchmarkCase).toMatchObject({
       key: 'terminal/t1/2',
       subtask: 'terminal',
       domain: 'terminal',
@@ -32,15 +32,15 @@ describe('reading an evaluated sample (benchmark data stays out of the workspace
       model: modelId,
       judge: null,
     });
-    expect(sample.metrics).toHaveProperty('editSimilarity');
-    expect(typeof sample.predicted).toBe('string');
-    expect(() => readEvaluatedSample(out, 'terminal/zzz/1')).toThrow(/no prediction for terminal\/zzz\/1/);
+    expect(benchmarkCase.metrics).toHaveProperty('editSimilarity');
+    expect(typeof benchmarkCase.predicted).toBe('string');
+    expect(() => readEvaluatedCase(out, 'terminal/zzz/1')).toThrow(/no prediction for terminal\/zzz\/1/);
   });
 
-  it("reads a sample from the public script's judged.jsonl alone, with its judgement", () => {
-    const sample = readEvaluatedSample(PUBLIC_RUN, 'terminal/t1/2');
-    expect(sample).toMatchObject({ predicted: 'hi', real: 'hello', domain: 'terminal', metrics: { exactMatch: 0 } });
-    expect(sample.judge).toMatchObject({ valid: true, scores: { format: 5, factuality: 0 }, weaknesses: ['wrong file content'] });
-    expect(sample.judge!.score).toBeCloseTo(75, 10);
+  it("reads a case from the public script's judged.jsonl alone, with its judgement", () => {
+    const benchmarkCase = readEvaluatedCase(PUBLIC_RUN, 'terminal/t1/2');
+    expect(benchmarkCase).toMatchObject({ predicted: 'hi', real: 'hello', domain: 'terminal', metrics: { exactMatch: 0 } });
+    expect(benchmarkCase.judge).toMatchObject({ valid: true, scores: { format: 5, factuality: 0 }, weaknesses: ['wrong file content'] });
+    expect(benchmarkCase.judge!.score).toBeCloseTo(75, 10);
   });
 });
