@@ -21,7 +21,6 @@ export type ApiMethod = keyof typeof api;
 export type ApiInput<M extends ApiMethod> = z.input<(typeof api)[M]['input']>;
 export type ApiOutput<M extends ApiMethod> = z.output<(typeof api)[M]['output']>;
 
-export const API_METHODS = Object.keys(api) as ApiMethod[];
 export function isApiMethod(name: unknown): name is ApiMethod {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(api, name);
 }

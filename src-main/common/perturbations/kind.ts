@@ -11,7 +11,6 @@ import type { Domain } from '../trajectory/model';
 import type { Rng } from './rng';
 
 export type PerturbationMode = 'instruction' | 'transform';
-export const PERTURBATION_MODES: readonly PerturbationMode[] = ['instruction', 'transform'];
 
 /** What a perturbation knows about the step it perturbs. */
 export interface PerturbationContext {

@@ -95,8 +95,3 @@ export function pathTo(nodes: readonly NodeRecord[], nodeId: string): NodeRecord
   }
   return path.reverse();
 }
-
-/** Orders nodes so that every parent comes before its children (stable otherwise). */
-export function parentFirst(nodes: readonly NodeRecord[]): NodeRecord[] {
-  return [...nodes].sort((a, b) => a.depth - b.depth || a.createdAt.localeCompare(b.createdAt));
-}

@@ -60,16 +60,6 @@ export function cutToLength(tensors: CacheTensors, layout: CacheLayout, length: 
   });
 }
 
-/** Drops the first `count` positions of every sequence slot (padding no row still needs). */
-export function dropLeadingPositions(tensors: CacheTensors, layout: CacheLayout, count: number): CacheTensors {
-  if (count === 0) return tensors;
-  return tensors.map((tensor, i) => {
-    const axis = layout.slots[i]!.sequenceAxis;
-    if (axis < 0) return tensor;
-    return copyAlongAxis(tensor, axis, tensor.dims[axis]! - count, count, tensor.dims[axis]!);
-  });
-}
-
 /** Copies positions [start, end) of `axis` into a new tensor of `newLength` positions. */
 function copyAlongAxis(tensor: Tensor, axis: number, newLength: number, start: number, end: number): Tensor {
   const dims = [...tensor.dims];

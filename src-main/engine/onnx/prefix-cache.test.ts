@@ -1,7 +1,7 @@
 import ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { CacheLayout, CacheSlot } from './cache-layout';
-import { stackRows, selectRows, dropLeadingPositions, type CacheTensors } from './cache-tensors';
+import { stackRows, selectRows, type CacheTensors } from './cache-tensors';
 import { PrefixCache } from './prefix-cache';
 
 // One key slot [batch, 1 head, seq, 2] and optionally one state slot [batch, 3].
@@ -66,7 +66,7 @@ describe('PrefixCache', () => {
 });
 
 describe('cache tensors', () => {
-  it('left-pads rows into a batch, selects rows and drops shared padding', () => {
+  it('left-pads rows into a batch and selects rows', () => {
     const l = layout(true);
     const batch = stackRows([cacheAfter(1, true), cacheAfter(2, true)], l, 2);
     expect(batch[0]!.dims).toEqual([2, 1, 2, 2]);
@@ -74,8 +74,5 @@ describe('cache tensors', () => {
     expect([...(batch[1]!.data as Float32Array)]).toEqual([1, 1, 1, 2, 2, 2]);
     const second = selectRows(batch, [1]);
     expect([...(second[0]!.data as Float32Array)]).toEqual([0, 0.5, 1, 1.5]);
-    const first = dropLeadingPositions(selectRows(batch, [0]), l, 1);
-    expect(first[0]!.dims).toEqual([1, 1, 1, 2]);
-    expect([...(first[0]!.data as Float32Array)]).toEqual([0, 0.5]);
   });
 });
