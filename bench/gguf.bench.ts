@@ -66,11 +66,12 @@ async function runs(engine: IdsEngine, prompt: number[]): Promise<Run[]> {
 }
 
 function convert(hf: string, out: string, type: 'f32' | 'q8_0'): string {
-  const result = spawnSync(PYTHON, [join(ROOT, 'native', 'qwen35', 'convert.py'), '--to', 'gguf', '--from', hf, '--out', out, '--type', type], {
+  const result = spawnSync(PYTHON, ['-m', 'qwen35.convert', '--to', 'gguf', '--from', hf, '--out', out, '--type', type], {
+    cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
-  if (result.status !== 0) throw new Error(`convert.py --to gguf --type ${type} failed: ${result.stderr.slice(-800)}`);
+  if (result.status !== 0) throw new Error(`python -m qwen35.convert --to gguf --type ${type} failed: ${result.stderr.slice(-800)}`);
   return out;
 }
 

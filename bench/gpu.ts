@@ -43,7 +43,7 @@ function gpuBandwidth(): { name: string; gbs: number | null } {
 
 function python(args: string[]): void {
   const result = spawnSync(PYTHON, args, { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${args[0]} failed (${result.status})`);
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed (${result.status})`);
 }
 
 /** Bytes one decoded token reads from a GGUF: all weights except the embedding table, experts at top-k / count. */
@@ -87,12 +87,12 @@ async function main(): Promise<void> {
     if (!hf) {
       if (!existsSync(PYTHON)) throw new Error(`Set WORLDLOOM_GPU_BENCH_HF or run npm run python:setup (${PYTHON} is missing).`);
       hf = join(scratch, 'hf');
-      python([join(ROOT, 'native', 'qwen35', 'make_checkpoint.py'), '--out', hf, '--seed', '7', '--layers', '2', '--preset', 'real-dims']);
+      python(['-m', 'qwen35.make_checkpoint', '--out', hf, '--seed', '7', '--layers', '2', '--preset', 'real-dims']);
     }
     const files: Record<string, string> = {};
     for (const type of ['f32', 'q8_0'] as const) {
       files[type] = join(scratch, `real-dims-${type}.gguf`);
-      python([join(ROOT, 'native', 'qwen35', 'convert.py'), '--to', 'gguf', '--from', hf, '--out', files[type]!, '--type', type]);
+      python(['-m', 'qwen35.convert', '--to', 'gguf', '--from', hf, '--out', files[type]!, '--type', type]);
     }
     const gpu = gpuBandwidth();
     for (const device of ['cuda', 'vulkan'] as DeviceChoice[]) {

@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ort_runner import OrtDecoder
-from prompts import chat_prompts
-from reference import reference_cases
+from qwen35.ort_runner import OrtDecoder
+from qwen35.prompts import chat_prompts
+from qwen35.reference import reference_cases
 
 LOGIT_TOLERANCE = {"fp32": 2e-3, "int4": 2e-3, "fp16": 0.25}
 # fp32 rounding differences between onnxruntime's and torch's kernels grow with the size of the
@@ -94,7 +94,7 @@ def check_folder(
     """Compare `folder` with transformers. Unless `strict`, an fp16 run may leave transformers' greedy
     path only at a step where transformers' two best logits are within FP16_TIE_GAP (a tie that
     half precision cannot resolve); the line says so. fp32 and int4 must always be identical."""
-    from convert import load_checkpoint
+    from qwen35.convert import load_checkpoint
 
     report = CheckReport(precision)
     model = model or load_checkpoint(hf_dir)

@@ -1,8 +1,8 @@
 """Convert a Qwen3.5-MoE checkpoint (Hugging Face layout) to the folder onnxruntime-genai's model
 builder writes for qwen3_5_moe, with our own graph writer.
 
-Usage: convert.py [--to onnx] --from HF_DIR --out DIR [--precision fp32|fp16|int4] [--layout tokens|embeds] [--no-check]
-       convert.py --to gguf --from HF_DIR --out FILE.gguf [--type f32|f16|q8_0]
+Usage: python -m qwen35.convert [--to onnx] --from HF_DIR --out DIR [--precision fp32|fp16|int4] [--layout tokens|embeds] [--no-check]
+       python -m qwen35.convert --to gguf --from HF_DIR --out FILE.gguf [--type f32|f16|q8_0]
 
 --layout tokens writes the text-only decoder (input_ids, 2-D position_ids; what the builder writes
 with exclude_embeds=false); --layout embeds writes the builder's default for the multimodal model
@@ -18,17 +18,14 @@ import shutil
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import numpy as np
+import onnx
+import torch
+from transformers import AutoConfig, GenerationConfig, Qwen3_5MoeForCausalLM, Qwen3_5MoeForConditionalGeneration
 
-import numpy as np  # noqa: E402
-import onnx  # noqa: E402
-import torch  # noqa: E402
-from transformers import AutoConfig, GenerationConfig  # noqa: E402
-from transformers import Qwen3_5MoeForCausalLM, Qwen3_5MoeForConditionalGeneration  # noqa: E402
-
-from decoder import DecoderBuilder  # noqa: E402
-from graph import ExternalData, GraphWriter  # noqa: E402
-from storage import text_parts  # noqa: E402
+from qwen35.decoder import DecoderBuilder
+from qwen35.graph import ExternalData, GraphWriter
+from qwen35.storage import text_parts
 
 PRECISIONS = ("fp32", "fp16", "int4")
 LAYOUTS = ("tokens", "embeds")
@@ -57,7 +54,7 @@ def load_checkpoint(hf_dir: Path):
 
 def load_for_conversion(hf_dir: Path):
     """The same weights with one copy in memory (lean_load.py); from_pretrained where that cannot."""
-    from lean_load import load_lean
+    from qwen35.lean_load import load_lean
 
     cls, config = model_class(hf_dir)
     return load_lean(hf_dir, cls, config) or load_checkpoint(hf_dir)
@@ -230,7 +227,7 @@ def main(argv=None) -> int:
     try:
         convert(args.source, args.out, args.precision, args.layout)
         if not args.no_check:
-            from check import check_folder
+            from qwen35.check import check_folder
 
             report = check_folder(args.source, args.out, args.precision)
             print(report.summary())
@@ -252,7 +249,7 @@ def main(argv=None) -> int:
 
 
 def main_gguf(args) -> int:
-    from gguf_convert import ConversionError, convert_gguf
+    from qwen35.gguf_convert import ConversionError, convert_gguf
 
     try:
         convert_gguf(args.source, args.out, args.gguf_type or "f32")

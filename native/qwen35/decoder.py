@@ -6,9 +6,9 @@ See LAYOUT.md for the names, shapes, operators and dtypes, and where in the buil
 import numpy as np
 import torch
 
-from graph import ELEMENT_TYPES, MS_DOMAIN, GraphWriter
-from experts import routed_experts, shared_expert
-from storage import BITS, BLOCK, int4_dense_modules, pack_nibbles, quantize_rows, text_parts
+from qwen35.experts import routed_experts, shared_expert
+from qwen35.graph import ELEMENT_TYPES, MS_DOMAIN, GraphWriter
+from qwen35.storage import BITS, BLOCK, int4_dense_modules, pack_nibbles, quantize_rows, text_parts
 
 FLOAT = np.float32
 

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from graph import MS_DOMAIN
-from storage import BITS, BLOCK, pack_nibbles, quantize_rows
+from qwen35.graph import MS_DOMAIN
+from qwen35.storage import BITS, BLOCK, pack_nibbles, quantize_rows
 
 
 def interleave_gate_up(gate_up: np.ndarray) -> np.ndarray:

@@ -1,8 +1,8 @@
 """A small writer for ONNX graphs: named nodes, cached constants, typed inputs and outputs."""
 
 import hashlib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 import onnx

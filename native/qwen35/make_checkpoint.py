@@ -6,7 +6,7 @@ conditional form), so every architectural feature of the real Qwen3.5-MoE is pre
 DeltaNet linear-attention layers per gated full-attention layer, q/k norms, partial interleaved
 multimodal rotary, top-k routed experts plus a gated shared expert. Only the sizes are small.
 
-Usage: make_checkpoint.py --out DIR --seed N [--form causal|conditional] [--layers N] [--preset tiny|real-dims] [--dtype float32|bfloat16]
+Usage: python -m qwen35.make_checkpoint --out DIR --seed N [--form causal|conditional] [--layers N] [--preset tiny|real-dims] [--dtype float32|bfloat16]
 
 --preset real-dims keeps the tiny vocabulary but has Qwen3.5-35B-A3B's per-layer dimensions
 (hidden 2048, 256 experts top-8 plus the shared expert, its head sizes), two layers by default.
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import torch
-from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+from tokenizers import Tokenizer
 from transformers import (
     GenerationConfig,
     Qwen3_5MoeConfig,
@@ -27,52 +27,18 @@ from transformers import (
     Qwen3_5MoeTextConfig,
 )
 
+from qwen35.storage import text_parts
+from qwen35.tokenizer import PLAIN_ADDED_TOKENS, SPECIAL_TOKENS, tokenizer_config, train_bpe
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 
-from storage import text_parts  # noqa: E402
-
-# Special tokens in the order Qwen's tokenizer lists them; <think> and the tool tags are added
-# tokens that are not "special" (they survive decoding), as in the Qwen3.5 tokenizer.
-SPECIAL_TOKENS = [
-    "<|endoftext|>",
-    "<|im_start|>",
-    "<|im_end|>",
-    "<|vision_start|>",
-    "<|vision_end|>",
-    "<|image_pad|>",
-    "<|video_pad|>",
-]
-PLAIN_ADDED_TOKENS = ["<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>"]
 BPE_MERGES = 400
-# Qwen-style pre-tokenizer split: contractions, letter runs, single digits, punctuation runs, newlines.
-SPLIT_PATTERN = (
-    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
-    r"|\s*[\r\n]+|\s+(?!\S)|\s+"
-)
 CONTEXT_LENGTH = 4096
 
 
 def train_tokenizer() -> Tokenizer:
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
-        [
-            pre_tokenizers.Split(Regex(SPLIT_PATTERN), behavior="isolated"),
-            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
-        ]
-    )
-    tokenizer.decoder = decoders.ByteLevel()
-    alphabet = pre_tokenizers.ByteLevel.alphabet()
-    trainer = trainers.BpeTrainer(
-        vocab_size=len(alphabet) + len(SPECIAL_TOKENS) + BPE_MERGES,
-        initial_alphabet=alphabet,
-        special_tokens=SPECIAL_TOKENS,
-        show_progress=False,
-    )
     corpus = (HERE / "tokenizer_corpus.txt").read_text(encoding="utf-8").splitlines(keepends=True)
-    tokenizer.train_from_iterator(corpus, trainer=trainer)
-    tokenizer.add_tokens(PLAIN_ADDED_TOKENS)
-    return tokenizer
+    return train_bpe(corpus, BPE_MERGES)
 
 
 def padded_vocab_size(tokenizer: Tokenizer) -> int:
@@ -242,35 +208,6 @@ def scale_weights(model, generator: torch.Generator, real_vocab: int, weak_ids: 
         lm_head.weight[token_id] *= WEAK_ROW
 
 
-def tokenizer_config(tokenizer: Tokenizer) -> dict:
-    template = (HERE / "chat_template.jinja").read_text(encoding="utf-8")
-    added = {}
-    for token in SPECIAL_TOKENS + PLAIN_ADDED_TOKENS:
-        added[str(tokenizer.token_to_id(token))] = {
-            "content": token,
-            "lstrip": False,
-            "normalized": False,
-            "rstrip": False,
-            "single_word": False,
-            "special": token in SPECIAL_TOKENS,
-        }
-    return {
-        "add_bos_token": False,
-        "add_prefix_space": False,
-        "added_tokens_decoder": added,
-        "bos_token": None,
-        "chat_template": template,
-        "clean_up_tokenization_spaces": False,
-        "eos_token": "<|im_end|>",
-        "errors": "replace",
-        "model_max_length": CONTEXT_LENGTH,
-        "pad_token": "<|endoftext|>",
-        "split_special_tokens": False,
-        "tokenizer_class": "Qwen2Tokenizer",
-        "unk_token": None,
-    }
-
-
 def generation_config(ids: dict) -> GenerationConfig:
     # The sampling defaults Qwen ships for thinking mode; the engine must use them unless overridden.
     return GenerationConfig(
@@ -311,7 +248,7 @@ def make_checkpoint(out: Path, seed: int, form: str = "causal", layers: int | No
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out, safe_serialization=True)
     tokenizer.save(str(out / "tokenizer.json"))
-    (out / "tokenizer_config.json").write_text(json.dumps(tokenizer_config(tokenizer), indent=2) + "\n")
+    (out / "tokenizer_config.json").write_text(json.dumps(tokenizer_config(tokenizer, CONTEXT_LENGTH), indent=2) + "\n")
     return out
 
 

@@ -1,6 +1,6 @@
 """Rebuild the committed Qwen3.5-MoE fixtures under src-main/engine/onnx/fixtures/qwen35/.
 
-Usage: make_fixtures.py [--out DIR] [--only NAME ...]
+Usage: python -m qwen35.make_fixtures [--out DIR] [--only NAME ...]
 
 hf/           the tiny causal checkpoint (Qwen3_5MoeForCausalLM), seed FIXTURE_SEED
 tokens-fp32/  hf/ converted, input_ids layout
@@ -20,14 +20,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from qwen35.check import check_folder
+from qwen35.convert import convert, load_checkpoint
+from qwen35.make_checkpoint import make_checkpoint
+from qwen35.prompts import chat_prompts
+from qwen35.reference import reference_cases
 
-from check import check_folder  # noqa: E402
-from convert import convert, load_checkpoint  # noqa: E402
-from make_checkpoint import make_checkpoint  # noqa: E402
-from prompts import chat_prompts  # noqa: E402
-from reference import reference_cases  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 FIXTURE_SEED = 35
 GOLDEN_TOKENS = 32

@@ -18,7 +18,6 @@ import { GgufEngine } from '../../src-main/engine/gguf/gguf-engine';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PYTHON = join(ROOT, 'native', '.venv', 'bin', 'python');
-const HERE = join(ROOT, 'native', 'qwen35');
 
 interface Case {
   promptIds: number[];
@@ -29,8 +28,10 @@ interface Case {
 
 class ParityError extends Error {}
 
-function python(script: string, args: string[], capture: boolean): string {
-  const result = spawnSync(PYTHON, [join(HERE, script), ...args], {
+/** Runs `python -m qwen35.<module>` with native/.venv's interpreter (the package `npm run python:setup` installs). */
+function python(module: string, args: string[], capture: boolean): string {
+  const script = `qwen35.${module}`;
+  const result = spawnSync(PYTHON, ['-m', script, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
@@ -111,16 +112,16 @@ async function main(): Promise<number> {
   try {
     if (gguf && !ggufFile) {
       ggufFile = join(scratch!, 'model-f32.gguf');
-      python('convert.py', ['--to', 'gguf', '--from', hf, '--out', ggufFile, '--type', 'f32'], false);
+      python('convert', ['--to', 'gguf', '--from', hf, '--out', ggufFile, '--type', 'f32'], false);
     } else if (!gguf && !onnx) {
       onnx = join(scratch!, 'onnx');
-      python('convert.py', ['--from', hf, '--out', onnx, '--precision', values.precision!, '--layout', values.layout!], false);
+      python('convert', ['--from', hf, '--out', onnx, '--precision', values.precision!, '--layout', values.layout!], false);
     }
     const prompts = values['prompt-ids'] ? ['--prompt-ids', resolve(values['prompt-ids'])] : ['--chat'];
     // fp16 and int4 folders hold rounded weights: transformers runs on the same rounded weights,
     // so identical tokens stay the bar (with --onnx, --precision says how that folder was stored).
     const asStored = ['--as-stored', values.precision!];
-    const reference = referenceCases(python('reference.py', ['--hf', hf, ...prompts, '--tokens', String(tokens), '--json', ...asStored], true));
+    const reference = referenceCases(python('reference', ['--hf', hf, ...prompts, '--tokens', String(tokens), '--json', ...asStored], true));
     const eos = gguf ? checkpointEosIds(hf) : new Set(readModelFolder(onnx!).config.eosTokenIds);
     const promptIds = reference.map((c) => c.promptIds);
     const open = gguf

@@ -9,7 +9,7 @@ stored as is. Recovered weights equal the trained ones bit for bit except where 
 rounded them (A_log, and the norms at the float32 step of 1 + w); the result is checked by converting it
 again: every initializer must come back within float32 rounding, else the tool exits 1.
 
-Usage: recover.py --onnx MODEL_DIR --out HF_DIR
+Usage: python -m qwen35.recover --onnx MODEL_DIR --out HF_DIR
 """
 
 import argparse
@@ -19,13 +19,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import numpy as np  # noqa: E402
-import onnx  # noqa: E402
-import torch  # noqa: E402
-from onnx import numpy_helper  # noqa: E402
-from transformers import GenerationConfig, Qwen3_5MoeForCausalLM, Qwen3_5MoeTextConfig  # noqa: E402
+import numpy as np
+import onnx
+import torch
+from onnx import numpy_helper
+from transformers import GenerationConfig, Qwen3_5MoeForCausalLM, Qwen3_5MoeTextConfig
 
 COPIED_FILES = ("tokenizer.json", "tokenizer_config.json")
 
@@ -115,7 +113,7 @@ def recover(onnx_dir: Path, out: Path) -> Qwen3_5MoeForCausalLM:
 
 def round_trip_error(onnx_dir: Path, hf_dir: Path) -> tuple[float, str]:
     """Convert the recovered checkpoint again; the largest difference from the original initializers."""
-    from convert import convert
+    from qwen35.convert import convert
 
     with tempfile.TemporaryDirectory() as scratch:
         again = convert(hf_dir, Path(scratch) / "again", "fp32")

@@ -1,6 +1,6 @@
 """Greedy reference tokens from transformers for a Qwen3.5-MoE checkpoint.
 
-Usage: reference.py --hf HF_DIR (--prompt-ids FILE | --chat) --tokens N [--json] [--as-stored fp32|fp16|int4]
+Usage: python -m qwen35.reference --hf HF_DIR (--prompt-ids FILE | --chat) --tokens N [--json] [--as-stored fp32|fp16|int4]
 
 --prompt-ids reads a JSON array of token-id arrays; --chat (or no file) uses the built-in chat
 prompts rendered with the checkpoint's template. --as-stored runs transformers on the weights
@@ -14,12 +14,10 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch
+from transformers import GenerationConfig
 
-import torch  # noqa: E402
-from transformers import GenerationConfig  # noqa: E402
-
-from storage import round_like_storage  # noqa: E402
+from qwen35.storage import round_like_storage
 
 
 def greedy_config(model, tokens: int) -> GenerationConfig:
@@ -54,7 +52,7 @@ def read_prompt_ids(path: Path) -> list[list[int]]:
 
 
 def reference_cases(hf_dir: Path, prompts: list[list[int]], tokens: int, as_stored: str = "fp32", model=None) -> list[dict]:
-    from convert import load_checkpoint
+    from qwen35.convert import load_checkpoint
 
     model = model or load_checkpoint(hf_dir)
     round_like_storage(model, as_stored)
@@ -82,7 +80,7 @@ def main(argv=None) -> int:
         if args.prompt_ids:
             prompts = read_prompt_ids(args.prompt_ids)
         else:
-            from prompts import chat_prompts
+            from qwen35.prompts import chat_prompts
 
             prompts = chat_prompts(args.hf)
         cases = reference_cases(args.hf, prompts, args.tokens, args.as_stored)

@@ -5,26 +5,24 @@ Run: native/.venv/bin/python -m pytest native/qwen35/test_convert.py
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from qwen35.check import LOGIT_TOLERANCE, RELATIVE_LOGIT_TOLERANCE, CheckReport, check_folder, compare_logits, logit_bound
+from qwen35.convert import convert, load_checkpoint
+from qwen35.make_checkpoint import make_checkpoint
+from qwen35.ort_runner import OrtDecoder
+from qwen35.prompts import conversation
+from qwen35.reference import read_prompt_ids
 
-from check import LOGIT_TOLERANCE, RELATIVE_LOGIT_TOLERANCE, CheckReport, check_folder, compare_logits, logit_bound  # noqa: E402
-from convert import convert, load_checkpoint  # noqa: E402
-from make_checkpoint import make_checkpoint  # noqa: E402
-from ort_runner import OrtDecoder  # noqa: E402
-from prompts import conversation  # noqa: E402
-from reference import read_prompt_ids  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 FRESH_SEED = 20261124
 FIXTURES = HERE.parent.parent / "src-main" / "engine" / "onnx" / "fixtures" / "qwen35"
 # worldloom-nano's trained checkpoint: built by `npm run model:build`, never committed (data/ is ignored).
-NANO_CHECKPOINT = HERE.parent / "world-model" / "data" / "hf-checkpoint"
+NANO_CHECKPOINT = HERE.parent / "world_model" / "data" / "hf-checkpoint"
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +229,8 @@ def test_trained_nano_checkpoint_passes_the_fp32_check(tmp_path):
 
 
 def test_recover_gives_back_the_checkpoint_the_folder_was_converted_from(checkpoints, tmp_path):
-    from recover import main as recover_main, recover
+    from qwen35.recover import main as recover_main
+    from qwen35.recover import recover
 
     source = checkpoints["causal"]
     original = load_checkpoint(source).state_dict()
@@ -255,7 +254,7 @@ def test_both_converters_carry_a_transformers5_chat_template_over(checkpoints, t
     import gguf
     from transformers import AutoTokenizer
 
-    from gguf_convert import convert_gguf
+    from qwen35.gguf_convert import convert_gguf
 
     # transformers 5 saves the template as chat_template.jinja and drops it from tokenizer_config.json.
     source = tmp_path / "hf"
@@ -278,7 +277,7 @@ def test_both_converters_carry_a_transformers5_chat_template_over(checkpoints, t
 def test_real_dims_preset_has_the_35b_per_layer_sizes():
     from transformers import Qwen3_5MoeTextConfig
 
-    from make_checkpoint import PRESETS, make_checkpoint, text_config_fields
+    from qwen35.make_checkpoint import PRESETS, make_checkpoint, text_config_fields
 
     # transformers' defaults for Qwen3_5MoeTextConfig are documented as Qwen3.5-35B-A3B's.
     real = Qwen3_5MoeTextConfig()
@@ -300,8 +299,8 @@ def test_real_dims_preset_has_the_35b_per_layer_sizes():
 
 @pytest.mark.parametrize("form,dtype", [("causal", "float32"), ("conditional", "float32"), ("causal", "bfloat16")])
 def test_lean_loader_reads_the_weights_from_pretrained_reads(checkpoints, tmp_path, form, dtype):
-    from convert import load_for_conversion
-    from lean_load import same_weights
+    from qwen35.convert import load_for_conversion
+    from qwen35.lean_load import same_weights
 
     source = checkpoints[form] if dtype == "float32" else make_checkpoint(tmp_path / "bf16", FRESH_SEED, form, dtype="bfloat16")
     lean = load_for_conversion(source)
@@ -309,8 +308,8 @@ def test_lean_loader_reads_the_weights_from_pretrained_reads(checkpoints, tmp_pa
     assert type(lean) is type(reference)
     assert same_weights(lean, reference)
     # It really is the lean path (from_pretrained would pass the comparison trivially).
-    from lean_load import load_lean
-    from convert import model_class
+    from qwen35.convert import model_class
+    from qwen35.lean_load import load_lean
 
     cls, config = model_class(source)
     assert load_lean(source, cls, config) is not None
@@ -320,8 +319,8 @@ def test_lean_loader_skips_what_transformers_skips_and_falls_back_on_the_unknown
     import torch
     from safetensors.torch import load_file, save_file
 
-    from convert import model_class
-    from lean_load import load_lean, same_weights
+    from qwen35.convert import model_class
+    from qwen35.lean_load import load_lean, same_weights
 
     source = tmp_path / "hf"
     shutil.copytree(checkpoints["causal"], source)

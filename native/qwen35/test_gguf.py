@@ -14,21 +14,19 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import gguf
 import numpy as np
 import pytest
 
+from qwen35.convert import load_checkpoint
+from qwen35.convert import main as convert_main
+from qwen35.gguf_convert import ConversionError, attention_interval, convert_gguf, recurrent_layers
+from qwen35.make_checkpoint import make_checkpoint
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-sys.path.insert(0, str(HERE))
-
-import gguf  # noqa: E402
-
-from convert import load_checkpoint, main as convert_main  # noqa: E402
-from gguf_convert import ConversionError, attention_interval, convert_gguf, recurrent_layers  # noqa: E402
-from make_checkpoint import make_checkpoint  # noqa: E402
 
 SEED = int(os.environ.get("QWEN35_GGUF_SEED") or random.SystemRandom().randrange(1, 2**31))
 NODE_LLAMA_CPP = ROOT / "node_modules" / "node-llama-cpp" / "package.json"
@@ -299,8 +297,8 @@ def permuted_layers(source: Path, out: Path, order: list[int]) -> Path:
 
 @pytest.mark.skipif(not NODE_LLAMA_CPP.is_file(), reason="node-llama-cpp is not installed in node_modules (npm ci installs it)")
 def test_a_layout_with_no_interval_is_written_as_recurrent_layers_and_decodes_as_transformers(tmp_path_factory, tmp_path):
-    from prompts import chat_prompts
-    from reference import reference_cases
+    from qwen35.prompts import chat_prompts
+    from qwen35.reference import reference_cases
 
     # A fresh 8-layer checkpoint (L L L F L L L F) with its last full-attention layer moved up
     # beside the first: L L L F F L L L, worldloom-nano's pattern, which no interval places.
@@ -333,8 +331,8 @@ def node_greedy(gguf_file: Path, prompts: list[list[int]], tokens: int, tmp_path
 
 @pytest.mark.skipif(not NODE_LLAMA_CPP.is_file(), reason="node-llama-cpp is not installed in node_modules (npm ci installs it)")
 def test_node_llama_cpp_decodes_the_f32_file_as_transformers(checkpoints, f32_file, tmp_path):
-    from prompts import chat_prompts
-    from reference import reference_cases
+    from qwen35.prompts import chat_prompts
+    from qwen35.reference import reference_cases
 
     source = checkpoints["causal"]
     rng = np.random.default_rng(SEED)

@@ -39,14 +39,20 @@ export function tinyGguf(type: 'f32' | 'f16' | 'q8_0' = 'f32'): string {
   mkdirSync(folder, { recursive: true });
   // Written beside the final name and renamed, so a test file running at the same time never reads half a file.
   const partial = `${path}.${process.pid}.partial.gguf`;
-  const result = spawnSync(PYTHON, [CONVERTER, '--to', 'gguf', '--from', TINY_HF, '--out', partial, '--type', type], {
+  convertToGguf(TINY_HF, partial, type);
+  renameSync(partial, path);
+  return path;
+}
+
+/** Runs the project's converter (--to gguf) on a Hugging Face checkpoint folder. */
+export function convertToGguf(hfDir: string, out: string, type: 'f32' | 'f16' | 'q8_0' = 'f32'): string {
+  const result = spawnSync(PYTHON, ['-m', 'qwen35.convert', '--to', 'gguf', '--from', hfDir, '--out', out, '--type', type], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 300_000,
   });
   if (result.status !== 0) throw new Error(`convert.py --to gguf failed (${result.status}): ${result.stderr || result.error?.message}`);
-  renameSync(partial, path);
-  return path;
+  return out;
 }
 
 type Value = string | number | boolean;
