@@ -20,20 +20,15 @@ What llama.cpp's qwen35moe graph expects, and how it differs from transformers' 
 - Experts are stacked into 3-D tensors [experts, rows, columns] (gate, up and down apart).
 - The full-attention q projection keeps transformers' per-head [query, gate] layout, which is the
   layout llama.cpp splits.
-- Layer placement: llama.cpp places full attention on every n-th layer (full_attention_interval)
-  unless the file lists which layers are recurrent (`qwen35moe.attention.recurrent_layers`, one
-  bool per layer). A periodic layout is written as the interval (every llama.cpp that knows
-  qwen35moe reads it); any other, such as worldloom-nano's (L L L F F L L L F F), as that list.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import torch
@@ -81,7 +76,7 @@ class Weights:
     until it is unmapped, which would double the converter's footprint on a large checkpoint."""
 
     def __init__(self, hf_dir: Path):
-        from lean_load import DTYPES, safetensors_entries
+        from qwen35.lean_load import DTYPES, safetensors_entries
 
         if not (hf_dir / "model.safetensors.index.json").is_file() and not (hf_dir / "model.safetensors").is_file():
             raise ConversionError(f"{hf_dir} has no model.safetensors (or model.safetensors.index.json): save the checkpoint with safetensors")
@@ -97,7 +92,7 @@ class Weights:
         return name in self.entries
 
     def get(self, name: str) -> np.ndarray:
-        from lean_load import read_into
+        from qwen35.lean_load import read_into
 
         if name not in self.entries:
             raise ConversionError(f"the checkpoint has no tensor {name!r}: is it a complete Qwen3.5-MoE checkpoint?")
@@ -141,8 +136,7 @@ class Dims:
     context: int
     eps: float
     tied: bool
-    # Every n-th layer is full attention; None when the layout has no such n (recurrent_layers then).
-    interval: int | None
+    interval: int
 
     @property
     def key_dim(self) -> int:
@@ -209,23 +203,22 @@ def read_dims(c) -> Dims:
     )
 
 
-def attention_interval(layer_types: list) -> int | None:
-    """The full_attention_interval that places these layers (every n-th is full attention), or None.
+def attention_interval(layer_types: list) -> int:
+    """The full_attention_interval llama.cpp needs to place these layers (every n-th is full attention).
 
     transformers turns full_attention_interval into layer_types and does not keep it, so it is
-    recovered from the layer list. None: no interval fits (two full-attention layers side by side,
-    as in worldloom-nano), and the file lists the recurrent layers instead."""
+    recovered from the layer list."""
     if any(t not in ("linear_attention", "full_attention") for t in layer_types):
         raise ConversionError(f"layer_types {layer_types} holds a layer that is neither linear_attention nor full_attention")
     for interval in range(1, len(layer_types) + 2):
         if layer_types == ["full_attention" if (i + 1) % interval == 0 else "linear_attention" for i in range(len(layer_types))]:
             return interval
-    return None
-
-
-def recurrent_layers(layer_types: list) -> list[bool]:
-    """qwen35moe.attention.recurrent_layers: True for each linear-attention (Gated DeltaNet) layer."""
-    return [t == "linear_attention" for t in layer_types]
+    raise ConversionError(
+        f"layer_types {layer_types} does not put full attention on every n-th layer; llama.cpp's qwen35moe "
+        "places the full-attention layers by full_attention_interval, so llama.cpp cannot run this checkpoint. "
+        "Convert it for the ONNX engine instead (npm run model:convert -- --to onnx --from HF_DIR --out DIR), "
+        "which reads layer_types as given"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -559,18 +552,7 @@ def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[
     writer.add_ssm_state_size(d.k_head_dim)
     writer.add_ssm_time_step_rank(d.v_heads)
     writer.add_ssm_group_count(d.k_heads)
-    if d.interval is not None:
-        writer.add_full_attention_interval(d.interval)
-    else:
-        # No interval at all rather than a wrong one: a llama.cpp too old for this key then fails to
-        # find a layer's tensors (its default interval is 4) instead of running the layers misplaced.
-        writer.add_array(f"{ARCH}.attention.recurrent_layers", recurrent_layers(d.layer_types))
-        # Said even without a log: the file then needs a newer llama.cpp than a periodic one.
-        (log or (lambda message: print(f"convert: {message}", file=sys.stderr)))(
-            f"layer_types {''.join('L' if r else 'F' for r in recurrent_layers(d.layer_types))} put full attention on no fixed "
-            f"interval: written as {ARCH}.attention.recurrent_layers (read by llama.cpp builds since qwen35moe's "
-            "recurrent-layer list; older ones refuse the file)"
-        )
+    writer.add_full_attention_interval(d.interval)
 
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre(vocabulary.pre)
