@@ -20,12 +20,17 @@ What llama.cpp's qwen35moe graph expects, and how it differs from transformers' 
 - Experts are stacked into 3-D tensors [experts, rows, columns] (gate, up and down apart).
 - The full-attention q projection keeps transformers' per-head [query, gate] layout, which is the
   layout llama.cpp splits.
+- Layer placement: llama.cpp places full attention on every n-th layer (full_attention_interval)
+  unless the file lists which layers are recurrent (`qwen35moe.attention.recurrent_layers`, one
+  bool per layer). A periodic layout is written as the interval (every llama.cpp that knows
+  qwen35moe reads it); any other, such as worldloom-nano's (L L L F F L L L F F), as that list.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,7 +141,8 @@ class Dims:
     context: int
     eps: float
     tied: bool
-    interval: int
+    # Every n-th layer is full attention; None when the layout has no such n (recurrent_layers then).
+    interval: int | None
 
     @property
     def key_dim(self) -> int:
@@ -203,22 +209,23 @@ def read_dims(c) -> Dims:
     )
 
 
-def attention_interval(layer_types: list) -> int:
-    """The full_attention_interval llama.cpp needs to place these layers (every n-th is full attention).
+def attention_interval(layer_types: list) -> int | None:
+    """The full_attention_interval that places these layers (every n-th is full attention), or None.
 
     transformers turns full_attention_interval into layer_types and does not keep it, so it is
-    recovered from the layer list."""
+    recovered from the layer list. None: no interval fits (two full-attention layers side by side,
+    as in worldloom-nano), and the file lists the recurrent layers instead."""
     if any(t not in ("linear_attention", "full_attention") for t in layer_types):
         raise ConversionError(f"layer_types {layer_types} holds a layer that is neither linear_attention nor full_attention")
     for interval in range(1, len(layer_types) + 2):
         if layer_types == ["full_attention" if (i + 1) % interval == 0 else "linear_attention" for i in range(len(layer_types))]:
             return interval
-    raise ConversionError(
-        f"layer_types {layer_types} does not put full attention on every n-th layer; llama.cpp's qwen35moe "
-        "places the full-attention layers by full_attention_interval, so llama.cpp cannot run this checkpoint. "
-        "Convert it for the ONNX engine instead (npm run model:convert -- --to onnx --from HF_DIR --out DIR), "
-        "which reads layer_types as given"
-    )
+    return None
+
+
+def recurrent_layers(layer_types: list) -> list[bool]:
+    """qwen35moe.attention.recurrent_layers: True for each linear-attention (Gated DeltaNet) layer."""
+    return [t == "linear_attention" for t in layer_types]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -552,7 +559,18 @@ def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[
     writer.add_ssm_state_size(d.k_head_dim)
     writer.add_ssm_time_step_rank(d.v_heads)
     writer.add_ssm_group_count(d.k_heads)
-    writer.add_full_attention_interval(d.interval)
+    if d.interval is not None:
+        writer.add_full_attention_interval(d.interval)
+    else:
+        # No interval at all rather than a wrong one: a llama.cpp too old for this key then fails to
+        # find a layer's tensors (its default interval is 4) instead of running the layers misplaced.
+        writer.add_array(f"{ARCH}.attention.recurrent_layers", recurrent_layers(d.layer_types))
+        # Said even without a log: the file then needs a newer llama.cpp than a periodic one.
+        (log or (lambda message: print(f"convert: {message}", file=sys.stderr)))(
+            f"layer_types {''.join('L' if r else 'F' for r in recurrent_layers(d.layer_types))} put full attention on no fixed "
+            f"interval: written as {ARCH}.attention.recurrent_layers (read by llama.cpp builds since qwen35moe's "
+            "recurrent-layer list; older ones refuse the file)"
+        )
 
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre(vocabulary.pre)
