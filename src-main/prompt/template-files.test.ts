@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DOMAINS } from '../common/trajectory/model';
-import { loadDomainTemplates, loadSystemPrompt } from './template-files';
+import { loadDomainTemplate, loadSystemPrompt } from './template-files';
 
 const builtinDir = fileURLToPath(new URL('../../resources/prompts', import.meta.url));
 const made: string[] = [];
@@ -19,11 +19,9 @@ afterEach(async () => {
 
 describe('built-in domain templates', () => {
   it('exist for every domain, hide their editor comment, and ask for think + predicted_observation', async () => {
-    const { templates, problems } = await loadDomainTemplates({ builtinDir });
-    expect(problems).toEqual([]);
     for (const domain of DOMAINS) {
-      const t = templates[domain];
-      expect(t.fromUserDir).toBe(false);
+      const t = await loadDomainTemplate(domain, { builtinDir });
+      expect(t.file).toBe(join(builtinDir, `${domain}.md`));
       expect(t.text.startsWith('<!--')).toBe(false);
       expect(t.text).toContain('<think>');
       expect(t.text).toContain('<predicted_observation>');
@@ -53,31 +51,9 @@ describe('built-in domain templates', () => {
   });
 });
 
-describe('a user prompt folder', () => {
-  it('overrides the built-in template of the domains it has and reports files it skipped', async () => {
+describe('a missing built-in template', () => {
+  it('is an error that names the domain and says to reinstall', async () => {
     const dir = await tempDir();
-    await writeFile(join(dir, 'terminal.md'), '<!-- mine -->\nYou are my shell. {{world_spec}}');
-    await writeFile(join(dir, 'terminl.md'), 'typo');
-    await writeFile(join(dir, 'web.md'), '   ');
-    await writeFile(join(dir, 'notes.txt'), 'ignored');
-    const { templates, problems } = await loadDomainTemplates({ builtinDir, userDir: dir });
-    expect(templates.terminal).toMatchObject({ text: 'You are my shell. {{world_spec}}', fromUserDir: true });
-    expect(templates.web.fromUserDir).toBe(false);
-    expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatch(/^terminl\.md: not a domain name/);
-    expect(problems[1]).toMatch(/^web\.md: empty/);
-    expect(await loadSystemPrompt('terminal', { builtinDir, userDir: dir }, { worldSpec: 'On Mars.' })).toBe(
-      'You are my shell. On Mars.',
-    );
-  });
-
-  it('that does not exist gives an error naming it', async () => {
-    const dir = join(await tempDir(), 'missing');
-    await expect(loadDomainTemplates({ builtinDir, userDir: dir })).rejects.toThrow(/Cannot read the prompt folder .*missing.*ENOENT/);
-  });
-
-  it('cannot hide a missing built-in template', async () => {
-    const dir = await tempDir();
-    await expect(loadDomainTemplates({ builtinDir: dir })).rejects.toThrow(/built-in prompt template for the mcp domain is missing/);
+    await expect(loadDomainTemplate('mcp', { builtinDir: dir })).rejects.toThrow(/built-in prompt template for the mcp domain is missing or empty .*Reinstall Worldloom/);
   });
 });
