@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileHead, fileSource } from '../src-main/formats/sources';
+import { fileHead, fileSource } from '../src-main/parsing/sources';
 import { TerminalScreen } from '../src-main/formats/terminal-screen';
 import { importTrajectories } from '../src-main/service/import-trajectories';
 import { WorkspaceStore } from '../src-main/store/workspace-store';

@@ -6,7 +6,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileHead, fileSource } from '../src-main/formats/sources';
+import { fileHead, fileSource } from '../src-main/parsing/sources';
 import { importTrajectories } from '../src-main/service/import-trajectories';
 import { WorkspaceStore } from '../src-main/store/workspace-store';
 import { awbLines } from '../src-main/testing/awb-fixtures';

@@ -9,7 +9,7 @@ import { RESOURCES_DIR } from '../cli/paths';
 import type { ExpandResult } from '../common/contract/agents';
 import type { JobProgress } from '../common/contract/jobs';
 import type { NodeRecord } from '../common/trajectory/model';
-import { fileHead, fileSource } from '../formats/sources';
+import { fileHead, fileSource } from '../parsing/sources';
 import { dispatch } from '../service/dispatch';
 import { importTrajectories } from '../service/import-trajectories';
 import { Studio } from '../service/studio';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, RESOURCES_DIR } from '../cli/paths';
 import { perturbationCatalog } from '../common/perturbations/registry';
 import type { Domain, NodeRecord } from '../common/trajectory/model';
-import { fileHead, fileSource } from '../formats/sources';
+import { fileHead, fileSource } from '../parsing/sources';
 import { importTrajectories } from '../service/import-trajectories';
 import { Studio } from '../service/studio';
 import { WorkspaceStore } from '../store/workspace-store';

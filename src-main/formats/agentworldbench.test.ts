@@ -6,7 +6,7 @@ import { importTrajectories } from '../service/import-trajectories';
 import { WorkspaceStore } from '../store/workspace-store';
 import { awbLines } from '../testing/awb-fixtures';
 import { actionFromPrompt, agentWorldBenchExporter, observationFromResponse } from './agentworldbench';
-import { fileHead, fileSource, textSource } from './sources';
+import { fileHead, fileSource, textSource } from '../parsing/sources';
 
 let store: WorkspaceStore;
 let dir: string;

@@ -8,9 +8,11 @@
 import { z } from 'zod';
 import { chainBundle } from '../common/trajectory/build';
 import { DOMAINS, type Domain, type NodeRecord, type TrajectoryBundle } from '../common/trajectory/model';
-import { jsonLines } from './json-lines';
-import type { ImportItem, ImportSource, TrajectoryExporter, TrajectoryImporter } from './format';
-import { contentKey } from './content-key';
+import { jsonLines } from '../parsing/json-lines';
+import type { ImportItem } from '../parsing/import-item';
+import type { ImportSource } from '../parsing/sources';
+import type { TrajectoryExporter, TrajectoryImporter } from './format';
+import { contentKey } from '../parsing/content-key';
 import {
   actionFromPrompt,
   guiBlocksFromPrompt,
@@ -19,7 +21,7 @@ import {
   responseForObservation,
   type GuiBlocks,
 } from '../common/trajectory/turn-format';
-import { plainZodIssue } from './json-document';
+import { plainZodIssue } from '../parsing/json-document';
 
 export { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation };
 

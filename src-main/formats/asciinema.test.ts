@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { asciinemaImporter } from './asciinema';
 import { learnPrompt } from './learned-prompt';
 import { importerFor } from './registry';
-import { fileHead, fileSource, textSource } from './sources';
+import { fileHead, fileSource, textSource } from '../parsing/sources';
 import { LineEditor } from './keystrokes';
 import { fixture, runImporter } from '../testing/importer-fixtures';
 

@@ -18,10 +18,12 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parsePrompt } from '../common/metrics/terminal-state';
 import { chainBundle, type StepDraft } from '../common/trajectory/build';
-import { ImportFormatError, type ImportItem, type ImportSource, type TrajectoryImporter, type FormatEntry, type ImporterOptions } from './format';
-import { contentKey } from './content-key';
+import { ImportFormatError, type ImportItem } from '../parsing/import-item';
+import type { ImportSource } from '../parsing/sources';
+import type { TrajectoryImporter, FormatEntry, ImporterOptions } from './format';
+import { contentKey } from '../parsing/content-key';
 import { LineEditor, keyNotation, type SubmittedLine } from './keystrokes';
-import { importLimitHint, MAX_IMPORT_BYTES, parseBoundedJson } from './json-limits';
+import { importLimitHint, MAX_IMPORT_BYTES, parseBoundedJson } from '../parsing/json-limits';
 import { givenPrompt, grammarPrompt, learnPrompt, type PromptMatcher } from './learned-prompt';
 import { clampTerminalSize, TerminalScreen } from './terminal-screen';
 

@@ -10,10 +10,11 @@ import { importAsJob, importTrajectories } from '../service/import-trajectories'
 import { WorkspaceStore } from '../store/workspace-store';
 import { bundleSource } from '../testing/dataset-fixtures';
 import { runImporter } from '../testing/importer-fixtures';
-import { guessChatAs, splitWorldModelSystem } from './chat-dataset';
-import { chatMessagesImporter, shareGptImporter } from './chat-dataset-importers';
+import { guessChatAs, splitWorldModelSystem } from '../parsing/chat-dataset';
+import { chatMessagesImporter } from './messages/import';
+import { shareGptImporter } from './sharegpt/import';
 import { importerFor } from './registry';
-import { fileHead, fileSource, textSource } from './sources';
+import { fileHead, fileSource, textSource } from '../parsing/sources';
 
 let n = 0;
 const original: TrajectoryBundle = chainBundle(

@@ -3,24 +3,9 @@
 // a dataset writer writes its own folder.
 import type { DatasetFormatSpec } from '../dataset/formats/dataset-format';
 import type { TrajectoryBundle } from '../common/trajectory/model';
-
-/** One line of a source, already decoded; `error` is set when the bytes were not valid UTF-8. */
-export interface SourceLine {
-  lineNo: number;
-  text: string;
-  error?: string;
-}
-
-export interface ImportSource {
-  /** File name (for messages and provenance), not a path to open. */
-  name: string;
-  /** Lines in order. Line-based formats stream through this. */
-  lines(): Iterable<SourceLine>;
-  /** The whole text, for formats that are one JSON document. */
-  text(): string;
-  /** The file on disk, for binary formats (Parquet) that read it themselves; absent for text already in memory. */
-  path?(): string;
-}
+import type { ChatAs } from '../parsing/chat-dataset';
+import type { IdFactory, ImportItem } from '../parsing/import-item';
+import type { ImportSource } from '../parsing/sources';
 
 /** What a user may tell an importer beyond the file (CLI flags, the import dialog). */
 export interface ImporterOptions {
@@ -29,7 +14,7 @@ export interface ImporterOptions {
    * turns and observations in assistant turns, `agent` data the reverse. Guessed from the
    * system prompt when not given.
    */
-  chatAs?: 'world-model' | 'agent';
+  chatAs?: ChatAs;
   /**
    * A terminal recording's shell prompt as a regular expression matched at the start of a
    * line (`--prompt`), for sessions whose prompt cannot be learned from repetition.
@@ -40,20 +25,6 @@ export interface ImporterOptions {
    * A compressed or replayed format can claim far more than its size on disk.
    */
   maxBytes?: number;
-}
-
-export type ImportItem =
-  | { kind: 'trajectory'; bundle: TrajectoryBundle }
-  /** Something that could not be read: a trajectory or a line was lost. */
-  | { kind: 'problem'; line: number | null; field?: string; reason: string }
-  /**
-   * Something read and left out on purpose (a harness turn, a terminal's reply to a cursor
-   * query, an agent's instruction prompt): said in the report so nothing is dropped silently.
-   */
-  | { kind: 'skipped'; line: number | null; what: string; reason: string };
-
-export interface IdFactory {
-  (): string;
 }
 
 export interface TrajectoryImporter {
@@ -99,8 +70,6 @@ export interface FormatEntry {
   fileWriter?: TrajectoryExporter;
   datasetWriter?: DatasetFormatSpec;
 }
-
-export class ImportFormatError extends Error {}
 
 /** A format id the registry does not know, or a format asked for what it cannot do; the message lists the ones that can. */
 export class UnknownFormatError extends Error {

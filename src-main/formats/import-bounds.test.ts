@@ -8,9 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importTrajectories } from '../service/import-trajectories';
 import { WorkspaceStore } from '../store/workspace-store';
 import { generatedAwb } from '../testing/awb-fixtures';
-import { MAX_JSON_DEPTH } from './json-limits';
+import { MAX_JSON_DEPTH } from '../parsing/json-limits';
 import { IMPORTERS } from './registry';
-import { fileHead, fileLines, fileSource, textSource } from './sources';
+import { fileHead, fileLines, fileSource, textSource } from '../parsing/sources';
 import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS } from './terminal-screen';
 import { fixture } from '../testing/importer-fixtures';
 

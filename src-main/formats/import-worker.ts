@@ -4,9 +4,10 @@
 // ends at its limits, never the host's own.
 import { parentPort, workerData } from 'node:worker_threads';
 import { newId } from '../common/trajectory/ids';
-import type { ImporterOptions, ImportItem } from './format';
+import type { ImporterOptions } from './format';
+import type { ImportItem } from '../parsing/import-item';
 import { importerFor } from './registry';
-import { fileSource } from './sources';
+import { fileSource } from '../parsing/sources';
 
 export interface ImportWorkerData {
   path: string;

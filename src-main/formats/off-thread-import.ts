@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ImportFormatError, type ImportItem } from './format';
+import { ImportFormatError, type ImportItem } from '../parsing/import-item';
 import type { ImportWorkerData } from './import-worker';
 
 /** Longest one file may take to read off the thread. */

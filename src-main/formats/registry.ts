@@ -11,7 +11,9 @@ import { promptCompletionFormatEntry } from '../dataset/formats/prompt-completio
 import { shareGptFormatEntry } from '../dataset/formats/sharegpt';
 import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
-import { chatMessagesImporter, parquetImporter, shareGptImporter } from './chat-dataset-importers';
+import { chatMessagesImporter } from './messages/import';
+import { parquetImporter } from './parquet/import';
+import { shareGptImporter } from './sharegpt/import';
 import { claudeCodeFormat } from './claude-code';
 import { closestFormat, firstLineOf } from './closest-format';
 import { codexRolloutFormat } from './codex-rollout';
@@ -27,7 +29,7 @@ import { worldloomJsonlFormat } from './worldloom-jsonl';
 
 /** In the order detection breaks ties and the export dialog lists them. */
 export const FORMATS: readonly FormatEntry[] = [
-  // Chat datasets are also read back as trajectories (./chat-dataset.ts).
+  // Chat datasets are also read back as trajectories (../parsing/chat-dataset.ts).
   { ...messagesFormatEntry, importer: chatMessagesImporter },
   promptCompletionFormatEntry,
   preferenceFormatEntry,
@@ -41,7 +43,7 @@ export const FORMATS: readonly FormatEntry[] = [
   mcpJsonRpcLogFormat,
   mcpCassetteFormat,
   atifFormat,
-  // Coding agents' own session files, eval logs and traces (./agent-session.ts pairs their calls and results).
+  // Coding agents' own session files, eval logs and traces (../parsing/agent-session.ts pairs their calls and results).
   claudeCodeFormat,
   codexRolloutFormat,
   geminiCliFormat,

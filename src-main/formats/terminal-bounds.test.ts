@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importAsJob } from '../service/import-trajectories';
 import { WorkspaceStore } from '../store/workspace-store';
 import { importOffThread } from './off-thread-import';
-import { fileHead, fileSource } from './sources';
+import { fileHead, fileSource } from '../parsing/sources';
 import { TerminalScreen } from './terminal-screen';
 
 let dir: string;

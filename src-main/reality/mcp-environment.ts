@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { jsonObservation } from '../formats/tool-call';
+import { jsonObservation } from '../parsing/tool-call';
 import { recordStep, RealEnvironmentError, type RealEnvironment, type RealLogEntry, type RealStep } from './environment';
 import { isObject } from '../common/json-values';
 import { rmSync, statSync } from 'node:fs';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { textSource } from '../formats/sources';
+import { textSource } from '../parsing/sources';
 import { WorkspaceStore } from '../store/workspace-store';
 import { importTrajectories } from './import-trajectories';
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileHead, fileSource } from '../formats/sources';
+import { fileHead, fileSource } from '../parsing/sources';
 import { WorkspaceStore } from '../store/workspace-store';
 import { importTrajectories } from './import-trajectories';
 

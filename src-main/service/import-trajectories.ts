@@ -2,7 +2,9 @@
 // batches, each batch one transaction: a crash loses at most the batch in flight, never
 // leaves half a trajectory, and every batch that committed stays.
 import { newId } from '../common/trajectory/ids';
-import type { ImporterOptions, ImportItem, ImportSource, TrajectoryImporter } from '../formats/format';
+import type { ImporterOptions, TrajectoryImporter } from '../formats/format';
+import type { ImportItem } from '../parsing/import-item';
+import type { ImportSource } from '../parsing/sources';
 import { importOffThread } from '../formats/off-thread-import';
 import { importerFor } from '../formats/registry';
 import type { WorkspaceStore } from '../store/workspace-store';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiMethod, ApiOutput } from '../common/contract/api';
-import { fileHead, fileSource } from '../formats/sources';
+import { fileHead, fileSource } from '../parsing/sources';
 import { WorkspaceStore } from '../store/workspace-store';
 import { generatedAwb } from '../testing/awb-fixtures';
 import { dispatch } from './dispatch';

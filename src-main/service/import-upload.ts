@@ -6,8 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileHead, fileSource } from '../formats/sources';
-import type { ImporterOptions, ImportSource } from '../formats/format';
+import { fileHead, fileSource } from '../parsing/sources';
+import type { ImporterOptions } from '../formats/format';
+import type { ImportSource } from '../parsing/sources';
 import type { ImportReport } from './import-trajectories';
 import { UserError } from '../common/user-error';
 

@@ -2,14 +2,14 @@
 import { homedir } from 'node:os';
 import { formatSummaries } from '../formats/registry';
 import { resolve } from 'node:path';
-import { fileHead, fileSource, textSource } from '../formats/sources';
+import { fileHead, fileSource, textSource } from '../parsing/sources';
 import { buildOutline } from '../common/trajectory/outline';
 import { openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from '../dataset/export-file';
 import { importAsJob, type ImportReport } from './import-trajectories';
 import { announceNodesAdded, announceTrajectoriesAdded } from './change-events';
 import type { JobContext } from './jobs';
-import type { ImportSource } from '../formats/format';
+import type { ImportSource } from '../parsing/sources';
 import { ImportUploads } from './import-upload';
 import { readRecent } from './recent-workspaces';
 import type { HandlersOf, Studio } from './studio';

@@ -1,6 +1,6 @@
 // Child process for the crash test: imports a file in small batches and reports each
 // committed batch on stdout, so the parent can kill it in the middle of the import.
-import { fileHead, fileSource } from '../formats/sources';
+import { fileHead, fileSource } from '../parsing/sources';
 import { WorkspaceStore } from '../store/workspace-store';
 import { importTrajectories } from '../service/import-trajectories';
 

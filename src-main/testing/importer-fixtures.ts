@@ -1,8 +1,9 @@
 // Test helper shared by the importer tests: runs an importer over a fixture or a string.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ImportItem, TrajectoryImporter } from '../formats/format';
-import { textSource } from '../formats/sources';
+import type { ImportItem } from '../parsing/import-item';
+import type { TrajectoryImporter } from '../formats/format';
+import { textSource } from '../parsing/sources';
 
 export const fixture = (name: string) => readFileSync(join(__dirname, '..', 'formats', 'fixtures', name), 'utf8');
 

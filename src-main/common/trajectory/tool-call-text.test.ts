@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolCallText } from './tool-call-text';
 
-/** A call as the MCP and ATIF importers write it (formats/tool-call.ts). */
+/** A call as the MCP and ATIF importers write it (parsing/tool-call.ts). */
 const toolCallAction = (name: string, args: unknown) => JSON.stringify({ name, arguments: args ?? {} });
 
 describe('toolCallText', () => {

@@ -1,5 +1,5 @@
 // How a tool call reads to a person. MCP logs and ATIF store a call as one line of JSON,
-// `{"name": "read_file", "arguments": {"path": "/a"}}` (see formats/tool-call.ts): exact, but a
+// `{"name": "read_file", "arguments": {"path": "/a"}}` (see parsing/tool-call.ts): exact, but a
 // tree of such rows is a wall of braces. Shown instead as `read_file(path: "/a")`, with the
 // JSON kept for hover and the inspector. Pure text in, text out: the UI shows it as text.
 

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentWorldBenchExporter, agentWorldBenchImporter } from '../../formats/agentworldbench';
-import { fileSource } from '../../formats/sources';
+import { fileSource } from '../../parsing/sources';
 import { chainBundle } from '../../common/trajectory/build';
 import { actionFromPrompt, observationFromResponse } from '../../common/trajectory/turn-format';
 import { buildExamples } from '../builders';

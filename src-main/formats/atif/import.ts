@@ -1,0 +1,320 @@
+// ATIF trajectory.json (Agent Trajectory Interchange Format; Terminal-Bench 2 / Harbor):
+// agent steps carry tool calls and, in the same step, the observation results that answer
+// them (matched by source_call_id). Each answered call is a turn. Terminal tools (Harbor's
+// Terminus sends keystrokes) give the command text as the action; any other tool gives
+// the call as JSON {"name","arguments"} (../../parsing/tool-call.ts). Agents without function calling
+// write their calls inside the message (`<function=execute_bash><parameter=command>…`):
+// those are read the same way. The domain is terminal unless the tools say otherwise.
+//
+// What is the agent's or the harness's stays out of the environment, said in `skipped`:
+// reasoning_content and the message are the node's agentReasoning; the agent's system and
+// instruction prompts are kept in the root's provenance, the initial state is the task and
+// the terminal screen the environment showed; harness turns (mark_task_complete and its
+// confirmation, finish, think, a reply the harness could not parse) are no turns; a context
+// handoff to subagent trajectories is kept in the next turn's provenance.
+import { z } from 'zod';
+import type { Domain } from '../../common/trajectory/model';
+import { chainBundle, type StepDraft } from '../../common/trajectory/build';
+import type { ImportItem } from '../../parsing/import-item';
+import type { ImportSource } from '../../parsing/sources';
+import type { TrajectoryImporter } from '../format';
+import { contentKey } from '../../parsing/content-key';
+import { contentText, parseJsonDocument, zodProblem } from '../../parsing/json-document';
+import { parseBoundedJson } from '../../parsing/json-limits';
+import { callsInText, jsonObservation, toolCallAction } from '../../parsing/tool-call';
+
+const FORMAT = 'atif';
+
+const ToolCall = z.looseObject({ tool_call_id: z.string(), function_name: z.string(), arguments: z.unknown() });
+const Result = z.looseObject({ source_call_id: z.string().nullable().optional(), content: z.unknown().optional(), subagent_trajectory_ref: z.unknown().optional() });
+const Step = z.looseObject({
+  step_id: z.union([z.number(), z.string()]).optional(),
+  source: z.enum(['system', 'user', 'agent']),
+  message: z.unknown().optional(),
+  reasoning_content: z.string().nullable().optional(),
+  tool_calls: z.array(ToolCall).nullable().optional(),
+  observation: z.looseObject({ results: z.array(Result) }).nullable().optional(),
+});
+const Doc = z.looseObject({
+  schema_version: z.string().startsWith('ATIF', 'schema_version must name an ATIF version'),
+  session_id: z.string().optional(),
+  agent: z
+    .looseObject({ name: z.string(), version: z.string().optional(), model_name: z.string().nullable().optional(), tool_definitions: z.array(z.unknown()).optional() })
+    .optional(),
+  steps: z.array(z.unknown()),
+});
+type ToolCall = z.infer<typeof ToolCall>;
+
+type ToolKind = 'terminal' | 'swe' | 'web' | 'search' | 'other';
+const COMMAND_FIELDS = ['keystrokes', 'command', 'cmd', 'keys', 'script', 'input'] as const;
+
+function argsObject(args: unknown): Record<string, unknown> | undefined {
+  let value = args;
+  if (typeof value === 'string') {
+    try {
+      value = parseBoundedJson(value);
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function toolKind(call: ToolCall): ToolKind {
+  const name = call.function_name;
+  if (/str_replace|edit_file|apply_patch|create_file|view_file|write_file|file_editor/i.test(name)) return 'swe';
+  if (/browser|navigate|click|goto|playwright|page_/i.test(name)) return 'web';
+  if (/search|google|bing|retriev/i.test(name) && !/file|dir|grep/i.test(name)) return 'search';
+  if (/bash|shell|terminal|tmux|keystroke|send_keys|exec|run_command|^run$|^sh$|^cmd$/i.test(name)) return 'terminal';
+  const args = argsObject(call.arguments);
+  return args && COMMAND_FIELDS.some((f) => typeof args[f] === 'string') ? 'terminal' : 'other';
+}
+
+/** The action text: what was typed for a terminal tool (its final Enter dropped), else the call as JSON. */
+export function actionOf(call: ToolCall): string {
+  const args = argsObject(call.arguments);
+  if (toolKind(call) === 'terminal' && args) {
+    const field = COMMAND_FIELDS.find((f) => typeof args[f] === 'string');
+    if (field) return (args[field] as string).replace(/\r?\n$/, '');
+  }
+  return toolCallAction(call.function_name, args ?? call.arguments);
+}
+
+function domainOf(kinds: readonly ToolKind[]): Domain {
+  if (kinds.includes('swe')) return 'swe';
+  if (kinds.includes('terminal') || kinds.length === 0) return 'terminal';
+  if (kinds.includes('web')) return 'web';
+  if (kinds.includes('search')) return 'search';
+  return 'mcp';
+}
+
+/** The label Harbor's Terminus writes above each terminal output. */
+const TERMINAL_HEADER = /^(Current terminal state:\n)?New Terminal Output:\n\n?/;
+
+/** Calls the harness answers itself: nothing reaches the environment. */
+const HARNESS_TOOLS = /^(mark_task_complete|task_complete|finish|think|task_tracker)$/i;
+
+/** Calls written inside the message by agents without function calling, as ATIF tool calls. */
+export function inlineCalls(message: string): { calls: ToolCall[]; rest: string } {
+  const { calls, rest } = callsInText(message);
+  return { calls: calls.map((c, i) => ({ tool_call_id: `inline-${i + 1}`, function_name: c.name, arguments: c.arguments })), rest };
+}
+
+/** OpenHands without function calling: an in-context example, then the task between its own rulers. */
+const OPENHANDS_TASK = /-{5,} NEW TASK DESCRIPTION -{5,}\n([\s\S]*?)\n*-{5,} END OF NEW TASK DESCRIPTION -{5,}/;
+const OPENHANDS_EXAMPLE = /-{5,} START OF EXAMPLE -{5,}[\s\S]*?-{5,} END OF EXAMPLE -{5,}/;
+
+/**
+ * The first user message as the environment's initial state, and what in it was for the
+ * agent: Terminus' instructions before the task and the terminal screen after it; OpenHands'
+ * in-context example (a demonstration in another environment) around its task.
+ */
+export function splitTaskPrompt(message: string): { initialState: string; instructions: string | null } {
+  const openHandsTask = OPENHANDS_TASK.exec(message);
+  if (openHandsTask) {
+    const around = (message.slice(0, openHandsTask.index) + message.slice(openHandsTask.index + openHandsTask[0].length)).trim();
+    return { initialState: openHandsTask[1]!.trim(), instructions: around || null };
+  }
+  if (OPENHANDS_EXAMPLE.test(message)) {
+    // An example without the task rulers: everything but the example is the task.
+    const example = OPENHANDS_EXAMPLE.exec(message)!;
+    const rest = (message.slice(0, example.index) + message.slice(example.index + example[0].length)).replace(/^Here's a running example[^\n]*\n+/i, '');
+    return { initialState: rest.trim(), instructions: example[0] };
+  }
+  const task = /\n*Task Description:\s*\n/.exec(message);
+  if (!task) return { initialState: message.trim(), instructions: null };
+  const rest = message.slice(task.index + task[0].length);
+  const screen = /\n*Current terminal state:\s*\n/.exec(rest);
+  const taskText = (screen ? rest.slice(0, screen.index) : rest).trim();
+  const screenText = screen ? rest.slice(screen.index + screen[0].length).replace(/\s+$/, '') : '';
+  return {
+    initialState: screenText ? `Task: ${taskText}\n\n${screenText}` : `Task: ${taskText}`,
+    instructions: message.slice(0, task.index).trim() || null,
+  };
+}
+
+function toolList(definitions: readonly unknown[] | undefined): string {
+  const lines = (definitions ?? []).flatMap((d) => {
+    const fn = (d as { function?: { name?: unknown; description?: unknown } }).function ?? (d as { name?: unknown; description?: unknown });
+    if (typeof fn.name !== 'string' || HARNESS_TOOLS.test(fn.name)) return [];
+    const description = typeof fn.description === 'string' ? fn.description.split('\n')[0]!.trim() : '';
+    return [`- ${fn.name}${description ? `: ${description}` : ''}`];
+  });
+  return lines.length ? `\n\nTools the environment provides:\n${lines.join('\n')}` : '';
+}
+
+const firstLine = (text: string) => {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 120 ? `${line.slice(0, 117)}…` : line;
+};
+
+export const atifImporter: TrajectoryImporter = {
+  id: FORMAT,
+  label: 'ATIF trajectory.json (Terminal-Bench 2 / Harbor)',
+  detect(name, head) {
+    if (/"schema_version"\s*:\s*"ATIF-/.test(head)) return 0.98;
+    return /(^|[\\/])trajectory\.json$/i.test(name) && head.includes('"steps"') ? 0.5 : 0;
+  },
+  *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
+    const text = source.text();
+    const doc = parseJsonDocument(text);
+    if ('problem' in doc) {
+      yield doc.problem;
+      return;
+    }
+    const parsed = Doc.safeParse(doc.value);
+    if (!parsed.success) {
+      yield zodProblem(parsed.error);
+      return;
+    }
+    const atif = parsed.data;
+    const steps: StepDraft[] = [];
+    const kinds: ToolKind[] = [];
+    let task: { initialState: string; instructions: string | null } | undefined;
+    let agentSystemPrompt: string | undefined;
+    // A context handoff waits for the next turn, whose provenance keeps it.
+    let handoff: Record<string, unknown>[] = [];
+    const skip = (what: string, reason: string): ImportItem => ({ kind: 'skipped', line: null, what, reason });
+    for (const [i, raw] of atif.steps.entries()) {
+      const at = ['steps', i] as const;
+      const step = Step.safeParse(raw);
+      if (!step.success) {
+        yield zodProblem(step.error, at);
+        continue;
+      }
+      const s = step.data;
+      const name = `step ${String(s.step_id ?? i + 1)}`;
+      const results = s.observation?.results ?? [];
+      const refs = results.flatMap((r) => (r.subagent_trajectory_ref !== undefined ? [r.subagent_trajectory_ref] : []));
+      const hasCalls = Boolean(s.tool_calls?.length) || (s.source === 'agent' && inlineCalls(contentText(s.message)).calls.length > 0);
+      // Without a call to answer, subagent references are the harness handing the context on.
+      if (refs.length && !hasCalls) {
+        handoff.push({ stepId: s.step_id ?? i, source: s.source, message: contentText(s.message), subagentTrajectoryRef: refs.flat() });
+        yield skip(`${name} (a handoff to ${refs.flat().length} subagent trajectories)`, "the agent's harness summarised its context; nothing reached the environment. Its references are kept in the next turn's provenance (atifHandoff)");
+        continue;
+      }
+      if (s.source === 'system') {
+        if (agentSystemPrompt === undefined && steps.length === 0 && task === undefined) {
+          agentSystemPrompt = contentText(s.message);
+          yield skip(`${name} (the agent's system prompt)`, "it tells the agent how to act, not what the environment is; kept in the root's provenance (atif.agentSystemPrompt)");
+        } else {
+          handoff.push({ stepId: s.step_id ?? i, source: s.source, message: contentText(s.message) });
+          yield skip(`${name} (a system message: ${firstLine(contentText(s.message))})`, "the agent's harness wrote it, not the environment; kept in the next turn's provenance (atifHandoff)");
+        }
+        continue;
+      }
+      if (s.source === 'user') {
+        if (task === undefined) {
+          task = splitTaskPrompt(contentText(s.message));
+          if (task.instructions) {
+            const example = OPENHANDS_EXAMPLE.test(task.instructions);
+            yield skip(
+              `${name} (${example ? "the agent's in-context example and format reminders around the task" : "the agent's instructions before the task"})`,
+              `${example ? 'a demonstration in another environment, not this one' : "advice to the agent, not the environment's state"}; the task${example ? '' : ' and the terminal screen'} ${example ? 'is' : 'are'} the initial state, the ${example ? 'example is' : 'instructions are'} kept in the root's provenance (atif.agentInstructions)`,
+            );
+          }
+        } else {
+          handoff.push({ stepId: s.step_id ?? i, source: s.source, message: contentText(s.message) });
+          yield skip(`${name} (a user message: ${firstLine(contentText(s.message))})`, "it speaks to the agent, not for the environment; kept in the next turn's provenance (atifHandoff)");
+        }
+        continue;
+      }
+      const message = contentText(s.message);
+      const inline = s.tool_calls?.length ? null : inlineCalls(message);
+      const calls = s.tool_calls?.length ? s.tool_calls : (inline?.calls ?? []);
+      const byCall = new Map<string, string[]>();
+      const stepLevel: string[] = [];
+      const strayResults: ImportItem[] = [];
+      results.forEach((r, j) => {
+        // A call answered by a subagent's trajectory alone: the reference is its observation, nothing dropped.
+        const content = r.content === undefined && r.subagent_trajectory_ref !== undefined ? jsonObservation({ subagent_trajectory_ref: r.subagent_trajectory_ref }) : contentText(r.content);
+        if (r.source_call_id === null || r.source_call_id === undefined) stepLevel.push(content);
+        else if (calls.some((c) => c.tool_call_id === r.source_call_id)) byCall.set(r.source_call_id, [...(byCall.get(r.source_call_id) ?? []), content]);
+        else strayResults.push({ kind: 'problem', line: null, field: [...at, 'observation', 'results', j, 'source_call_id'].join('.'), reason: `result for ${r.source_call_id}, which is not a tool call of this step` });
+      });
+      yield* strayResults;
+      const thought = [s.reasoning_content?.trim(), (inline ? inline.rest : message).trim()].filter(Boolean).join('\n\n');
+      let agentReasoning: string | null = thought || null;
+      const push = (action: string, output: string) => {
+        const provenance: Record<string, unknown> = { source: { format: FORMAT, file: source.name }, stepId: s.step_id ?? i };
+        // Terminus heads each screen with its own label; the terminal never printed it.
+        const header = TERMINAL_HEADER.exec(output);
+        const observation = header ? output.slice(header[0].length) : output;
+        if (header) provenance.harnessHeader = header[0];
+        if (handoff.length) provenance.atifHandoff = handoff;
+        handoff = [];
+        steps.push({ action, observation, agentReasoning, origin: 'real', provenance });
+        agentReasoning = null; // the step's reasoning goes with its first turn only
+      };
+      const harness = calls.filter((c) => HARNESS_TOOLS.test(c.function_name));
+      const environmentCalls = calls.filter((c) => !HARNESS_TOOLS.test(c.function_name));
+      for (const call of harness) {
+        // With no environment call beside it, a result without source_call_id answers the harness call.
+        const answer = byCall.get(call.tool_call_id) ?? (environmentCalls.length === 0 && stepLevel.length ? stepLevel : undefined);
+        yield skip(
+          `${name} (the harness call ${call.function_name}${answer ? ` and its answer: ${firstLine(answer.join('\n').replace(TERMINAL_HEADER, '')) || 'an empty screen'}` : ''})`,
+          'the agent told its harness something (done, a thought, a plan); nothing ran in the environment',
+        );
+      }
+      const unanswered: ToolCall[] = [];
+      environmentCalls.forEach((call) => {
+        kinds.push(toolKind(call));
+        const answer = byCall.get(call.tool_call_id);
+        if (answer) push(actionOf(call), answer.join('\n'));
+        else unanswered.push(call);
+      });
+      if (unanswered.length && stepLevel.length) {
+        // Results without a source_call_id answer the step as a whole (e.g. the terminal
+        // screen after all its keystrokes): the calls they follow form one turn.
+        push(unanswered.map(actionOf).join('\n'), stepLevel.join('\n'));
+      } else if (unanswered.length) {
+        for (const call of unanswered) {
+          const j = calls.indexOf(call);
+          yield { kind: 'problem', line: null, field: [...at, 'tool_calls', j].join('.'), reason: `tool call ${call.tool_call_id} (${call.function_name}) has no observation result` };
+        }
+      } else if (stepLevel.length && harness.length === 0) {
+        yield skip(`${name} (a reply with no action, and the harness's answer: ${firstLine(stepLevel.join('\n'))})`, 'nothing ran in the environment: the harness answered the agent itself');
+      } else if (calls.length === 0 && message.trim() !== '') {
+        yield skip(`${name} (the agent's message: ${firstLine(message)})`, 'a message to the user, with no action on the environment');
+      }
+    }
+    if (steps.length === 0) {
+      yield { kind: 'problem', line: null, field: 'steps', reason: 'no agent tool call with an observation: nothing to import' };
+      return;
+    }
+    const domain = domainOf(kinds);
+    const agent = atif.agent ? `${atif.agent.name}${atif.agent.version ? ` ${atif.agent.version}` : ''}` : 'an agent';
+    const tools = toolList(atif.agent?.tool_definitions);
+    yield {
+      kind: 'trajectory',
+      bundle: chainBundle(
+        {
+          title: `${atif.agent?.name ?? source.name} · ${atif.session_id ?? source.name}`,
+          domain,
+          systemPrompt:
+            (domain === 'terminal'
+              ? `Terminal environment of an agent task (recorded as ATIF by ${agent}): a Linux shell in a container. ` +
+                'Each action is the keystrokes sent to the terminal; each observation is the terminal output that followed.'
+              : `Tool environment of an agent task (recorded as ATIF by ${agent}). Each action is a tool call ` +
+                '(shell commands as typed, other tools as JSON {"name", "arguments"}); each observation is the tool\'s result.') + tools,
+          initialState: task?.initialState ?? '',
+          sourceKey: contentKey([FORMAT, text]),
+          rootProvenance: {
+            source: { format: FORMAT, file: source.name, ...(atif.session_id ? { sampleId: atif.session_id } : {}) },
+            atif: {
+              schemaVersion: atif.schema_version,
+              ...(atif.agent ? { agent: atif.agent } : {}),
+              ...(agentSystemPrompt !== undefined ? { agentSystemPrompt } : {}),
+              ...(task?.instructions ? { agentInstructions: task.instructions } : {}),
+              // A handoff after the last turn has no turn to sit on.
+              ...(handoff.length ? { trailingHandoff: handoff } : {}),
+            },
+          },
+          steps,
+        },
+        newId,
+        now,
+      ),
+    };
+  },
+};

@@ -1,0 +1,174 @@
+// Codex CLI session rollouts (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl): one record per
+// line, `{timestamp, type, payload}`. `response_item` payloads are the model's items: user
+// and assistant messages, reasoning summaries, `function_call` (the shell tool, its command
+// an argv such as ["bash", "-lc", "ls"]) and `custom_tool_call` (apply_patch, its input the
+// patch), each answered by a `*_output` item with the same call_id. ../../parsing/agent-session.ts pairs
+// them. Older rollouts (before the typed records) hold the items bare after a
+// `{id, timestamp, instructions}` first line; both are read.
+// Left out, and said: `event_msg` records (the UI's copy of the same turn: user and agent
+// messages, token counts, command events), `turn_context` (the settings of each turn), the
+// harness's own messages (developer instructions, AGENTS.md, the environment context, which
+// is kept in the root's provenance) and reasoning that is only encrypted.
+import { agentSessionItems, parsedArguments, type AgentEvent } from '../../parsing/agent-session';
+import type { TrajectoryImporter } from '../format';
+import type { ImportItem } from '../../parsing/import-item';
+import type { ImportSource } from '../../parsing/sources';
+import { jsonLines } from '../../parsing/json-lines';
+
+const FORMAT = 'codex-rollout';
+
+type Item = Record<string, unknown>;
+
+/** Message content parts ({type: input_text|output_text|text, text}) as text. */
+function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((p: { text?: unknown; type?: unknown }) => (typeof p?.text === 'string' ? p.text : p?.type === 'input_image' ? '(an image)' : '')).join('\n');
+}
+
+/** A call's output: the shell tool wraps it as JSON {output, metadata: {exit_code}}; others are text or content parts. */
+function outputText(output: unknown): { text: string; exitCode?: number } {
+  if (Array.isArray(output)) return { text: partsText(output) };
+  if (typeof output !== 'string') return { text: output === undefined || output === null ? '' : JSON.stringify(output) };
+  if (output.startsWith('{')) {
+    const value = parsedArguments(output) as { output?: unknown; metadata?: { exit_code?: unknown } };
+    if (typeof value === 'object' && value !== null && typeof value.output === 'string') {
+      return { text: value.output, ...(typeof value.metadata?.exit_code === 'number' ? { exitCode: value.metadata.exit_code } : {}) };
+    }
+  }
+  return { text: output };
+}
+
+const HARNESS_USER_TEXT = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<INSTRUCTIONS>|<user_shell_command>|<turn_aborted>)/;
+
+export const codexRolloutImporter: TrajectoryImporter = {
+  id: FORMAT,
+  label: 'Codex CLI session rollout JSONL',
+  detect(name, head) {
+    const first = head.split('\n').find((l) => l.trim() !== '') ?? '';
+    if (/"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(first) && /"payload"\s*:/.test(first)) return 0.96;
+    if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/i.test(name) && /"(instructions|record_type)"\s*:|"type"\s*:\s*"(message|function_call|reasoning)"/.test(head)) return 0.9;
+    return 0;
+  },
+  *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
+    const events: AgentEvent[] = [];
+    const texts: string[] = [];
+    const problems: ImportItem[] = [];
+    const meta: Record<string, unknown> = {};
+    const harness: string[] = [];
+    const tally = new Map<string, { count: number; line: number; reason: string }>();
+    const leaveOut = (what: string, line: number, reason: string) => {
+      const seen = tally.get(what);
+      if (seen) seen.count++;
+      else tally.set(what, { count: 1, line, reason });
+    };
+    for (const rec of jsonLines(source)) {
+      if (rec.kind === 'problem') {
+        problems.push(rec);
+        continue;
+      }
+      const line = rec.lineNo;
+      texts.push(rec.text);
+      const r = rec.value as Item;
+      if (typeof r !== 'object' || r === null) {
+        problems.push({ kind: 'problem', line, reason: 'a rollout line is a JSON object' });
+        continue;
+      }
+      let item: Item;
+      if (r.type === 'session_meta' && typeof r.payload === 'object' && r.payload !== null) {
+        Object.assign(meta, r.payload);
+        continue;
+      } else if (r.type === 'response_item' && typeof r.payload === 'object' && r.payload !== null) item = r.payload as Item;
+      else if (r.type === 'event_msg') {
+        leaveOut('event_msg record', line, "the UI's copy of the same turn (user and agent messages, token counts, command events); the response items hold it");
+        continue;
+      } else if (r.type === 'turn_context') {
+        leaveOut('turn_context record', line, "each turn's settings (model, sandbox, approval policy), not a message");
+        continue;
+      } else if (r.type === 'compacted') {
+        leaveOut('compaction summary', line, "the harness summarised the context to save space; nothing reached the environment");
+        continue;
+      } else if (r.record_type === 'state') {
+        leaveOut('state record', line, "the CLI's own bookkeeping, not a message");
+        continue;
+      } else if (line === 1 && typeof r.id === 'string' && r.type === undefined) {
+        // An older rollout's first line: the session's id, time and instructions.
+        Object.assign(meta, r);
+        continue;
+      } else if (typeof r.type === 'string' && r.payload === undefined) item = r;
+      else {
+        problems.push({ kind: 'problem', line, field: 'type', reason: `a record of type ${JSON.stringify(r.type)} that this reader does not know` });
+        continue;
+      }
+      switch (item.type) {
+        case 'message': {
+          const text = partsText(item.content);
+          if (item.role === 'assistant') events.push({ kind: 'thought', text, line });
+          else if (item.role === 'user' && !HARNESS_USER_TEXT.test(text)) events.push({ kind: 'user', text, line });
+          else {
+            harness.push(text);
+            leaveOut(`${String(item.role)} message the harness wrote (instructions, environment context)`, line, "Codex's own instructions and settings for the model; kept in the root's provenance (codex.harnessMessages)");
+          }
+          break;
+        }
+        case 'reasoning': {
+          const summary = Array.isArray(item.summary) ? partsText(item.summary) : '';
+          const content = Array.isArray(item.content) ? partsText(item.content) : '';
+          const text = [summary, content].filter(Boolean).join('\n\n');
+          if (text) events.push({ kind: 'thought', text, line });
+          else leaveOut('encrypted reasoning', line, 'the model provider encrypted it; there is no text to keep');
+          break;
+        }
+        case 'function_call':
+          events.push({ kind: 'call', id: String(item.call_id ?? item.id), name: String(item.name), arguments: parsedArguments(item.arguments), line });
+          break;
+        case 'custom_tool_call':
+          events.push({ kind: 'call', id: String(item.call_id ?? item.id), name: String(item.name), arguments: item.input, line });
+          break;
+        case 'local_shell_call': {
+          const action = (item.action ?? {}) as { command?: unknown; working_directory?: unknown };
+          events.push({ kind: 'call', id: String(item.call_id ?? item.id), name: 'local_shell', arguments: { command: action.command }, line });
+          break;
+        }
+        case 'function_call_output':
+        case 'custom_tool_call_output':
+        case 'local_shell_call_output': {
+          const { text, exitCode } = outputText(item.output);
+          events.push({ kind: 'result', id: String(item.call_id), content: text, ...(exitCode !== undefined && exitCode !== 0 ? { isError: true } : {}), line });
+          break;
+        }
+        case 'web_search_call':
+          leaveOut('web search the provider ran', line, "the model provider searched on its side; the rollout holds no result to observe");
+          break;
+        default:
+          problems.push({ kind: 'problem', line, field: 'payload.type', reason: `an item of type ${JSON.stringify(item.type)} that this reader does not know` });
+      }
+    }
+    yield* problems;
+    for (const [what, t] of tally) events.push({ kind: 'skip', what: `${t.count} × ${what}`, reason: t.reason, line: t.line });
+    if (texts.length === 0) return;
+    const version = typeof meta.cli_version === 'string' ? meta.cli_version : undefined;
+    const cwd = typeof meta.cwd === 'string' ? meta.cwd : undefined;
+    yield* agentSessionItems(
+      {
+        format: FORMAT,
+        file: source.name,
+        agent: `Codex CLI${version ? ` ${version}` : ''}`,
+        ...(typeof meta.id === 'string' ? { sessionId: meta.id } : {}),
+        sourceText: texts.join('\n'),
+        ...(cwd ? { setting: `Working directory: ${cwd}` } : {}),
+        provenance: {
+          codex: {
+            ...(cwd ? { cwd } : {}),
+            ...(version ? { cliVersion: version } : {}),
+            ...(typeof meta.instructions === 'string' ? { instructions: meta.instructions } : {}),
+            ...(harness.length ? { harnessMessages: harness } : {}),
+          },
+        },
+      },
+      events,
+      newId,
+      now,
+    );
+  },
+};

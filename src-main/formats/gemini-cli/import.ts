@@ -1,0 +1,133 @@
+// gemini-cli sessions. Two layouts are read:
+// - the chat recording (~/.gemini/tmp/<project>/chats/session-*.json): {sessionId,
+//   projectHash, startTime, messages: [{type: user|gemini|info|error, content, thoughts,
+//   toolCalls: [{id, name, args, result: [{functionResponse: {id, name, response}}],
+//   status, resultDisplay}]}]}: each tool call carries its own result;
+// - a saved chat (`/chat save`, checkpoint-*.json): a list of Gemini API contents
+//   [{role: user|model, parts: [{text} | {functionCall: {id?, name, args}} |
+//   {functionResponse: {id?, name, response}}]}], a response answering the call with its id
+//   (or, without ids, the oldest open call of its name).
+// ../../parsing/agent-session.ts makes the turns. Left out, and said: the app's info, warning and error
+// notes, and calls cancelled before they ran.
+import { agentSessionItems, type AgentEvent } from '../../parsing/agent-session';
+import type { TrajectoryImporter } from '../format';
+import type { ImportItem } from '../../parsing/import-item';
+import type { ImportSource } from '../../parsing/sources';
+import { parseJsonDocument } from '../../parsing/json-document';
+
+const FORMAT = 'gemini-cli';
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A function response's payload as text: its `output` (or `error`) when that is all it says, else the JSON. */
+function responseText(response: unknown): { text: string; isError?: boolean } {
+  if (isRec(response)) {
+    const keys = Object.keys(response);
+    if (keys.length === 1 && typeof response.output === 'string') return { text: response.output };
+    if (keys.length === 1 && typeof response.error === 'string') return { text: response.error, isError: true };
+  }
+  return { text: typeof response === 'string' ? response : JSON.stringify(response, null, 2) };
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (isRec(p) && typeof p.text === 'string' ? p.text : typeof p === 'string' ? p : '')).join('\n');
+  return '';
+}
+
+function* recordingEvents(doc: Rec): Iterable<AgentEvent> {
+  const messages = Array.isArray(doc.messages) ? doc.messages : [];
+  for (const [i, m] of messages.entries()) {
+    if (!isRec(m)) continue;
+    if (m.type === 'user') {
+      const text = contentText(m.content);
+      if (/^\s*\//.test(text)) yield { kind: 'skip', what: `messages.${i} (a slash command: ${text.trim().split('\n')[0]})`, reason: "one of gemini-cli's own commands; the app answered it, not the environment", line: null };
+      else yield { kind: 'user', text, line: null };
+    } else if (m.type === 'gemini') {
+      const thoughts = Array.isArray(m.thoughts) ? m.thoughts.filter(isRec).map((t) => [t.subject, t.description].filter((s) => typeof s === 'string' && s).join(': ')) : [];
+      const text = [...thoughts, contentText(m.content)].filter(Boolean).join('\n\n');
+      if (text) yield { kind: 'thought', text, line: null };
+      for (const call of Array.isArray(m.toolCalls) ? m.toolCalls.filter(isRec) : []) {
+        const id = String(call.id ?? `${i}:${String(call.name)}`);
+        yield { kind: 'call', id, name: String(call.name), arguments: call.args ?? {}, line: null };
+        const responses = (Array.isArray(call.result) ? call.result : []).flatMap((r) => (isRec(r) && isRec(r.functionResponse) ? [r.functionResponse.response] : []));
+        if (responses.length) {
+          const parts = responses.map(responseText);
+          yield { kind: 'result', id, content: parts.map((p) => p.text).join('\n'), ...(parts.some((p) => p.isError) || call.status === 'error' ? { isError: true } : {}), line: null };
+        } else if (typeof call.resultDisplay === 'string' && call.status !== 'cancelled') {
+          yield { kind: 'result', id, content: call.resultDisplay, ...(call.status === 'error' ? { isError: true } : {}), line: null };
+        }
+      }
+    } else {
+      yield { kind: 'skip', what: `messages.${i} (a ${String(m.type)} note: ${contentText(m.content).split('\n')[0]!.slice(0, 80)})`, reason: 'the app wrote it for the person (info, a warning, an error), not the model or a tool', line: null };
+    }
+  }
+}
+
+function* contentsEvents(contents: unknown[]): Iterable<AgentEvent> {
+  const open = new Map<string, string[]>();
+  let n = 0;
+  for (const c of contents) {
+    if (!isRec(c) || !Array.isArray(c.parts)) continue;
+    for (const p of c.parts.filter(isRec)) {
+      if (isRec(p.functionCall)) {
+        const name = String(p.functionCall.name);
+        const id = typeof p.functionCall.id === 'string' ? p.functionCall.id : `call-${++n}`;
+        open.set(name, [...(open.get(name) ?? []), id]);
+        yield { kind: 'call', id, name, arguments: p.functionCall.args ?? {}, line: null };
+      } else if (isRec(p.functionResponse)) {
+        const name = String(p.functionResponse.name);
+        const id = typeof p.functionResponse.id === 'string' ? p.functionResponse.id : (open.get(name)?.shift() ?? `unmatched-${name}`);
+        const { text, isError } = responseText(p.functionResponse.response);
+        yield { kind: 'result', id, content: text, ...(isError ? { isError } : {}), line: null };
+      } else if (typeof p.text === 'string') {
+        if (c.role === 'model') yield { kind: 'thought', text: p.text, line: null };
+        else yield { kind: 'user', text: p.text, line: null };
+      }
+    }
+  }
+}
+
+export const geminiCliImporter: TrajectoryImporter = {
+  id: FORMAT,
+  label: 'gemini-cli session',
+  detect(_name, head) {
+    if (/"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head) && /"messages"\s*:/.test(head)) return 0.95;
+    if (/^\s*\[\s*\{\s*"role"\s*:\s*"(user|model)"\s*,\s*"parts"\s*:/.test(head)) return 0.85;
+    return 0;
+  },
+  *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
+    const text = source.text();
+    const doc = parseJsonDocument(text);
+    if ('problem' in doc) {
+      yield doc.problem;
+      return;
+    }
+    const value = doc.value;
+    let events: Iterable<AgentEvent>;
+    let sessionId: string | undefined;
+    let model: string | undefined;
+    if (isRec(value) && Array.isArray(value.messages)) {
+      events = recordingEvents(value);
+      sessionId = typeof value.sessionId === 'string' ? value.sessionId : undefined;
+      const first = value.messages.find((m) => isRec(m) && typeof m.model === 'string') as Rec | undefined;
+      model = first?.model as string | undefined;
+    } else if (Array.isArray(value) && value.every((c) => isRec(c) && Array.isArray(c.parts))) events = contentsEvents(value);
+    else {
+      yield {
+        kind: 'problem',
+        line: null,
+        field: 'messages',
+        reason: 'not a gemini-cli session: expected a chat recording {sessionId, projectHash, messages: [...]} or a saved chat [{role, parts: [...]}]',
+      };
+      return;
+    }
+    yield* agentSessionItems(
+      { format: FORMAT, file: source.name, agent: 'gemini-cli', ...(sessionId ? { sessionId } : {}), sourceText: text, ...(model ? { provenance: { geminiCli: { model } } } : {}) },
+      events,
+      newId,
+      now,
+    );
+  },
+};

@@ -1,0 +1,139 @@
+// Inspect AI eval logs: a `.json` document {version, status, eval: {task, model…}, samples}
+// or a `.eval` archive (a zip holding header.json and samples/<id>_epoch_<n>.json). Each
+// sample's `messages` are one trajectory: the user's input is the task (the initial state),
+// an assistant message's `tool_calls` [{id, function, arguments}] are the actions and the
+// `tool` messages that answer them (by tool_call_id, with an `error` when the tool failed)
+// the observations; ../../parsing/agent-session.ts pairs them. Left out, and said: system messages (the
+// agent's instructions), the scorer's and the sample's metadata, and samples whose messages
+// call no tool (a question and its answer: no environment was acted on).
+import { readFileSync, statSync } from 'node:fs';
+import { unzipSync, strFromU8 } from 'fflate';
+import { agentSessionItems, type AgentEvent } from '../../parsing/agent-session';
+import { ImportFormatError, type ImportItem } from '../../parsing/import-item';
+import type { TrajectoryImporter } from '../format';
+import type { ImportSource } from '../../parsing/sources';
+import { parseJsonDocument } from '../../parsing/json-document';
+import { MAX_DOCUMENT_BYTES, MAX_IMPORT_BYTES } from '../../parsing/json-limits';
+
+const FORMAT = 'inspect-log';
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Content as a string, or a list of parts (text, reasoning, images). */
+function parts(content: unknown): { text: string; reasoning: string } {
+  if (typeof content === 'string') return { text: content, reasoning: '' };
+  if (!Array.isArray(content)) return { text: '', reasoning: '' };
+  const text: string[] = [];
+  const reasoning: string[] = [];
+  for (const p of content.filter(isRec)) {
+    if (p.type === 'text' && typeof p.text === 'string') text.push(p.text);
+    else if (p.type === 'reasoning' && typeof p.reasoning === 'string' && p.redacted !== true) reasoning.push(p.reasoning);
+    else if (p.type === 'image' || p.type === 'audio' || p.type === 'video') text.push(`(${p.type})`);
+  }
+  return { text: text.join('\n'), reasoning: reasoning.join('\n\n') };
+}
+
+/** Inspect moves long strings into `attachments` and leaves `attachment://<hash>` in their place. */
+function resolver(attachments: unknown): (text: string) => string {
+  if (!isRec(attachments)) return (t) => t;
+  return (t) => t.replace(/attachment:\/\/([0-9a-f]{32})/g, (all, hash: string) => (typeof attachments[hash] === 'string' ? attachments[hash] : all));
+}
+
+function* sampleEvents(sample: Rec, where: string): Iterable<AgentEvent> {
+  const resolve = resolver(sample.attachments);
+  const messages = Array.isArray(sample.messages) ? sample.messages : [];
+  for (const [i, m] of messages.entries()) {
+    if (!isRec(m)) continue;
+    const { text: raw, reasoning } = parts(m.content);
+    const text = resolve(raw);
+    if (m.role === 'system') yield { kind: 'skip', what: `${where} message ${i + 1} (the system prompt)`, reason: "it tells the agent how to act, not what the environment is", line: null };
+    else if (m.role === 'user') yield { kind: 'user', text, line: null };
+    else if (m.role === 'assistant') {
+      const thought = [resolve(reasoning), text].filter(Boolean).join('\n\n');
+      if (thought) yield { kind: 'thought', text: thought, line: null };
+      for (const c of Array.isArray(m.tool_calls) ? m.tool_calls.filter(isRec) : []) {
+        yield { kind: 'call', id: String(c.id), name: String(c.function), arguments: c.arguments ?? {}, line: null };
+      }
+    } else if (m.role === 'tool') {
+      const error = isRec(m.error) ? m.error : undefined;
+      const message = error && typeof error.message === 'string' ? error.message : '';
+      const content = text || (error ? `${String(error.type ?? 'error')}: ${message}` : '');
+      yield { kind: 'result', id: String(m.tool_call_id), content, ...(error ? { isError: true } : {}), line: null };
+    }
+  }
+}
+
+/** The log's samples and its eval header, from a .json document or a .eval archive. */
+function readLog(source: ImportSource): { header: Rec; samples: Rec[]; text: string } | { problem: ImportItem } {
+  const path = source.path?.();
+  if (/\.eval$/i.test(source.name)) {
+    if (!path) throw new ImportFormatError(`${source.name} is an Inspect .eval archive, which is binary: import it by path (worldloom import, or drop the file), not as pasted text.`);
+    const bytes = statSync(path).size;
+    if (bytes > MAX_DOCUMENT_BYTES) throw new ImportFormatError(`${source.name} is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB; split the log (inspect log convert) and import the parts.`);
+    let total = 0;
+    let files: Record<string, Uint8Array>;
+    try {
+      files = unzipSync(readFileSync(path), {
+        filter: (f) => {
+          if (f.name !== 'header.json' && !/^samples\/[^/]+\.json$/.test(f.name)) return false;
+          total += f.originalSize;
+          if (total > MAX_IMPORT_BYTES) throw new ImportFormatError(`${source.name} unpacks to more than ${MAX_IMPORT_BYTES / 1024 / 1024} MiB of samples; import fewer samples at a time.`);
+          return true;
+        },
+      });
+    } catch (err) {
+      if (err instanceof ImportFormatError) throw err;
+      return { problem: { kind: 'problem', line: null, reason: `not a readable .eval archive (a zip): ${(err as Error).message}` } };
+    }
+    const header = files['header.json'] ? (JSON.parse(strFromU8(files['header.json'])) as Rec) : {};
+    const names = Object.keys(files).filter((n) => n.startsWith('samples/')).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    return { header, samples: names.map((n) => JSON.parse(strFromU8(files[n]!)) as Rec), text: names.map((n) => strFromU8(files[n]!)).join('\n') };
+  }
+  const text = source.text();
+  const doc = parseJsonDocument(text);
+  if ('problem' in doc) return { problem: doc.problem };
+  if (!isRec(doc.value) || !isRec(doc.value.eval)) return { problem: { kind: 'problem', line: null, field: 'eval', reason: 'not an Inspect eval log: expected {version, status, eval: {...}, samples: [...]}' } };
+  return { header: doc.value, samples: Array.isArray(doc.value.samples) ? doc.value.samples.filter(isRec) : [], text };
+}
+
+export const inspectLogImporter: TrajectoryImporter = {
+  id: FORMAT,
+  label: 'Inspect AI eval log',
+  detect(name, head) {
+    if (/\.eval$/i.test(name) && head.startsWith('PK')) return 0.97;
+    if (/^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:/.test(head) && /"eval"\s*:\s*\{/.test(head)) return 0.95;
+    return 0;
+  },
+  *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
+    const log = readLog(source);
+    if ('problem' in log) {
+      yield log.problem;
+      return;
+    }
+    const ev = isRec(log.header.eval) ? log.header.eval : {};
+    const task = typeof ev.task === 'string' ? ev.task : 'an eval';
+    const model = typeof ev.model === 'string' ? ev.model : undefined;
+    if (log.samples.length === 0) {
+      yield { kind: 'problem', line: null, field: 'samples', reason: 'the log holds no samples (it was written with log_samples off, or the eval did not run): nothing to import' };
+      return;
+    }
+    for (const sample of log.samples) {
+      const id = `sample ${String(sample.id)}${sample.epoch !== undefined ? ` epoch ${String(sample.epoch)}` : ''}`;
+      const items = [...agentSessionItems(
+        {
+          format: FORMAT,
+          file: source.name,
+          agent: `Inspect AI ${task}${model ? ` (${model})` : ''}`,
+          sessionId: id,
+          sourceText: `${task}:${id}:${JSON.stringify(sample.messages ?? null)}`,
+          provenance: { inspect: { task, ...(model ? { model } : {}), sampleId: sample.id, epoch: sample.epoch, ...(sample.target !== undefined ? { target: sample.target } : {}) } },
+        },
+        sampleEvents(sample, id),
+        newId,
+        now,
+      )];
+      yield* items.map((item) => (item.kind === 'skipped' && !item.what.startsWith(id) ? { ...item, what: `${id}: ${item.what}` } : item.kind === 'problem' && !item.reason.startsWith(id) ? { ...item, reason: `${id}: ${item.reason}` } : item));
+    }
+  },
+};

@@ -1,0 +1,254 @@
+// OpenTelemetry traces of agents (OTLP JSON, as Langfuse, Phoenix, OpenLLMetry and the
+// collector's file exporter write it: {resourceSpans: [{scopeSpans: [{spans}]}]}, one
+// envelope per document or per line). One trajectory per trace, its spans in time order,
+// read by the GenAI semantic conventions:
+// - a tool span (`gen_ai.operation.name` = execute_tool; OpenInference TOOL; OpenLLMetry
+//   tool) is a call (gen_ai.tool.name, gen_ai.tool.call.id, gen_ai.tool.call.arguments or
+//   input.value) and its result (gen_ai.tool.call.result or output.value; an error status is
+//   an error result);
+// - a model span (chat) gives the task (the first user message), the agent's words, and
+//   calls and results its messages hold (gen_ai.input.messages / gen_ai.output.messages,
+//   or OpenLLMetry's flattened gen_ai.prompt.N / gen_ai.completion.N attributes) that no
+//   tool span recorded.
+// ../../parsing/agent-session.ts pairs calls and results. Spans of neither kind (HTTP, database, the
+// agent's own) are counted and said; a trace with no GenAI span at all is a problem that
+// names what the file holds.
+import { agentSessionItems, parsedArguments, type AgentEvent } from '../../parsing/agent-session';
+import type { TrajectoryImporter } from '../format';
+import type { ImportItem } from '../../parsing/import-item';
+import type { ImportSource } from '../../parsing/sources';
+import { parseJsonDocument } from '../../parsing/json-document';
+import { jsonObservation } from '../../parsing/tool-call';
+
+const FORMAT = 'otel-genai';
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An OTLP AnyValue as a plain value. */
+function anyValue(v: unknown): unknown {
+  if (!isRec(v)) return v;
+  if ('stringValue' in v) return v.stringValue;
+  if ('intValue' in v) return Number(v.intValue);
+  if ('doubleValue' in v) return Number(v.doubleValue);
+  if ('boolValue' in v) return v.boolValue;
+  if ('bytesValue' in v) return v.bytesValue;
+  if (isRec(v.arrayValue)) return (Array.isArray(v.arrayValue.values) ? v.arrayValue.values : []).map(anyValue);
+  if (isRec(v.kvlistValue)) return attributes(v.kvlistValue.values);
+  return undefined;
+}
+
+function attributes(list: unknown): Rec {
+  const out: Rec = {};
+  for (const kv of Array.isArray(list) ? list : []) if (isRec(kv) && typeof kv.key === 'string') out[kv.key] = anyValue(kv.value);
+  return out;
+}
+
+interface Span {
+  traceId: string;
+  spanId: string;
+  name: string;
+  start: bigint;
+  attrs: Rec;
+  status: Rec;
+  service?: string;
+}
+
+const asText = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : jsonObservation(v));
+
+interface Message {
+  role: string;
+  text: string;
+  calls: { id: string; name: string; arguments: unknown }[];
+  results: { id: string; content: string }[];
+}
+
+/** GenAI messages as the current conventions write them: [{role, parts: [{type: text|tool_call|tool_call_response…}]}]. */
+function semconvMessages(value: unknown): Message[] {
+  const list = typeof value === 'string' ? parsedArguments(value) : value;
+  if (!Array.isArray(list)) return [];
+  return list.filter(isRec).map((m) => {
+    const out: Message = { role: String(m.role ?? ''), text: '', calls: [], results: [] };
+    const text: string[] = typeof m.content === 'string' ? [m.content] : [];
+    for (const p of Array.isArray(m.parts) ? m.parts.filter(isRec) : []) {
+      if (p.type === 'text' && typeof p.content === 'string') text.push(p.content);
+      else if (p.type === 'tool_call') out.calls.push({ id: String(p.id), name: String(p.name), arguments: p.arguments ?? {} });
+      else if (p.type === 'tool_call_response') out.results.push({ id: String(p.id), content: asText(p.response ?? p.result) });
+    }
+    // OpenAI-shaped messages some exporters write instead.
+    for (const c of Array.isArray(m.tool_calls) ? m.tool_calls.filter(isRec) : []) {
+      const fn = isRec(c.function) ? c.function : c;
+      out.calls.push({ id: String(c.id), name: String(fn.name), arguments: parsedArguments(fn.arguments) });
+    }
+    if (m.role === 'tool' && typeof m.tool_call_id === 'string') out.results.push({ id: m.tool_call_id, content: text.join('\n') });
+    else out.text = text.join('\n');
+    return out;
+  });
+}
+
+/** OpenLLMetry's flattened messages: gen_ai.prompt.0.role, gen_ai.completion.0.tool_calls.1.name, … */
+function flattenedMessages(attrs: Rec, prefix: 'gen_ai.prompt' | 'gen_ai.completion'): Message[] {
+  const byIndex = new Map<number, Rec>();
+  for (const [key, value] of Object.entries(attrs)) {
+    const m = new RegExp(`^${prefix.replace('.', '\\.')}\\.(\\d+)\\.(.+)$`).exec(key);
+    if (!m) continue;
+    const i = Number(m[1]);
+    byIndex.set(i, { ...(byIndex.get(i) ?? {}), [m[2]!]: value });
+  }
+  return [...byIndex.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, f]) => {
+      const calls: Message['calls'] = [];
+      for (let j = 0; f[`tool_calls.${j}.name`] !== undefined; j++) calls.push({ id: String(f[`tool_calls.${j}.id`] ?? `call-${j}`), name: String(f[`tool_calls.${j}.name`]), arguments: parsedArguments(f[`tool_calls.${j}.arguments`]) });
+      const role = String(f.role ?? (prefix === 'gen_ai.completion' ? 'assistant' : 'user'));
+      const content = asText(f.content);
+      return role === 'tool' && f.tool_call_id !== undefined
+        ? { role, text: '', calls, results: [{ id: String(f.tool_call_id), content }] }
+        : { role, text: content, calls, results: [] };
+    });
+}
+
+function isToolSpan(a: Rec): boolean {
+  return a['gen_ai.operation.name'] === 'execute_tool' || a['openinference.span.kind'] === 'TOOL' || a['traceloop.span.kind'] === 'tool';
+}
+
+function isModelSpan(a: Rec): boolean {
+  return (
+    ['chat', 'text_completion', 'generate_content'].includes(String(a['gen_ai.operation.name'])) ||
+    a['openinference.span.kind'] === 'LLM' ||
+    'gen_ai.input.messages' in a ||
+    'gen_ai.prompt.0.role' in a ||
+    'gen_ai.prompt.0.content' in a
+  );
+}
+
+function* traceEvents(spans: Span[]): Iterable<AgentEvent> {
+  const calls = new Set<string>();
+  const results = new Set<string>();
+  let other = 0;
+  const call = function* (id: string, name: string, args: unknown): Iterable<AgentEvent> {
+    if (calls.has(id)) return;
+    calls.add(id);
+    yield { kind: 'call', id, name, arguments: parsedArguments(args), line: null };
+  };
+  const result = function* (id: string, content: string, isError = false): Iterable<AgentEvent> {
+    if (results.has(id)) return;
+    results.add(id);
+    yield { kind: 'result', id, content, ...(isError ? { isError } : {}), line: null };
+  };
+  let taskSeen = false;
+  for (const s of spans) {
+    const a = s.attrs;
+    if (isToolSpan(a)) {
+      const name = String(a['gen_ai.tool.name'] ?? a['tool.name'] ?? a['traceloop.entity.name'] ?? s.name.replace(/^execute_tool\s+/, ''));
+      const id = String(a['gen_ai.tool.call.id'] ?? a['tool_call.id'] ?? s.spanId);
+      yield* call(id, name, a['gen_ai.tool.call.arguments'] ?? a['input.value'] ?? a['tool.parameters'] ?? a['traceloop.entity.input'] ?? {});
+      const out = a['gen_ai.tool.call.result'] ?? a['output.value'] ?? a['traceloop.entity.output'];
+      const failed = s.status.code === 2 || s.status.code === 'STATUS_CODE_ERROR';
+      if (out !== undefined) yield* result(id, asText(out), failed);
+      else if (failed) yield* result(id, String(s.status.message ?? 'the tool failed'), true);
+    } else if (isModelSpan(a)) {
+      const input = 'gen_ai.input.messages' in a ? semconvMessages(a['gen_ai.input.messages']) : flattenedMessages(a, 'gen_ai.prompt');
+      const output = 'gen_ai.output.messages' in a ? semconvMessages(a['gen_ai.output.messages']) : flattenedMessages(a, 'gen_ai.completion');
+      for (const m of input) {
+        if (!taskSeen && m.role === 'user' && m.text) {
+          taskSeen = true;
+          yield { kind: 'user', text: m.text, line: null };
+        }
+        // Results fed back to the model answer calls made in an earlier span.
+        for (const r of m.results) if (calls.has(r.id)) yield* result(r.id, r.content);
+      }
+      for (const m of output) {
+        if (m.text) yield { kind: 'thought', text: m.text, line: null };
+        for (const c of m.calls) yield* call(c.id, c.name, c.arguments);
+      }
+    } else other++;
+  }
+  if (other) yield { kind: 'skip', what: `${other} span${other === 1 ? '' : 's'} of other kinds (HTTP, database, the agent's own steps)`, reason: 'neither a model call nor a tool call by the GenAI conventions: no action or observation in them', line: null };
+}
+
+/** The OTLP envelopes of the file: one JSON document, or one per line (the collector's file exporter). */
+function* envelopes(source: ImportSource): Iterable<{ doc: unknown; line: number | null } | { problem: ImportItem }> {
+  const text = source.text();
+  const whole = parseJsonDocument(text);
+  if (!('problem' in whole)) {
+    yield { doc: whole.value, line: null };
+    return;
+  }
+  for (const line of source.lines()) {
+    if (line.text.trim() === '') continue;
+    const one = parseJsonDocument(line.text);
+    if ('problem' in one) yield { problem: { ...one.problem, line: line.lineNo } };
+    else yield { doc: one.value, line: line.lineNo };
+  }
+}
+
+export const otelGenAiImporter: TrajectoryImporter = {
+  id: FORMAT,
+  label: 'OpenTelemetry GenAI traces (OTLP JSON)',
+  detect(_name, head) {
+    if (!/^\s*\{\s*"resourceSpans"\s*:/.test(head)) return 0;
+    return /"gen_ai\.|"openinference\.span\.kind"|"traceloop\.span\.kind"/.test(head) ? 0.96 : 0.8;
+  },
+  *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
+    const traces = new Map<string, Span[]>();
+    let spanCount = 0;
+    for (const env of envelopes(source)) {
+      if ('problem' in env) {
+        yield env.problem;
+        continue;
+      }
+      if (!isRec(env.doc) || !Array.isArray(env.doc.resourceSpans)) {
+        yield { kind: 'problem', line: env.line, field: 'resourceSpans', reason: 'not an OTLP JSON trace export: expected {"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}' };
+        continue;
+      }
+      for (const rs of env.doc.resourceSpans.filter(isRec)) {
+        const service = attributes(isRec(rs.resource) ? rs.resource.attributes : undefined)['service.name'];
+        for (const ss of (Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : []).filter(isRec)) {
+          for (const sp of (Array.isArray(ss.spans) ? ss.spans : []).filter(isRec)) {
+            spanCount++;
+            const traceId = String(sp.traceId ?? '');
+            let start = 0n;
+            try {
+              start = BigInt(String(sp.startTimeUnixNano ?? '0'));
+            } catch {
+              start = 0n;
+            }
+            const span: Span = { traceId, spanId: String(sp.spanId ?? ''), name: String(sp.name ?? ''), start, attrs: attributes(sp.attributes), status: isRec(sp.status) ? sp.status : {}, ...(typeof service === 'string' ? { service } : {}) };
+            traces.set(traceId, [...(traces.get(traceId) ?? []), span]);
+          }
+        }
+      }
+    }
+    if (spanCount === 0) {
+      yield { kind: 'problem', line: null, field: 'resourceSpans', reason: 'the export holds no spans: nothing to import' };
+      return;
+    }
+    for (const [traceId, spans] of traces) {
+      spans.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+      if (!spans.some((s) => isToolSpan(s.attrs) || isModelSpan(s.attrs))) {
+        yield {
+          kind: 'problem',
+          line: null,
+          reason: `trace ${traceId}: none of its ${spans.length} span${spans.length === 1 ? '' : 's'} (${[...new Set(spans.map((s) => s.name))].slice(0, 3).join(', ')}) follows the GenAI conventions (gen_ai.operation.name chat or execute_tool, OpenInference or OpenLLMetry span kinds): it records no model or tool call to import`,
+        };
+        continue;
+      }
+      const service = spans.find((s) => s.service)?.service;
+      const model = spans.map((s) => s.attrs['gen_ai.request.model'] ?? s.attrs['gen_ai.response.model']).find((m) => typeof m === 'string') as string | undefined;
+      yield* agentSessionItems(
+        {
+          format: FORMAT,
+          file: source.name,
+          agent: `traced agent${service ? ` ${service}` : ''}${model ? ` (${model})` : ''}`,
+          sessionId: `trace ${traceId}`,
+          sourceText: `${traceId}:${spans.map((s) => `${s.spanId}:${JSON.stringify(s.attrs)}`).join('\n')}`,
+          provenance: { trace: { traceId, spans: spans.length, ...(service ? { service } : {}), ...(model ? { model } : {}) } },
+        },
+        traceEvents(spans),
+        newId,
+        now,
+      );
+    }
+  },
+};
