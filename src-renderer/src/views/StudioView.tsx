@@ -228,7 +228,7 @@ function NewTrajectoryForm({ onDone }: { onDone: () => void }) {
           value={systemPrompt}
           onChange={(e) => setSystemPrompt(e.target.value)}
           rows={3}
-          placeholder={`Leave empty to use the ${domain} domain's template (resources/prompts/${domain}.md, or your template folder), or describe this environment`}
+          placeholder={`Leave empty to use the ${domain} domain's template (resources/prompts/${domain}.md), or describe this environment`}
         />
       </label>
       <label>
