@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { importedWorkspace, NO_CHROMIUM, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 
-describe.skipIf(NO_CHROMIUM !== '')(`comparing sibling samples in the host UI${NO_CHROMIUM}`, () => {
+describe.skipIf(NO_CHROMIUM !== '')(`the samples of one action side by side in the host UI${NO_CHROMIUM}`, () => {
   const session = useStudioInBrowser(() => ['--workspace', importedWorkspace('siblings'), '--model', TEST_MODEL]);
 
-  it('tells four samples apart, shows their agreement on the parent, compares them with the real one and picks the best', async () => {
+  it('tells four samples apart, shows their agreement on the parent, shows them beside the real one and picks the best', async () => {
     const page = await session.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors = watchPageErrors(page);
     await page.goto(session.studio.url);
@@ -26,12 +26,12 @@ describe.skipIf(NO_CHROMIUM !== '')(`comparing sibling samples in the host UI${N
     expect(new Set(marks).size).toBe(4);
     for (const mark of marks) expect(mark).toMatch(/^#[1-4]\/4 · seed \d+$/);
 
-    // The parent row carries how much its samples agree; the badge opens the comparison.
+    // The parent row carries how much its samples agree; the badge shows them side by side.
     const badge = tree.getByTestId('agreement-badge');
     await expect.poll(() => badge.count()).toBe(1);
     expect(await badge.textContent()).toMatch(/^≈\d+%$/);
     await badge.click();
-    const view = page.getByRole('dialog', { name: 'Compare samples' });
+    const view = page.getByRole('dialog', { name: 'Samples side by side' });
     await view.waitFor();
     const group = view.getByRole('region', { name: 'Samples of cat notes.txt' });
     expect(await group.getByTestId('sibling-sample').count()).toBe(4);

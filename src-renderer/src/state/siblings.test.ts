@@ -62,7 +62,7 @@ describe('sibling agreement in the UI', () => {
     answers.set('siblings.compare', () => ({ groups: [] }));
     await openSiblings('p');
     expect(useSiblings.getState().parentId).toBeNull();
-    expect(useStudio.getState().notices.at(-1)?.title).toBe('Nothing to compare here');
+    expect(useStudio.getState().notices.at(-1)?.title).toBe('No samples to show side by side');
 
     let preferred = false;
     answers.set('siblings.compare', () => ({ groups: [group(preferred)] }));

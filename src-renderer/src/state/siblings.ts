@@ -1,6 +1,6 @@
 // The sibling slice: how much the samples of each action agree in the open trajectory (for
 // badges on parent rows, labels on sample rows, and the "where is the model unsure" list),
-// and the side-by-side comparison of one state's samples with the curator's preferred pick.
+// and the samples of one state side by side, with the curator's preferred pick.
 import { call } from '../api/client';
 import { notify, revealNode, useStudio } from './store';
 import { areaHook } from './studio';
@@ -52,17 +52,17 @@ export function followTreeForAgreement(): () => void {
   };
 }
 
-/** Opens the side-by-side comparison of the samples under `parentId`. */
+/** Opens the samples under `parentId`. */
 export async function openSiblings(parentId: string): Promise<void> {
   try {
     const { groups } = await call('siblings.compare', { parentId });
     if (groups.length === 0) {
-      notify('info', 'Nothing to compare here', ['This step has no samples of one action beside each other or beside a real step. Simulate it with more than one sample first.']);
+      notify('info', 'No samples to show side by side', ['This step has no samples of one action beside each other or beside a real step. Simulate it with more than one sample first.']);
       return;
     }
     set({ parentId, groups, listOpen: false });
   } catch (err) {
-    notify('error', 'Could not compare the samples', [(err as Error).message]);
+    notify('error', 'Could not show the samples side by side', [(err as Error).message]);
   }
 }
 

@@ -1,5 +1,5 @@
 // The sibling slice's state: agreement among samples of one action for the open trajectory,
-// and the comparison view of one state's samples. Its actions are in ../siblings.ts.
+// and the view of one state's samples side by side. Its actions are in ../siblings.ts.
 import type { StateCreator } from 'zustand';
 import type { AgreementRow, SampleVariant, SiblingGroup } from '../../../../src-main/common/contract/siblings';
 import type { StudioStore } from '../studio';
@@ -15,7 +15,7 @@ export interface SiblingsState {
   /** The list of states by agreement shows rows at or below this agreement (1 shows all). */
   maxAgreement: number;
   listOpen: boolean;
-  /** The state whose samples are compared side by side; null when the view is closed. */
+  /** The state whose samples are shown side by side; null when the view is closed. */
   parentId: string | null;
   groups: SiblingGroup[];
 }

@@ -6,19 +6,19 @@ import { agreementBadge, percent } from './labels';
 import './siblings.css';
 import { plural } from '../../../../src-main/common/plural';
 
-// Monaco loads only when samples are first compared.
+// Monaco loads only when samples are first shown side by side.
 const SiblingsView = lazy(() => import('./SiblingsView'));
 
 /**
  * In the tree's header: where the model is unsure. A button opens the states whose samples of
- * one action agree least (filtered by a threshold, least agreement first); another compares the
+ * one action agree least (filtered by a threshold, least agreement first); another shows the
  * samples of the selected step side by side. Keeps the agreement in step with the tree.
  */
 export function AgreementBar() {
   const rows = useSiblings((s) => s.rows);
   const listOpen = useSiblings((s) => s.listOpen);
   const maxAgreement = useSiblings((s) => s.maxAgreement);
-  const comparing = useSiblings((s) => s.parentId !== null);
+  const sideBySideOpen = useSiblings((s) => s.parentId !== null);
   const selectedParent = useStudio((s) => (s.selectedNodeId ? (s.tree?.byId.get(s.selectedNodeId)?.parentId ?? null) : null));
   const selectedId = useStudio((s) => s.selectedNodeId);
   useEffect(() => followTreeForAgreement(), []);
@@ -36,7 +36,7 @@ export function AgreementBar() {
   const shown = rows.filter((r) => r.agreement <= maxAgreement + 1e-9);
   // The selected node's own samples, or (for a state with samples below it) those.
   const selectedHasSamples = useSiblings((s) => selectedId !== null && s.byParent.has(selectedId));
-  const compareTarget = selectedHasSamples ? selectedId : selectedParent;
+  const sideBySideTarget = selectedHasSamples ? selectedId : selectedParent;
   return (
     <>
       <button
@@ -49,8 +49,8 @@ export function AgreementBar() {
       >
         Unsure {rows.length > 0 ? `(${rows.filter((r) => r.agreement < 0.9).length})` : ''}
       </button>
-      <button className="small-button" disabled={!compareTarget} title="Compare the samples of the selected step side by side" onClick={() => compareTarget && void openSiblings(compareTarget)}>
-        Compare samples
+      <button className="small-button" disabled={!sideBySideTarget} title="Show the samples of the selected step side by side" onClick={() => sideBySideTarget && void openSiblings(sideBySideTarget)}>
+        Samples side by side
       </button>
       {listOpen && (
         <div className="agreement-list" role="dialog" aria-label="States by agreement">
@@ -89,9 +89,9 @@ export function AgreementBar() {
         </div>
       )}
       {/* Outside the panes, which are inert while it is open. */}
-      {comparing &&
+      {sideBySideOpen &&
         createPortal(
-          <Suspense fallback={<div className="siblings-view">Loading the comparison…</div>}>
+          <Suspense fallback={<div className="siblings-view">Loading the samples…</div>}>
             <SiblingsView />
           </Suspense>,
           document.body,

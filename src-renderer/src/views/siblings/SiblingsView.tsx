@@ -150,12 +150,12 @@ export default function SiblingsView() {
   // Esc closes it wherever the focus is (Monaco's diff included); what lies under it is inert.
   useOverlay('siblings', true, closeSiblings);
   return (
-    <div className="siblings-view" role="dialog" aria-label="Compare samples">
+    <div className="siblings-view" role="dialog" aria-label="Samples side by side">
       <header className="siblings-head">
-        <strong>Compare samples</strong>
+        <strong>Samples side by side</strong>
         <span className="muted">where samples disagree, the model is unsure; pick the best one as preferred</span>
         <span className="spacer" />
-        <button onClick={closeSiblings} aria-label="Close Compare samples" title="Close (Esc)">
+        <button onClick={closeSiblings} aria-label="Close Samples side by side" title="Close (Esc)">
           Close ✕
         </button>
       </header>

@@ -22,6 +22,6 @@ export function agreementBadge(row: Pick<AgreementRow, 'agreement' | 'samples' |
   return {
     text: `≈${percent(row.agreement)}`,
     band,
-    title: `${row.samples} samples of "${row.label}" agree ${percent(row.agreement)} (${spread}); click to compare them`,
+    title: `${row.samples} samples of "${row.label}" agree ${percent(row.agreement)} (${spread}); click to see them side by side`,
   };
 }
