@@ -58,7 +58,7 @@ export class RequestRecorder {
       for (const turn of history) {
         const action = actionFromPrompt(turn.user);
         const observation = observationFromResponse(turn.assistant);
-        const twin = this.store.paths.children(parent.id).find((n) => n.action === action && n.observation === observation);
+        const twin = this.store.childrenOf(parent.id).find((n) => n.action === action && n.observation === observation);
         parent =
           twin ??
           this.store.addNode({

@@ -16,7 +16,7 @@ export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> 
       const store = studio.requireStore();
       const parent = nodeOrFail(parentId);
       const trajectory = store.getTrajectory(parent.trajectoryId)!;
-      const groups = rawSiblingGroups(store.getChildren(parentId)).filter((g) => action === undefined || g.action === action);
+      const groups = rawSiblingGroups(store.childrenOf(parentId)).filter((g) => action === undefined || g.action === action);
       return { groups: groups.filter((g) => g.samples.length >= 2 || (g.real !== null && g.samples.length > 0)).map((g) => compareGroup(g, trajectory.domain)) };
     },
     'siblings.agreement': ({ trajectoryId }) => {
@@ -31,7 +31,7 @@ export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> 
       if (chosen.parentId === null || chosen.origin === 'real' || chosen.origin === 'imported') {
         throw new UserError('Only a sample (a simulated, perturbed or edited step) can be preferred among its siblings; the recorded step is the ground truth.', 'invalid');
       }
-      const group = rawSiblingGroups(store.getChildren(chosen.parentId)).find((g) => g.action === chosen.action)!;
+      const group = rawSiblingGroups(store.childrenOf(chosen.parentId)).find((g) => g.action === chosen.action)!;
       // A curator may prefer any sibling of the action: a sample, a perturbed one, an edit.
       const changed = store.transaction(() =>
         [...group.samples, ...group.alternatives].flatMap((n) => {

@@ -55,7 +55,7 @@ export async function promptForStep(
     : stripLeadingComment((await loadDomainTemplate(trajectory.domain, templates)).text);
   const steps = path.slice(1);
   // Resampling an imported step: its own prompt holds what the benchmark showed (GUI state included).
-  const importedTwin = store.paths.children(nodeId).find((n) => n.action === action && rawPrompt(n) !== null);
+  const importedTwin = store.childrenOf(nodeId).find((n) => n.action === action && rawPrompt(n) !== null);
   const actionPrompt = importedTwin ? rawPrompt(importedTwin) : null;
   const imported = actionPrompt !== null || steps.some((n) => rawPrompt(n) !== null || rawResponse(n) !== null);
   const gui = GUI_DOMAINS.includes(trajectory.domain);

@@ -31,7 +31,7 @@ describe('NodePaths', () => {
 
   it('lists children in the order written and finds the first child imported with its prompt (raw text or GUI blocks)', () => {
     const { store, rootId } = branchyWorkspace();
-    expect(store.paths.children(rootId).map((n) => n.action)).toEqual(['other 1', 'step 1']);
+    expect(store.childrenOf(rootId).map((n) => n.action)).toEqual(['other 1', 'step 1']);
     expect(store.paths.firstImportedChild(rootId)).toBeUndefined();
     store.addNode({ parentId: rootId, action: 'a', observation: 'o', origin: 'imported', provenance: { source: { format: 'agentworldbench', rawAction: '' } } });
     const raw = store.addNode({ parentId: rootId, action: 'b', observation: 'o', origin: 'imported', provenance: { source: { format: 'agentworldbench', rawAction: '### Turn 1' } } });

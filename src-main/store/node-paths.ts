@@ -19,7 +19,6 @@ export class NodePaths {
          )
          SELECT nodes.* FROM up JOIN nodes ON nodes.id = up.id ORDER BY nodes.depth`,
       ),
-      children: db.prepare(`SELECT * FROM nodes WHERE parent_id = ? ORDER BY rowid`),
       firstImportedChild: db.prepare(
         `SELECT * FROM nodes WHERE parent_id = ?
            AND (json_extract(provenance, '$.source.rawAction') <> '' OR json_type(provenance, '$.gui') = 'object')
@@ -31,11 +30,6 @@ export class NodePaths {
   /** The nodes from the trajectory's root to `nodeId`, root first; empty when there is no such node. */
   pathTo(nodeId: string): NodeRecord[] {
     return (this.stmt.path.all(nodeId) as NodeRow[]).map(toNode);
-  }
-
-  /** A node's children in the order they were written. */
-  children(nodeId: string): NodeRecord[] {
-    return (this.stmt.children.all(nodeId) as NodeRow[]).map(toNode);
   }
 
   /** The first child of `nodeId` imported with its prompt: a non-empty raw prompt or the GUI blocks it was written with. */

@@ -23,7 +23,7 @@ import { Deletions, type Deleted, type DeletionSummary, type Restored } from './
 import { TrajectoryVersions, type TrajectoryRevision, type TrajectoryVersion } from './trajectory-versions';
 import { NodePaths } from './node-paths';
 import { NodeSearch, type NodeSearchQuery, type NodeSearchResult } from './node-search';
-import { INSERT_NODE_POSITIONAL, nodeValues, toNode, toTrajectory, type NodeRow, type TrajectoryRow } from './rows';
+import { INSERT_NODE_POSITIONAL, INSERT_PLAIN_NODE, isPlainNode, nodeValues, toNode, toTrajectory, type NodeRow, type TrajectoryRow } from './rows';
 import { WorkspaceError } from './workspace-error';
 import { BUSY_TIMEOUT_MS, busyError, canWrite, inspectExisting, openDatabase, openForReading, readOnlyError, setSqliteNativeBinding, sqliteCode } from './workspace-access';
 
@@ -85,9 +85,11 @@ export class WorkspaceStore {
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertNode: db.prepare(INSERT_NODE_POSITIONAL),
+      insertPlainNode: db.prepare(INSERT_PLAIN_NODE),
       trajectoryById: db.prepare(`SELECT * FROM trajectories WHERE id = ?`),
       trajectoryExists: db.prepare(`SELECT 1 FROM trajectories WHERE id = ? OR source_key = ?`),
       nodeById: db.prepare(`SELECT * FROM nodes WHERE id = ?`),
+      childrenOf: db.prepare(`SELECT * FROM nodes WHERE parent_id = ? ORDER BY rowid`),
       nodesOf: db.prepare(`SELECT * FROM nodes WHERE trajectory_id = ? ORDER BY rowid`),
       // A row's label needs only the start of the action; the observation is read whole for its key.
       outlineOf: db.prepare(
@@ -220,7 +222,10 @@ export class WorkspaceStore {
   }
 
   private writeNode(n: NodeRecord): void {
-    this.stmt.insertNode.run(nodeValues(n));
+    // Values passed one by one: better-sqlite3 binds them faster than an array of them.
+    if (isPlainNode(n)) {
+      this.stmt.insertPlainNode.run(n.id, n.trajectoryId, n.parentId, n.depth, n.action, n.observation, n.origin, JSON.stringify(n.provenance), n.createdAt);
+    } else this.stmt.insertNode.run(nodeValues(n));
   }
 
   createTrajectory(input: {
@@ -344,19 +349,14 @@ export class WorkspaceStore {
     return row && toNode(row);
   }
 
-  /** A node's children (its steps, samples and edits below it), oldest first. */
+  /** A node's children (its steps, samples and edits below it), oldest first: the one children query. */
   childrenOf(parentId: string): NodeRecord[] {
-    return (this.db.prepare(`SELECT * FROM nodes WHERE parent_id = ? ORDER BY rowid`).all(parentId) as NodeRow[]).map(toNode);
+    return (this.stmt.childrenOf.all(parentId) as NodeRow[]).map(toNode);
   }
 
   /** All nodes of a trajectory, parents before children. */
   getNodes(trajectoryId: string): NodeRecord[] {
     return (this.stmt.nodesOf.all(trajectoryId) as NodeRow[]).map(toNode);
-  }
-
-  /** The children of a node, in the order they were made. */
-  getChildren(parentId: string): NodeRecord[] {
-    return (this.db.prepare(`SELECT * FROM nodes WHERE parent_id = ? ORDER BY rowid`).all(parentId) as NodeRow[]).map(toNode);
   }
 
   /**
