@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DOMAINS } from '../common/trajectory/model';
-import { loadDomainTemplate, loadSystemPrompt } from './template-files';
+import { worldModelSystemPrompt } from '../common/prompt/world-model-messages';
+import { loadDomainTemplate } from './template-files';
 
 const builtinDir = fileURLToPath(new URL('../../resources/prompts', import.meta.url));
 const made: string[] = [];
@@ -32,11 +33,13 @@ describe('built-in domain templates', () => {
 
   it('fill to clean prompts with and without the optional sections', async () => {
     for (const domain of DOMAINS) {
-      const bare = await loadSystemPrompt(domain, { builtinDir });
+      const { text: systemPrompt } = await loadDomainTemplate(domain, { builtinDir });
+      const bare = worldModelSystemPrompt({ systemPrompt });
       expect(bare).not.toMatch(/\{\{|\}\}/);
       expect(bare).not.toMatch(/\n{3,}/);
       expect(bare).not.toContain('Facts of this world');
-      const full = await loadSystemPrompt(domain, { builtinDir }, {
+      const full = worldModelSystemPrompt({
+        systemPrompt,
         worldSpec: 'The year is 2091.',
         initialState: 'READY',
         controlInstruction: 'Make it fail.',

@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Domain } from '../common/trajectory/model';
 import { stripLeadingComment } from '../common/prompt/template';
-import { worldModelSystemPrompt, type WorldModelPromptInput } from '../common/prompt/world-model-messages';
 
 export interface TemplateFolders {
   /** The folder shipped with the app (resources/prompts). */
@@ -28,16 +27,6 @@ export async function loadDomainTemplate(domain: Domain, folders: TemplateFolder
     throw new Error(`The built-in prompt template for the ${domain} domain is missing or empty (${file}). Reinstall Worldloom.`);
   }
   return { domain, text, file };
-}
-
-/** The domain's system prompt with world spec, initial state and control instruction filled in. */
-export async function loadSystemPrompt(
-  domain: Domain,
-  folders: TemplateFolders,
-  values: Pick<WorldModelPromptInput, 'worldSpec' | 'initialState' | 'controlInstruction'> = {},
-): Promise<string> {
-  const template = await loadDomainTemplate(domain, folders);
-  return worldModelSystemPrompt({ ...values, systemPrompt: template.text });
 }
 
 async function readIfPresent(file: string): Promise<string | null> {
