@@ -1,5 +1,5 @@
-// How one turn is written in the world model's chat layout (DESIGN.md "Prompt contract",
-// FORMATS.md "AgentWorldBench"): the user turn holds `### Turn N` and an **Action:** block
+// How one turn is written in the world model's chat layout (DESIGN.md "Prompt contract with
+// the world model"): the user turn holds `### Turn N` and an **Action:** block
 // (GUI domains put **Task Instruction:** on the first turn and **Current State:** on every
 // turn before it), the assistant turn starts with **Environment Observation:**. This is the
 // layout of AgentWorldBench and of Qwen-AgentWorld's training data. Pure; shared by
