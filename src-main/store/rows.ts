@@ -119,6 +119,31 @@ export function nodeValues(n: NodeRecord): unknown[] {
   ];
 }
 
+/**
+ * Whether a node is as an import or a new step writes it: no edit source, no reasoning of
+ * either kind, empty curation, no metrics. Such a node is written with INSERT_PLAIN_NODE.
+ */
+export function isPlainNode(n: NodeRecord): boolean {
+  return (
+    n.editedFromId === null &&
+    n.reasoning === null &&
+    n.agentReasoning == null &&
+    n.metrics === null &&
+    !n.curation.starred &&
+    n.curation.rating === null &&
+    n.curation.tags.length === 0 &&
+    n.curation.note === ''
+  );
+}
+
+/**
+ * A plain node's row (`isPlainNode`): the columns it leaves out take their defaults (NULL, 0,
+ * '[]', ''), the same values nodeValues gives them. Binding nine values instead of seventeen
+ * is a sixth of an import's inserts.
+ */
+export const INSERT_PLAIN_NODE = `INSERT INTO nodes (id, trajectory_id, parent_id, depth, action, observation, origin, provenance, created_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
 export const INSERT_NODE_POSITIONAL = `INSERT INTO nodes (id, trajectory_id, parent_id, edited_from_id, depth, action, observation,
    reasoning, agent_reasoning, origin, provenance, starred, rating, tags, note, metrics, created_at)
  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
