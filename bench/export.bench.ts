@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approximateTokenCounter } from '../src-main/dataset/hygiene/token-length';
 import { datasetFormat } from '../src-main/formats/registry';
-import { LineFile } from '../src-main/dataset/formats/line-file';
+import { LineFile } from '../src-main/dataset/writing/line-file';
 import { ExamplePipeline } from '../src-main/dataset/pipeline';
 import type { DatasetExample, Split } from '../src-main/dataset/example';
-import type { WriteContext } from '../src-main/dataset/formats/dataset-format';
+import type { WriteContext } from '../src-main/dataset/writing/dataset-format';
 import type { BenchSuite, Figure } from './bench';
 
 const EXAMPLES = 1_000_000;

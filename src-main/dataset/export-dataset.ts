@@ -16,7 +16,7 @@ import { approximateTokenCounter, type TokenCounter } from './hygiene/token-leng
 import { DatasetExportError } from './export-errors';
 import { ExamplePipeline } from './pipeline';
 import { SPLITS, type Split } from './example';
-import type { DatasetFormatSpec } from './formats/dataset-format';
+import type { DatasetFormatSpec } from './writing/dataset-format';
 import { compileSelection, exampleEnds, scopeTrajectoryIds, type CompiledSelection } from './selection';
 import { partialTag, removeDeadPartials } from './partial-leftovers';
 

@@ -1,7 +1,7 @@
 // The stage every exported example passes through, in this order: scrub (so duplicates
 // are judged on what will be written), de-duplicate, count tokens and drop over-long
 // examples, gather card statistics, write. The export job and the benchmark share it.
-import type { DatasetFormatSpec, WriteContext } from './formats/dataset-format';
+import type { DatasetFormatSpec, WriteContext } from './writing/dataset-format';
 import { DatasetStats } from './card/dataset-stats';
 import { Deduplicator } from './hygiene/dedup';
 import { Scrubber } from './hygiene/scrub';

@@ -1,7 +1,7 @@
 // The interfaces every import and export format implements (one file per format, found
 // through ./registry.ts). Importers and file writers see text, never files or the database;
 // a dataset writer writes its own folder.
-import type { DatasetFormatSpec } from '../dataset/formats/dataset-format';
+import type { DatasetFormatSpec } from '../dataset/writing/dataset-format';
 import type { TrajectoryBundle } from '../common/trajectory/model';
 import type { ChatAs } from '../parsing/chat-dataset';
 import type { IdFactory, ImportItem } from '../parsing/import-item';

@@ -1,19 +1,12 @@
-// The one registry of import and export formats. Each format is one file that declares its
-// entry (id, label, file extensions, detection and reader, file or dataset writer); adding a
-// format means adding that file and one line in FORMATS. The file dialogs, the CLI help, the
-// export dialog (through `app.info`) and the contract's checks all read this list.
-import { agentWorldBenchFormatEntry } from '../dataset/formats/agentworldbench';
-import type { DatasetFormatSpec } from '../dataset/formats/dataset-format';
-import { messagesFormatEntry } from '../dataset/formats/messages-jsonl';
-import { parquetFormatEntry } from '../dataset/formats/parquet';
-import { preferenceFormatEntry } from '../dataset/formats/preference-jsonl';
-import { promptCompletionFormatEntry } from '../dataset/formats/prompt-completion';
-import { shareGptFormatEntry } from '../dataset/formats/sharegpt';
+// The one registry of import and export formats. Each format is one folder (./<format>/)
+// whose index.ts declares its entry: id, label, file extensions, the importer that detects
+// and reads it, and its file or dataset writer. Adding a format means adding that folder and
+// one line in FORMATS. The file dialogs, the CLI help, the export dialog (through `app.info`)
+// and the contract's checks all read this list.
+import type { DatasetFormatSpec } from '../dataset/writing/dataset-format';
+import { agentWorldBenchFormatEntry } from './agentworldbench/dataset-export';
 import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
-import { chatMessagesImporter } from './messages/import';
-import { parquetImporter } from './parquet/import';
-import { shareGptImporter } from './sharegpt/import';
 import { claudeCodeFormat } from './claude-code';
 import { closestFormat, firstLineOf } from './closest-format';
 import { codexRolloutFormat } from './codex-rollout';
@@ -22,19 +15,24 @@ import { geminiCliFormat } from './gemini-cli';
 import { inspectLogFormat } from './inspect-log';
 import { mcpCassetteFormat } from './mcp-cassette';
 import { mcpJsonRpcLogFormat } from './mcp-jsonrpc-log';
+import { messagesFormatEntry } from './messages';
 import { miniSweAgentFormat } from './mini-swe-agent';
 import { otelGenAiFormat } from './otel-genai';
+import { parquetFormatEntry } from './parquet';
+import { preferenceFormatEntry } from './preference';
+import { promptCompletionFormatEntry } from './prompt-completion';
+import { shareGptFormatEntry } from './sharegpt';
 import { sweAgentFormat } from './swe-agent';
 import { worldloomJsonlFormat } from './worldloom-jsonl';
 
 /** In the order detection breaks ties and the export dialog lists them. */
 export const FORMATS: readonly FormatEntry[] = [
-  // Chat datasets are also read back as trajectories (../parsing/chat-dataset.ts).
-  { ...messagesFormatEntry, importer: chatMessagesImporter },
+  // Chat datasets are written for fine-tuning and read back as trajectories (../parsing/chat-dataset.ts).
+  messagesFormatEntry,
   promptCompletionFormatEntry,
   preferenceFormatEntry,
-  { ...shareGptFormatEntry, importer: shareGptImporter },
-  { ...parquetFormatEntry, importer: parquetImporter },
+  shareGptFormatEntry,
+  parquetFormatEntry,
   agentWorldBenchFormatEntry,
   worldloomJsonlFormat,
   asciinemaFormat,

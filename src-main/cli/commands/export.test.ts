@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MessagesRowSchema } from '../../dataset/formats/framework-schemas';
+import { MessagesRowSchema } from '../../dataset/writing/framework-schemas';
 import { generatedAwb } from '../../testing/awb-fixtures';
 
 const bin = fileURLToPath(new URL('../worldloom.mjs', import.meta.url));

@@ -3,7 +3,7 @@
 // cleaned and where it came from, with token-length histograms as SVG pictures.
 import type { DatasetExportOptions } from '../../common/contract/dataset';
 import type { ResolvedExampleOptions } from '../builders';
-import type { DatasetFormatSpec } from '../formats/dataset-format';
+import type { DatasetFormatSpec } from '../writing/dataset-format';
 import type { ScrubReport } from '../hygiene/scrub';
 import { summarizeLengths, type TokenCounter } from '../hygiene/token-length';
 import type { Split } from '../example';

@@ -7,6 +7,7 @@ import { DEFAULT_SHAREGPT_COLUMNS, shareGptColumnsFromInfo, shareGptRowTurns, ty
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
 import type { TrajectoryImporter } from '../format';
+import { DATASET_INFO_FILE } from './export';
 
 const firstLine = (head: string) => head.split('\n', 1)[0] ?? '';
 
@@ -25,15 +26,13 @@ export const shareGptImporter: TrajectoryImporter = {
   },
 };
 
-export const DATASET_INFO = 'dataset_info.json';
-
 /**
  * The columns a dataset_info.json beside the file names for it (LLaMA-Factory registers each
  * file there, possibly under other column and role names); the defaults when there is none.
  */
 function datasetInfoColumns(source: ImportSource): { columns: ShareGptColumns; problem?: ImportItem } {
   const path = source.path?.();
-  const infoPath = path ? join(dirname(path), DATASET_INFO) : null;
+  const infoPath = path ? join(dirname(path), DATASET_INFO_FILE) : null;
   if (!path || !infoPath || !existsSync(infoPath)) return { columns: DEFAULT_SHAREGPT_COLUMNS };
   let info: unknown;
   try {
@@ -41,7 +40,7 @@ function datasetInfoColumns(source: ImportSource): { columns: ShareGptColumns; p
   } catch (err) {
     return {
       columns: DEFAULT_SHAREGPT_COLUMNS,
-      problem: { kind: 'problem', line: null, field: DATASET_INFO, reason: `the ${DATASET_INFO} beside it is not valid JSON (${(err as Error).message}); read with ShareGPT's default columns` },
+      problem: { kind: 'problem', line: null, field: DATASET_INFO_FILE, reason: `the ${DATASET_INFO_FILE} beside it is not valid JSON (${(err as Error).message}); read with ShareGPT's default columns` },
     };
   }
   const entries = typeof info === 'object' && info !== null ? Object.values(info as Record<string, unknown>) : [];

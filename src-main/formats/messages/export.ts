@@ -3,13 +3,12 @@
 // does not know. Reasoning goes in `reasoning_content` (TRL with Qwen-family templates)
 // or inline as <think>…</think> (ms-swift), as the user chose; agent examples call tools
 // (chat-rows.ts) and carry a `tools` column.
-import { actionOfCall } from '../agent-tools';
-import type { DatasetExample, ExampleMessage, ToolSchema } from '../example';
-import { chatRowMessages, exampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
-import { MessagesRowSchema } from './framework-schemas';
-import type { FormatEntry } from '../../formats/format';
-import type { DatasetFormatSpec, WriteContext } from './dataset-format';
-import { openSplitFiles, readSplitFiles, splitFileName } from './jsonl-splits';
+import { actionOfCall } from '../../dataset/agent-tools';
+import type { DatasetExample, ExampleMessage, ToolSchema } from '../../dataset/example';
+import { chatRowMessages, exampleMessageFromRow, toolsColumn, type ChatRowMessage } from '../../dataset/writing/chat-row-messages';
+import { MessagesRowSchema } from '../../dataset/writing/framework-schemas';
+import type { DatasetFormatSpec, WriteContext } from '../../dataset/writing/dataset-format';
+import { openSplitFiles, readSplitFiles, splitFileName } from '../../dataset/writing/jsonl-splits';
 
 export function messagesRow(example: DatasetExample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { messages: ChatRowMessage[]; tools?: string } {
   const messages = chatRowMessages(example.messages, context);
@@ -49,5 +48,3 @@ export const messagesJsonlFormat: DatasetFormatSpec = {
     }));
   },
 };
-
-export const messagesFormatEntry: FormatEntry = { id: messagesJsonlFormat.id, label: messagesJsonlFormat.label, extensions: ['jsonl'], datasetWriter: messagesJsonlFormat };

@@ -5,16 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
-import type { DatasetExportInput, DatasetFormat } from '../../common/contract/dataset';
-import { DatasetExportInput as ExportInputSchema } from '../../common/contract/dataset';
-import { buildExamples } from '../builders';
-import { exportDataset, resolveExampleOptions } from '../export-dataset';
-import { Deduplicator } from '../hygiene/dedup';
-import { Scrubber } from '../hygiene/scrub';
-import { splitTrajectories } from '../hygiene/split';
-import type { ExampleMessage, Split } from '../example';
-import { bundleSource, fixtureBundles, manyBundles } from '../../testing/dataset-fixtures';
-import { compileSelection, exampleEnds } from '../selection';
+import type { DatasetExportInput, DatasetFormat } from '../common/contract/dataset';
+import { DatasetExportInput as ExportInputSchema } from '../common/contract/dataset';
+import { buildExamples } from '../dataset/builders';
+import { exportDataset, resolveExampleOptions } from '../dataset/export-dataset';
+import { Deduplicator } from '../dataset/hygiene/dedup';
+import { Scrubber } from '../dataset/hygiene/scrub';
+import { splitTrajectories } from '../dataset/hygiene/split';
+import type { ExampleMessage, Split } from '../dataset/example';
+import { bundleSource, fixtureBundles, manyBundles } from '../testing/dataset-fixtures';
+import { compileSelection, exampleEnds } from '../dataset/selection';
 import {
   AgentWorldBenchLineSchema,
   CardConfigsSchema,
@@ -25,8 +25,8 @@ import {
   PromptCompletionRowSchema,
   ShareGptRankingRowSchema,
   ShareGptRowSchema,
-} from './framework-schemas';
-import { datasetFormat } from '../../formats/registry';
+} from '../dataset/writing/framework-schemas';
+import { datasetFormat } from './registry';
 
 const bundles = [...fixtureBundles(), ...manyBundles(8)];
 const source = bundleSource(bundles);

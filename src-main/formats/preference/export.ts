@@ -1,13 +1,12 @@
 // TRL's conversational preference JSONL for DPO: `{"prompt": [...], "chosen": [...],
 // "rejected": [...]}`, one pair of sibling observations per line (preference-pairs.ts says
 // how pairs are made). DPOTrainer reads it as it is.
-import type { FormatEntry } from '../../formats/format';
-import { actionOfCall } from '../agent-tools';
-import type { DatasetExample } from '../example';
-import { chatRowMessages, exampleMessageFromRow, type ChatRowMessage } from './chat-rows';
-import type { DatasetFormatSpec, WriteContext } from './dataset-format';
-import { PreferenceRowSchema } from './framework-schemas';
-import { openSplitFiles, readSplitFiles, splitFileName as fileName } from './jsonl-splits';
+import { actionOfCall } from '../../dataset/agent-tools';
+import type { DatasetExample } from '../../dataset/example';
+import { chatRowMessages, exampleMessageFromRow, type ChatRowMessage } from '../../dataset/writing/chat-row-messages';
+import type { DatasetFormatSpec, WriteContext } from '../../dataset/writing/dataset-format';
+import { PreferenceRowSchema } from '../../dataset/writing/framework-schemas';
+import { openSplitFiles, readSplitFiles, splitFileName as fileName } from '../../dataset/writing/jsonl-splits';
 
 export function preferenceRow(example: DatasetExample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; chosen: ChatRowMessage[]; rejected: ChatRowMessage[] } {
   const at = example.completionFrom ?? example.messages.length - 1;
@@ -42,5 +41,3 @@ export const preferenceFormat: DatasetFormatSpec = {
     }));
   },
 };
-
-export const preferenceFormatEntry: FormatEntry = { id: preferenceFormat.id, label: preferenceFormat.label, extensions: ['jsonl'], datasetWriter: preferenceFormat };

@@ -4,16 +4,16 @@
 // it (template filled), so re-importing gives back the same chat.
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentWorldBenchExporter, agentWorldBenchImporter } from '../../formats/agentworldbench';
+import { agentWorldBenchExporter, agentWorldBenchImporter } from '../agentworldbench';
 import { fileSource } from '../../parsing/sources';
 import { chainBundle } from '../../common/trajectory/build';
 import { actionFromPrompt, observationFromResponse } from '../../common/trajectory/turn-format';
-import { buildExamples } from '../builders';
-import type { DatasetExample } from '../example';
-import { SPLITS } from '../example';
-import { LineFile } from './line-file';
-import type { FormatEntry } from '../../formats/format';
-import type { DatasetFormatSpec, ReadExample } from './dataset-format';
+import { buildExamples } from '../../dataset/builders';
+import type { DatasetExample } from '../../dataset/example';
+import { SPLITS } from '../../dataset/example';
+import { LineFile } from '../../dataset/writing/line-file';
+import type { FormatEntry } from '../format';
+import type { DatasetFormatSpec, ReadExample } from '../../dataset/writing/dataset-format';
 
 /** A world-model path example back as a one-branch trajectory the exporter understands. */
 function exampleBundle(example: DatasetExample) {

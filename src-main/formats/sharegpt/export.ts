@@ -6,15 +6,14 @@
 // Preference examples use its ranking layout: the prompt turns, then `chosen` and `rejected`.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { actionOfCall } from '../agent-tools';
-import type { DatasetExample, ExampleMessage, Split, ToolSchema } from '../example';
-import { SPLITS } from '../example';
-import { DatasetInfoSchema, ShareGptRankingRowSchema, ShareGptRowSchema } from './framework-schemas';
-import { LineFile } from './line-file';
-import type { FormatEntry } from '../../formats/format';
-import { parseJsonLines, splitInlineReasoning, withInlineReasoning, type DatasetFormatSpec, type ReadExample } from './dataset-format';
-import type { ResolvedExampleOptions } from '../builders';
-import { lossSettings } from '../card/loss-settings';
+import { actionOfCall } from '../../dataset/agent-tools';
+import type { DatasetExample, ExampleMessage, Split, ToolSchema } from '../../dataset/example';
+import { SPLITS } from '../../dataset/example';
+import { DatasetInfoSchema, ShareGptRankingRowSchema, ShareGptRowSchema } from '../../dataset/writing/framework-schemas';
+import { LineFile } from '../../dataset/writing/line-file';
+import { parseJsonLines, splitInlineReasoning, withInlineReasoning, type DatasetFormatSpec, type ReadExample } from '../../dataset/writing/dataset-format';
+import type { ResolvedExampleOptions } from '../../dataset/builders';
+import { lossSettings } from '../../dataset/card/loss-settings';
 
 export const DATASET_INFO_FILE = 'dataset_info.json';
 const fileName = (split: Split) => `${split}.jsonl`;
@@ -139,5 +138,3 @@ function messagesOf(system: string | undefined, turns: readonly Turn[]): Example
   }
   return messages;
 }
-
-export const shareGptFormatEntry: FormatEntry = { id: shareGptFormat.id, label: shareGptFormat.label, extensions: ['jsonl'], datasetWriter: shareGptFormat };

@@ -3,13 +3,12 @@
 // (agent); the completion is the one turn the example teaches. TRL puts the loss on the
 // completion only by default (completion_only_loss), so earlier observations in the prompt
 // are context, never retrained. One step per example: a path has many taught turns.
-import type { FormatEntry } from '../../formats/format';
-import { actionOfCall } from '../agent-tools';
-import type { DatasetExample, ToolSchema } from '../example';
-import { chatRowMessages, exampleMessageFromRow, toolsColumn, type ChatRowMessage } from './chat-rows';
-import type { DatasetFormatSpec, WriteContext } from './dataset-format';
-import { PromptCompletionRowSchema } from './framework-schemas';
-import { openSplitFiles, readSplitFiles, splitFileName as fileName } from './jsonl-splits';
+import { actionOfCall } from '../../dataset/agent-tools';
+import type { DatasetExample, ToolSchema } from '../../dataset/example';
+import { chatRowMessages, exampleMessageFromRow, toolsColumn, type ChatRowMessage } from '../../dataset/writing/chat-row-messages';
+import type { DatasetFormatSpec, WriteContext } from '../../dataset/writing/dataset-format';
+import { PromptCompletionRowSchema } from '../../dataset/writing/framework-schemas';
+import { openSplitFiles, readSplitFiles, splitFileName as fileName } from '../../dataset/writing/jsonl-splits';
 
 export function promptCompletionRow(example: DatasetExample, context: Pick<WriteContext, 'reasoning' | 'reasoningStyle'>): { prompt: ChatRowMessage[]; completion: ChatRowMessage[]; tools?: string } {
   const at = example.completionFrom ?? example.messages.length - 1;
@@ -48,11 +47,4 @@ export const promptCompletionFormat: DatasetFormatSpec = {
       ...(row.tools !== undefined ? { tools: JSON.parse(row.tools) as ToolSchema[] } : {}),
     }));
   },
-};
-
-export const promptCompletionFormatEntry: FormatEntry = {
-  id: promptCompletionFormat.id,
-  label: promptCompletionFormat.label,
-  extensions: ['jsonl'],
-  datasetWriter: promptCompletionFormat,
 };

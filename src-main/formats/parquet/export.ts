@@ -7,11 +7,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { fileWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
-import type { DatasetExample, ExampleMessage, Split } from '../example';
-import { SPLITS } from '../example';
-import { ParquetRowSchema } from './framework-schemas';
-import type { FormatEntry } from '../../formats/format';
-import type { DatasetFormatSpec, WriteContext } from './dataset-format';
+import type { DatasetExample, ExampleMessage, Split } from '../../dataset/example';
+import { SPLITS } from '../../dataset/example';
+import { ParquetRowSchema } from '../../dataset/writing/framework-schemas';
+import type { DatasetFormatSpec, WriteContext } from '../../dataset/writing/dataset-format';
 
 const BATCH_ROWS = 10_000;
 const fileName = (split: Split) => `data/${split}-00000-of-00001.parquet`;
@@ -125,5 +124,3 @@ export const parquetFormat: DatasetFormatSpec = {
     return out;
   },
 };
-
-export const parquetFormatEntry: FormatEntry = { id: parquetFormat.id, label: parquetFormat.label, extensions: ['parquet'], datasetWriter: parquetFormat };
