@@ -1,6 +1,6 @@
 // Agents in the simulated world, as a user sees them in the studio: a policy expands a node
 // three levels deep from the Expand… dialog; an MCP agent's session through
-// `worldloom mcp-serve` appears as a branch with its injected perturbation marked; a request
+// `worldloom mcp-serve` appears as a path with its injected perturbation marked; a request
 // to `serve --openai` is recorded and shows up in the open studio at once.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -60,7 +60,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`agents in the host UI${NO_CHROMIUM}`, () =>
     expect(errors).toEqual([]);
   });
 
-  it("shows an MCP agent's session as a branch, the injected perturbation marked", async () => {
+  it("shows an MCP agent's session as a path, the injected perturbation marked", async () => {
     const store = WorkspaceStore.open(workspace);
     const trajectoryId = store.listTrajectories().find((t) => t.title.includes('term-0001') || t.sourceKey?.includes('term-0001'))?.id ?? store.listTrajectories()[0]!.id;
     store.close();

@@ -62,7 +62,7 @@ function nonEmpty(actions: string[]): string[] {
 
 /**
  * At each node the script proposes its first K candidates not yet taken on the path to that
- * node (per-level scripts: the level's first K), so a flat list unrolls into distinct branches.
+ * node (per-level scripts: the level's first K), so a flat list unrolls into distinct paths.
  */
 function scriptPolicy(text: string, name: string): Policy {
   const candidates = parseActionScript(text);

@@ -35,7 +35,7 @@ export function endedByLength(node: NodeRecord): boolean {
 
 /**
  * Where examples end: every selected step, or (per path) only the deepest selected node of
- * each branch; without `keepCutOff`, none whose path holds a step that ended by length.
+ * each path; without `keepCutOff`, none whose path holds a step that ended by length.
  */
 export function exampleEnds(bundle: TrajectoryBundle, selection: CompiledSelection, per: 'step' | 'path', keepCutOff = false): NodeRecord[] {
   const ends = deepestOrEvery(bundle, selection, per);

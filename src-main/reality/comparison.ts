@@ -32,10 +32,10 @@ export function recordedChain(nodes: readonly NodeRecord[]): NodeRecord[] {
 }
 
 /**
- * The branch to compare: the path to `nodeId`, continued below it through children of the
+ * The path to compare: the path to `nodeId`, continued below it through children of the
  * same kind (real or not); without a node, the recorded chain.
  */
-export function comparedBranch(nodes: readonly NodeRecord[], nodeId?: string): NodeRecord[] {
+export function comparedPath(nodes: readonly NodeRecord[], nodeId?: string): NodeRecord[] {
   if (!nodeId) return recordedChain(nodes);
   const path = pathTo(nodes, nodeId);
   const children = childrenOf(nodes);
@@ -46,7 +46,7 @@ export function comparedBranch(nodes: readonly NodeRecord[], nodeId?: string): N
   return path;
 }
 
-/** The step at one node of the branch: its real and simulated sides among the siblings that took the same action. */
+/** The step at one node of the path: its real and simulated sides among the siblings that took the same action. */
 function stepAt(node: NodeRecord, siblings: readonly NodeRecord[], domain: TrajectoryRecord['domain']): StepComparison {
   const same = siblings.filter((s) => s.action === node.action);
   const latest = (pick: (n: NodeRecord) => boolean) => same.filter(pick).at(-1) ?? null;
@@ -68,7 +68,7 @@ function stepAt(node: NodeRecord, siblings: readonly NodeRecord[], domain: Traje
 
 export function compareTrajectory(trajectory: TrajectoryRecord, nodes: readonly NodeRecord[], nodeId?: string): TrajectoryComparison {
   const children = childrenOf(nodes);
-  const steps = comparedBranch(nodes, nodeId)
+  const steps = comparedPath(nodes, nodeId)
     .slice(1)
     .map((n) => stepAt(n, children.get(n.parentId) ?? [], trajectory.domain));
   return {

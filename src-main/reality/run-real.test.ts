@@ -75,7 +75,7 @@ describe('run real', () => {
     );
     store.transaction(() => store.insertBundle(bundle));
     const leaf = bundle.nodes[2]!.id;
-    const refusal = /Run real runs only the steps you confirm: the 2 actions of this branch were not the ones confirmed/;
+    const refusal = /Run real runs only the steps you confirm: the 2 actions of this path were not the ones confirmed/;
     await expect(runReal(store, { nodeId: leaf, confirmedActions: [] })).rejects.toThrow(refusal);
     await expect(runReal(store, { nodeId: leaf, confirmedActions: ['goto https://example.org/', 'goto http://127.0.0.1:9/'] })).rejects.toThrow(refusal);
     expect(store.getNodes(bundle.trajectory.id)).toHaveLength(3);

@@ -1,4 +1,4 @@
-// "Run real" on any node: execute its branch's actions from the root in a fresh real
+// "Run real" on any node: execute its path's actions from the root in a fresh real
 // environment and put each real observation beside the step that was not real, as a
 // `real` sibling (same parent, same action) whose metrics compare it with that step.
 import type { RealEnvironmentSettings } from '../common/contract/reality';
@@ -22,7 +22,7 @@ export async function runReal(
   if (!node) throw new UserError(`Node ${input.nodeId} is not in this workspace.`, 'not-found');
   const trajectory = store.getTrajectory(node.trajectoryId)!;
   const path = pathTo(store.getNodes(trajectory.id), node.id);
-  if (path.length < 2) throw new UserError('The root has no action to run: choose a step of the branch to run for real.', 'invalid');
+  if (path.length < 2) throw new UserError('The root has no action to run: choose a step of the path to run for real.', 'invalid');
   // Settings come only from the caller (the Run real dialog, CLI flags). A trajectory's own
   // provenance is data from a file, and a file never chooses what runs on this machine.
   const settings = input.settings ?? {};
@@ -41,7 +41,7 @@ export async function runReal(
   const actions = steps.map((step) => step.action);
   if (actions.length !== input.confirmedActions.length || actions.some((action, i) => action !== input.confirmedActions[i])) {
     throw new UserError(
-      `Run real runs only the steps you confirm: the ${actions.length} action${actions.length === 1 ? '' : 's'} of this branch were not the ones confirmed. Open Run real again, read the steps and confirm them.`,
+      `Run real runs only the steps you confirm: the ${actions.length} action${actions.length === 1 ? '' : 's'} of this path were not the ones confirmed. Open Run real again, read the steps and confirm them.`,
       'invalid',
     );
   }
@@ -52,7 +52,7 @@ export async function runReal(
     await env.start();
     for (const [i, step] of steps.entries()) {
       if (signal?.aborted) break;
-      // Steps already real are run too, so the environment's state follows the branch.
+      // Steps already real are run too, so the environment's state follows the path.
       const real = await realStep(env, step.action, i + 1);
       if (!isRealNode(step)) {
         created.push(

@@ -71,7 +71,7 @@ describe.skipIf(noBwrap !== '')(`a real terminal session${noBwrap}`, () => {
     expect(page).not.toMatch(/<script/i);
   });
 
-  it('runs a simulated branch for real, adding real siblings with metrics', async () => {
+  it('runs a simulated path for real, adding real siblings with metrics', async () => {
     const traj = await call('trajectory.create', { title: 'sim', domain: 'terminal', systemPrompt: '', initialState: 'agent@sandbox:~$' });
     const root = traj.nodes[0]!;
     const first = await call('node.addManual', { parentId: root.id, action: 'mkdir x && cd x', observation: 'agent@sandbox:~/x$' });

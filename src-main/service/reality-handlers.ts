@@ -40,7 +40,7 @@ export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
         return result;
       }),
     'reality.runReal': ({ jobId, nodeId, environment, confirmedActions }) =>
-      job('run-real', jobId, 'Running the branch for real', async (progress, signal) => {
+      job('run-real', jobId, 'Running the path for real', async (progress, signal) => {
         const store = studio.requireStore();
         const result = await runReal(store, { nodeId, settings: environment, confirmedActions }, progress, signal);
         const trajectoryId = store.getNode(nodeId)!.trajectoryId;

@@ -1,4 +1,4 @@
-// Trajectory trees for the dataset tests: branches, curation, reasoning, a perturbed
+// Trajectory trees for the dataset tests: several paths, curation, reasoning, a perturbed
 // step, secrets to scrub, and an exact copy of one trajectory. Deterministic.
 import { EMPTY_CURATION, type Domain, type NodeRecord, type TrajectoryBundle } from '../common/trajectory/model';
 import type { BundleSource } from '../dataset/export-dataset';
@@ -108,7 +108,7 @@ export function fixtureBundles(): TrajectoryBundle[] {
   ];
 }
 
-/** `count` one-branch terminal trajectories with distinct content, for split tests. */
+/** `count` single-path terminal trajectories with distinct content, for split tests. */
 export function manyBundles(count: number): TrajectoryBundle[] {
   return Array.from({ length: count }, (_, i) =>
     treeBundle(`m${String(i).padStart(3, '0')}`, 'terminal', 'You simulate a Linux terminal.', '$', [

@@ -1,9 +1,9 @@
 // `worldloom mcp-serve`: a trajectory's environment as MCP tools, each call simulated by the
-// world model and recorded as a node of the calling session's branch. Over stdio stdout is
+// world model and recorded as a node of the calling session's path. Over stdio stdout is
 // the MCP channel, so everything this verb says goes to stderr.
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { startMcpHttp } from '../../agents/mcp-http';
+import { startMcpHttp } from '../../host/mcp-http';
 import { SimulatedEnvironment } from '../../agents/simulated-environment';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHost } from '../../host/server';
-import { startOpenAiDoor, type OpenAiFlags } from '../../agents/openai-door';
+import { startOpenAiDoor, type OpenAiFlags } from '../../host/openai-door';
 import { openDemoWorkspace } from '../../service/demo-workspace';
 import { Studio } from '../../service/studio';
 import type { DeviceChoice } from '../../common/device';
@@ -31,7 +31,7 @@ export function registerServe(program: Command): void {
     .option('--openai', 'also serve the loaded model as an OpenAI-compatible API (/v1/models, /v1/chat/completions) on 127.0.0.1 with a key')
     .option('--openai-port <n>', 'port of the OpenAI-compatible API (default: any free port)', wholeNumber(0, 65535), 0)
     .option('--openai-key <key>', 'the API key clients send as Bearer (default: $WORLDLOOM_OPENAI_KEY, else a random one, printed)')
-    .option('--record-to <workspace>', 'record every API request into this workspace file, as branches of one trajectory per conversation')
+    .option('--record-to <workspace>', 'record every API request into this workspace file, as paths of one trajectory per conversation')
     .action(async (opts: { workspace?: string; port: number; model?: string; device?: DeviceChoice } & OpenAiFlags) => {
       ensureRendererBuilt();
       const studio = new Studio({ door: 'host', resourcesDir: RESOURCES_DIR });

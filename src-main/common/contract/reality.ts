@@ -93,14 +93,14 @@ export const realityApi = {
     }),
     z.object({ trajectoryId: z.string(), steps: z.number().int(), sandbox: z.string() }),
   ),
-  /** Executes the node's branch from the root for real and adds `real` siblings beside the steps that were not real. */
+  /** Executes the node's path from the root for real and adds `real` siblings beside the steps that were not real. */
   'reality.runReal': method(
     z.object({
       jobId: JobId,
       nodeId: Id,
       environment: RealEnvironmentSettings.optional(),
       /**
-       * The branch's actions, root first, as the user read and confirmed them in the Run real
+       * The path's actions, root first, as the user read and confirmed them in the Run real
        * dialog. A trajectory may come from a file: only steps the user confirmed run for real.
        */
       confirmedActions: z.array(z.string().max(1_000_000)).max(10_000),
@@ -121,7 +121,7 @@ export const realityApi = {
     }),
   ),
   /** Stops a record, run-real or replay job; steps already done are kept. */
-  /** Real and simulated observations step by step along the branch through `nodeId` (default: the recorded chain). */
+  /** Real and simulated observations step by step along the path through `nodeId` (default: the recorded chain). */
   'reality.compare': method(z.object({ trajectoryId: Id, nodeId: Id.optional() }), TrajectoryComparison),
   'reality.report': method(z.object({ trajectoryIds: z.array(Id).max(100_000).optional() }), SimVsRealReport),
   /**

@@ -1,5 +1,5 @@
 // Train/validation split by trajectory: every example of a trajectory lands in the same
-// split, so no history, branch or near-identical sibling leaks from train into
+// split, so no history, path or near-identical sibling leaks from train into
 // validation. Seeded: the same seed and the same trajectories give the same split.
 import type { Split } from '../example';
 

@@ -100,9 +100,9 @@ export async function replay(trajectoryId: string): Promise<void> {
   await showNewNodes(result.nodes, trajectoryId);
 }
 
-/** Runs the branch with the settings and the steps the user confirmed in the Run real dialog (never the trajectory's own). */
+/** Runs the path with the settings and the steps the user confirmed in the Run real dialog (never the trajectory's own). */
 export async function runReal(nodeId: string, trajectoryId: string, environment: RealEnvironmentSettings, confirmedActions: string[]): Promise<void> {
-  const result = await runJob('Running the branch for real', (jobId) => call('reality.runReal', { jobId, nodeId, environment, confirmedActions }));
+  const result = await runJob('Running the path for real', (jobId) => call('reality.runReal', { jobId, nodeId, environment, confirmedActions }));
   if (!result) return;
   notify('info', `Ran ${plural(result.comparison.steps.length, 'step')} for real`, [`Sandbox: ${result.sandbox}`, `${plural(result.nodes.length, 'real node')} added beside the simulated ones.`]);
   show({ trajectoryId, nodeId }, result.comparison, 0);

@@ -7,7 +7,7 @@ import type { NodeRecord } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
 import { areaHook } from './studio';
 
-/** Enough for moving back and forth through a branch without refetching. */
+/** Enough for moving back and forth along a path without refetching. */
 const KEEP = 200;
 
 export const useNodeRecords = areaHook('nodeRecords');

@@ -16,7 +16,7 @@ export function StartScreen({ app }: { app: AppInfo }) {
   return (
     <main className="start">
       <h1>Worldloom</h1>
-      <p className="muted">Explore, curate and debug what a language world model predicts, branch by branch.</p>
+      <p className="muted">Explore, curate and debug what a language world model predicts, path by path.</p>
       {app.nativeDialogs ? (
         <div className="row">
           <button onClick={() => void pickNative('create')}>New workspace…</button>

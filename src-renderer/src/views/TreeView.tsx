@@ -186,11 +186,11 @@ export function TreeView() {
         <span className="muted small" data-testid="tree-count">
           {rows.count.toLocaleString()} of {byId.size.toLocaleString()} shown
         </span>
-        <button className="small-button" onClick={() => setCollapsed(new Set())} title="Expand every branch">
+        <button className="small-button" onClick={() => setCollapsed(new Set())} title="Unfold every node">
           Expand all
         </button>
-        <button className="small-button" onClick={() => setCollapsed(allParents(tree))} title="Fold every branch">
-          Collapse all
+        <button className="small-button" onClick={() => setCollapsed(allParents(tree))} title="Fold every node">
+          Fold all
         </button>
         <button className="small-button" aria-pressed={showOverview} onClick={() => changeLayout({ overview: !showOverview })}>
           Overview

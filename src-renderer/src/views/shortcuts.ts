@@ -36,7 +36,7 @@ const mod = (e: KeyboardEvent) => e.ctrlKey || e.metaKey;
 export const SHORTCUTS: Shortcut[] = [
   { keys: '↑ ↓  or  j k', what: 'previous / next node in the tree' },
   { keys: '→ ←  or  l h', what: 'expand / collapse (← on a leaf goes to the parent)' },
-  { keys: 'Enter', what: 'expand or collapse the selected branch' },
+  { keys: 'Enter', what: 'unfold or fold the children of the selected node' },
   { keys: 'Backspace', what: 'go to the parent node' },
   { keys: 'Home End PageUp PageDown', what: 'first / last / a page up / a page down' },
   { keys: 'Ctrl+Z', what: 'undo the last change: edit, mark, simulation, perturbation, import, delete, rename', matches: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'z', run: () => void undo() },

@@ -12,7 +12,7 @@ export interface RealityJob {
 
 export interface CompareState {
   open: boolean;
-  /** The branch compared: the trajectory and (optionally) the node it passes through. */
+  /** The path compared: the trajectory and (optionally) the node it passes through. */
   target: { trajectoryId: string; nodeId?: string } | null;
   comparison: TrajectoryComparison | null;
   /** Index into comparison.steps of the step shown. */

@@ -1,5 +1,5 @@
 // Who acted at an `agent` node (an MCP client of mcp-serve, a policy, an API client), and the
-// perturbation the schedule injected there, so a session's branch reads as what happened to it.
+// perturbation the schedule injected there, so a session's path reads as what happened to it.
 import type { NodeRecord } from '../../../../src-main/common/trajectory/model';
 
 const KIND: Record<string, string> = { 'mcp-client': 'MCP client', policy: 'policy', 'openai-client': 'API client' };

@@ -29,7 +29,7 @@ export function CompareLauncher() {
             Replay
           </button>
           {realDomain && selected && selected.parentId !== null && (
-            <button onClick={() => setAsking(selected.id)} title="Run this branch's actions for real: the next dialog shows the sandbox and asks for the settings">
+            <button onClick={() => setAsking(selected.id)} title="Run this path's actions for real: the next dialog shows the sandbox and asks for the settings">
               Run real…
             </button>
           )}

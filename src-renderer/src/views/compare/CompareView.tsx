@@ -114,7 +114,7 @@ export default function CompareView() {
         </button>
       </header>
       {comparison.steps.length === 0 ? (
-        <p className="pad muted">This branch has no steps to compare. Replay a recorded trajectory, or run a simulated branch for real.</p>
+        <p className="pad muted">This path has no steps to compare. Replay a recorded trajectory, or run a simulated path for real.</p>
       ) : (
         <>
           <DivergenceTimeline steps={comparison.steps} current={index} onPick={showStep} />
@@ -132,7 +132,7 @@ export default function CompareView() {
                 </div>
                 <pre className="text compare-action" title={step.action}>{toolCallText(step.action) ?? step.action}</pre>
                 {step.simulated === null || step.real === null ? (
-                  <p className="muted">{step.real === null ? 'Not run for real yet: use “Run real” on this branch.' : 'Not simulated yet: replay the trajectory.'}</p>
+                  <p className="muted">{step.real === null ? 'Not run for real yet: use “Run real” on this path.' : 'Not simulated yet: replay the trajectory.'}</p>
                 ) : (
                   <>
                     <div className="compare-labels">

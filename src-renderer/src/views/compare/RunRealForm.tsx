@@ -16,7 +16,7 @@ function namedServer(provenance: Record<string, unknown> | undefined): { command
 }
 
 /**
- * Asks before running a branch for real: which sandbox it runs in, and for MCP the server to
+ * Asks before running a path for real: which sandbox it runs in, and for MCP the server to
  * start. A server the trajectory names is shown and must be confirmed; nothing from a
  * trajectory's data runs on its own.
  */
@@ -35,8 +35,8 @@ export function RunRealForm({ nodeId, onDone }: { nodeId: string; onDone: () => 
   return <RunRealSheet nodeId={nodeId} named={namedServer(root.provenance)} onDone={onDone} />;
 }
 
-/** The branch's actions from the root to `nodeId`, in full (the tree holds only their first lines); null while they load. */
-function useBranchActions(nodeId: string): string[] | null {
+/** The path's actions from the root to `nodeId`, in full (the tree holds only their first lines); null while they load. */
+function usePathActions(nodeId: string): string[] | null {
   const tree = useStudio((s) => s.tree);
   const [actions, setActions] = useState<{ nodeId: string; actions: string[] } | null>(null);
   useEffect(() => {
@@ -56,7 +56,7 @@ function useBranchActions(nodeId: string): string[] | null {
 function RunRealSheet({ nodeId, named, onDone }: { nodeId: string; named: ReturnType<typeof namedServer>; onDone: () => void }) {
   const trajectory = useStudio((s) => s.trajectory);
   const depth = useStudio((s) => s.tree?.byId.get(nodeId)?.depth ?? 0);
-  const actions = useBranchActions(nodeId);
+  const actions = usePathActions(nodeId);
   const [confirmed, setConfirmed] = useState(false);
   const sandboxes = useCompare((s) => s.sandboxes);
   // A server the trajectory names fills the fields, for the user to read, change or clear.
@@ -80,7 +80,7 @@ function RunRealSheet({ nodeId, named, onDone }: { nodeId: string; named: Return
           if (actions) void runReal(nodeId, trajectory.id, environment, actions);
         }}
       >
-        <h2>Run this branch for real</h2>
+        <h2>Run this path for real</h2>
         <p>
           Runs the {plural(depth, 'action')} from the root to the selected step in a fresh real {domain} environment and puts
           each real observation beside the simulated one.
