@@ -1,19 +1,13 @@
-// A small seeded random source (mulberry32), so a recording is the same for the same seed
-// on every machine and Node version.
+// The project's seeded random source (mulberry32) with the helpers recordings need, so a
+// recording is the same for the same seed on every machine and Node version.
+import { mulberry32 } from '../../src-main/common/seeded-random';
+
 export class Rng {
-  private state: number;
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = mulberry32(seed);
   }
 
   int(lo: number, hi: number): number {
