@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
 import { WorkspaceStore } from '../store/workspace-store';
@@ -65,17 +65,38 @@ describe('simulating a step', () => {
     expect(studio.workspace!.getNodes(result.nodes[0]!.trajectoryId)).toHaveLength(5);
   });
 
-  it('gives the same observation for the same seed', async () => {
+  it('reuses the stored sample for the same seed instead of generating it again', async () => {
     const input = { nodeId: leafId, action: 'pwd', samples: 1, sampling: { maxTokens: 10, seed: 42, temperature: 0.9 } };
-    const a = await call('simulate.run', { ...input, jobId: 'a' });
-    const b = await call('simulate.run', { ...input, jobId: 'b' });
-    expect(a.nodes[0]!.provenance.rawOutput).toBe(b.nodes[0]!.provenance.rawOutput);
+    const store = studio.workspace!;
+    const first = await call('simulate.run', { ...input, jobId: 'a' });
+    const stored = store.childrenOf(leafId).length;
+    events.length = 0;
+    const again = await call('simulate.run', { ...input, jobId: 'b' });
+    expect(again.nodes.map((n) => n.id)).toEqual([first.nodes[0]!.id]);
+    expect(store.childrenOf(leafId)).toHaveLength(stored);
+    // No token streamed: the model did not run.
+    expect(events.filter((e) => e.event === 'simulate.token')).toEqual([]);
+  });
+
+  it('generates the same text for the same seed when it runs again', async () => {
+    const input = { nodeId: leafId, action: 'whoami', samples: 1, sampling: { maxTokens: 10, seed: 42, temperature: 0.9 } };
+    const store = studio.workspace!;
+    const first = await call('simulate.run', { ...input, jobId: 'fresh-1' });
+    // With the first sample deleted there is nothing to reuse: the model runs again.
+    store.deleteNodes([first.nodes[0]!.id], 'test');
+    events.length = 0;
+    const second = await call('simulate.run', { ...input, jobId: 'fresh-2' });
+    expect(events.some((e) => e.event === 'simulate.token')).toBe(true);
+    expect(second.nodes[0]!.id).not.toBe(first.nodes[0]!.id);
+    expect(second.nodes[0]!.provenance.rawOutput).toBe(first.nodes[0]!.provenance.rawOutput);
+    expect(second.nodes[0]!.observation).toBe(first.nodes[0]!.observation);
   });
 
   it('writes nothing when cancelled', async () => {
     const before = studio.workspace!.getNodes(studio.workspace!.getNode(leafId)!.trajectoryId).length;
     const run = call('simulate.run', { jobId: 'c', nodeId: leafId, action: 'yes', samples: 2, sampling: { maxTokens: 4000, temperature: 0 } });
-    await new Promise((r) => setTimeout(r, 150));
+    // Cancel while the model is generating: once its first token has streamed.
+    await vi.waitFor(() => expect(events.some((e) => e.event === 'simulate.token' && (e.payload as { jobId: string }).jobId === 'c')).toBe(true), { timeout: 60_000, interval: 10 });
     // A second job under the same id is refused with the one busy code, whatever its kind.
     const again = await dispatch(studio, 'perturb.run', { jobId: 'c', nodeId: leafId, mode: 'transform', kinds: [{ kindId: 'terminal.disk-full' }] });
     expect(again).toMatchObject({ ok: false, error: { code: 'busy' } });
