@@ -92,6 +92,41 @@ describe('AgentWorldBench import', () => {
     expect(list.map((t) => t.steps)).toEqual([3]);
   });
 
+  it('recognises a line repeating the last whole line without parsing it, but never hides a bad or different line behind it', () => {
+    // Lines 2 and 3 repeat line 1 as written; line 4 repeats it with a character escaped
+    // differently (the same values), line 5 is line 3 with an invalid escape in the turn it
+    // evaluates, line 6 is line 1 with one observation changed, line 7 names another sample.
+    const [l1, l2, l3] = first as [string, string, string];
+    const escaped = l2.replace('"task":"terminal"', '"task":"termin\\u0061l"').replace('"x y"', '"x\\u0020y"');
+    expect(escaped).not.toBe(l2);
+    const badEscape = l3.replace('"current_prompt":"', '"current_prompt":"\\q');
+    const changed = l1.replace('hello', 'hullo');
+    const other = l1.replace('"id":"a"', '"id":"a2"');
+    const report = importTrajectories(store, textSource('t_test.jsonl', [l1, l2, l3, escaped, badEscape, changed, other].join('\n')));
+    expect(report.problems.map((p) => [p.line, p.reason.slice(0, 14)])).toEqual([[5, 'not valid JSON']]);
+    // The changed line is another trajectory; the other sample's has the same content as line 1, so it is not imported twice.
+    expect(report.imported).toBe(2);
+    expect(store.listTrajectories().map((t) => t.title)).toEqual(['terminal · a', 'terminal · a']);
+    const observations = store.listTrajectories().map((t) => store.getNodes(t.id)[2]!.observation);
+    expect(observations).toEqual(['hello', 'hullo']);
+  });
+
+  it('merges prefix lines that come after the whole line of their trajectory, from a file', () => {
+    const whole = first.map((l) => JSON.parse(l) as { prompt: string[]; response: string[]; turn_idx: number });
+    const prefix = (l: (typeof whole)[number]) => JSON.stringify({ ...l, prompt: l.prompt.slice(0, l.turn_idx), response: l.response.slice(0, l.turn_idx - 1) });
+    const other = prefix({ ...whole[1]!, prompt: ['## Turn 1\n\n**Action:**\npwd', '## Turn 2\n\n**Action:**\nls'] });
+    const path = join(dir, 't_test.jsonl');
+    writeFileSync(path, [first[2], second[0], prefix(whole[0]!), prefix(whole[2]!), other].join('\n') + '\n');
+    const report = importTrajectories(store, fileSource(path), { head: fileHead(path) });
+    // Sample a's prefixes are its whole line's; the one that disagrees with it comes in on its own.
+    expect(report).toMatchObject({ imported: 3, problems: [] });
+    expect(store.listTrajectories().map((t) => [t.title, t.steps])).toEqual([
+      ['terminal · a', 3],
+      ['mcp · b', 1],
+      ['terminal · a', 1],
+    ]);
+  });
+
   it('merges prefix-only lines into one trajectory when no line carries the whole lists, and says which turn has no observation', () => {
     const whole = first.map((l) => JSON.parse(l) as { prompt: string[]; response: string[]; turn_idx: number });
     const prefixes = whole.map((l) => JSON.stringify({ ...l, prompt: l.prompt.slice(0, l.turn_idx), response: l.response.slice(0, l.turn_idx - 1) }));
