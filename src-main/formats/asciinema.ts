@@ -568,7 +568,7 @@ interface Split {
 /** Prompt candidates kept for learning the prompt: what repeats shows in the first thousands. */
 const MAX_CANDIDATES = 4096;
 /** Screen text held to cut by prompts after one replay; a longer session is replayed again instead of held. */
-const MAX_HELD_CHARS = 16 * 1024 * 1024;
+const MAX_HELD_CHARS = 8 * 1024 * 1024;
 
 function eventProblem(raw: unknown): { field: string; reason: string } | undefined {
   if (!Array.isArray(raw) || raw.length < 3) return { field: 'event', reason: 'an event must be [time, code, data]' };

@@ -5,7 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { newId } from '../common/trajectory/ids';
 import type { ImporterOptions } from './format';
-import type { ImportItem } from '../parsing/import-item';
+import { ImportFormatError, type ImportItem } from '../parsing/import-item';
+import { UserError } from '../common/user-error';
 import { importerFor } from './registry';
 import { fileSource } from '../parsing/sources';
 
@@ -23,11 +24,16 @@ const BATCH = 64;
 const data = workerData as ImportWorkerData;
 const importer = importerFor(data.format, data.name, data.head);
 let batch: ImportItem[] = [];
-for (const item of importer.parse(fileSource(data.path, data.name), newId, data.now, data.options)) {
-  batch.push(item);
-  if (batch.length >= BATCH) {
-    parentPort!.postMessage({ items: batch });
-    batch = [];
+try {
+  for (const item of importer.parse(fileSource(data.path, data.name), newId, data.now, data.options)) {
+    batch.push(item);
+    if (batch.length >= BATCH) {
+      parentPort!.postMessage({ items: batch });
+      batch = [];
+    }
   }
+  parentPort!.postMessage({ items: batch, done: true });
+} catch (error) {
+  // A refusal that names its limit reaches the user as written: an error crossing threads loses its class.
+  parentPort!.postMessage({ error: (error as Error).message, refused: error instanceof ImportFormatError || error instanceof UserError });
 }
-parentPort!.postMessage({ items: batch, done: true });

@@ -8,11 +8,29 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ImportFormatError, type ImportItem } from '../parsing/import-item';
 import type { ImportWorkerData } from './import-worker';
+import { MAX_IMPORT_BYTES } from '../parsing/json-limits';
 
-/** Longest one file may take to read off the thread. */
+/** Longest one file may take to read off the thread, at the default --max-mib (more with a higher one). */
 export const MAX_IMPORT_SECONDS = 300;
-/** Heap of the reading thread. */
+/** Heap of the reading thread, at the default --max-mib (more with a higher one). */
 export const IMPORT_WORKER_HEAP_MB = 2048;
+
+/**
+ * The reading thread's time and heap for a file allowed to decode to `maxBytes` (`--max-mib`):
+ * what it emits is bounded by that, so a higher allowance buys time and memory in proportion,
+ * and one flag raises every limit a large file can meet.
+ */
+export function readingLimits(maxBytes = MAX_IMPORT_BYTES): { seconds: number; heapMb: number } {
+  const scale = Math.max(1, maxBytes / MAX_IMPORT_BYTES);
+  return { seconds: Math.round(MAX_IMPORT_SECONDS * scale), heapMb: Math.max(IMPORT_WORKER_HEAP_MB, Math.round((3 * maxBytes) / 1024 / 1024) + 1024) };
+}
+
+/** How to give a file more time and memory: four times its allowance, with what that buys. */
+function raiseHint(maxBytes: number): string {
+  const more = maxBytes * 4;
+  const { seconds, heapMb } = readingLimits(more);
+  return `To import it anyway, raise the limit: worldloom import --max-mib ${Math.ceil(more / 1024 / 1024)} (${seconds} s and ${Math.round(heapMb / 1024)} GiB for the file), or split it.`;
+}
 
 export interface OffThreadLimits {
   timeoutMs?: number;
@@ -43,8 +61,9 @@ function workerEntry(): { entry: string; tsx: string | null } {
 
 /** Every item the importer reads from the file, read in a worker within the limits. */
 export function importOffThread(work: Omit<ImportWorkerData, 'now'>, limits: OffThreadLimits = {}): Promise<ImportItem[]> {
-  const timeoutMs = limits.timeoutMs ?? MAX_IMPORT_SECONDS * 1000;
-  const maxHeapMb = limits.maxHeapMb ?? IMPORT_WORKER_HEAP_MB;
+  const maxBytes = work.options.maxBytes ?? MAX_IMPORT_BYTES;
+  const timeoutMs = limits.timeoutMs ?? readingLimits(maxBytes).seconds * 1000;
+  const maxHeapMb = limits.maxHeapMb ?? readingLimits(maxBytes).heapMb;
   const { entry, tsx } = workerEntry();
   const worker = new Worker(BOOTSTRAP, {
     eval: true,
@@ -65,18 +84,23 @@ export function importOffThread(work: Omit<ImportWorkerData, 'now'>, limits: Off
       else resolve(items);
     };
     const timer = setTimeout(
-      () => settle(new ImportFormatError(`${work.name} took longer than ${Math.round(timeoutMs / 1000)} s to read, and was stopped; nothing of it was kept. Split the recording, or trim it.`)),
+      () => settle(new ImportFormatError(`${work.name} took longer than ${Math.round(timeoutMs / 1000)} s to read, and was stopped; nothing of it was kept. ${raiseHint(maxBytes)}`)),
       timeoutMs,
     );
     limits.signal?.addEventListener('abort', () => settle(new ImportFormatError(`The import of ${work.name} was cancelled.`)), { once: true });
-    worker.on('message', (message: { items: ImportItem[]; done?: boolean }) => {
+    worker.on('message', (message: { items: ImportItem[]; done?: boolean; error?: string; refused?: boolean }) => {
+      // An importer's refusal (a limit it names) is said as it was written; anything else is the file's problem too, said with its name.
+      if (message.error !== undefined) {
+        settle(new ImportFormatError(message.refused ? message.error : `${work.name} could not be read: ${message.error}`));
+        return;
+      }
       items.push(...message.items);
       if (message.done) settle(null);
     });
     // Always heard, also after settling: an 'error' nobody listens to would end the process.
     worker.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        settle(new ImportFormatError(`${work.name} needed more than ${maxHeapMb} MiB to read, and was stopped; nothing of it was kept. Split the recording, or trim it.`));
+        settle(new ImportFormatError(`${work.name} needed more than ${maxHeapMb} MiB to read, and was stopped; nothing of it was kept. ${raiseHint(maxBytes)}`));
       } else settle(error instanceof ImportFormatError ? error : new ImportFormatError(`${work.name} could not be read: ${error.message}`));
     });
     worker.on('exit', () => settle(new ImportFormatError(`${work.name} could not be read: the reading thread stopped.`)));
