@@ -44,7 +44,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`the daily loop in the host UI${NO_CHROMIUM}
     await expect.poll(() => step.count(), { timeout: 60_000 }).toBe(3);
     await expect.poll(() => page.getByTestId('node-perturbation').textContent()).toMatch(/instructed to play it out/);
     expect(await page.getByTestId('node-id').textContent()).not.toBe(transformed);
-    await expect.poll(async () => (await step.getByTestId('variant-mark').allTextContents()).map((l) => l.replace(/ · seed \d+$/, '')).sort()).toEqual([
+    await expect.poll(async () => (await step.getByTestId('sibling-label').allTextContents()).map((l) => l.replace(/ · seed \d+$/, '')).sort()).toEqual([
       'terminal.disk-full',
       'terminal.disk-full (instructed)',
     ]);

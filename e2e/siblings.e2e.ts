@@ -19,10 +19,10 @@ describe.skipIf(NO_CHROMIUM !== '')(`the samples of one action side by side in t
     await form.getByLabel('Samples').fill('4');
     await form.getByLabel('Max tokens').fill('12');
     await form.getByRole('button', { name: 'Simulate ×4' }).click();
-    const samples = tree.getByRole('treeitem').filter({ has: page.getByTestId('variant-mark') });
+    const samples = tree.getByRole('treeitem').filter({ has: page.getByTestId('sibling-label') });
     await expect.poll(() => samples.count(), { timeout: 60_000 }).toBe(4);
     // Rows are told apart: sample number and seed, never four identical lines.
-    const marks = await samples.getByTestId('variant-mark').allTextContents();
+    const marks = await samples.getByTestId('sibling-label').allTextContents();
     expect(new Set(marks).size).toBe(4);
     for (const mark of marks) expect(mark).toMatch(/^#[1-4]\/4 · seed \d+$/);
 
@@ -33,20 +33,20 @@ describe.skipIf(NO_CHROMIUM !== '')(`the samples of one action side by side in t
     await badge.click();
     const view = page.getByRole('dialog', { name: 'Samples side by side' });
     await view.waitFor();
-    const group = view.getByRole('region', { name: 'Samples of cat notes.txt' });
-    expect(await group.getByTestId('sibling-sample').count()).toBe(4);
-    expect(await group.getByLabel('Real observation', { exact: true }).count()).toBe(1);
-    expect(await group.getByRole('table', { name: 'Pairwise agreement' }).getByRole('row').count()).toBe(5);
-    expect(await group.getByTestId('group-agreement').textContent()).toMatch(/^agreement \d+%$/);
-    await group.getByTestId('consensus-observation').waitFor();
+    const actionSamples = view.getByRole('region', { name: 'Samples of cat notes.txt' });
+    expect(await actionSamples.getByTestId('sibling-sample').count()).toBe(4);
+    expect(await actionSamples.getByLabel('Real observation', { exact: true }).count()).toBe(1);
+    expect(await actionSamples.getByRole('table', { name: 'Pairwise agreement' }).getByRole('row').count()).toBe(5);
+    expect(await actionSamples.getByTestId('action-agreement').textContent()).toMatch(/^agreement \d+%$/);
+    await actionSamples.getByTestId('consensus-observation').waitFor();
     // A diff of any two: here the real observation against a sample, in Monaco.
-    await group.locator('.monaco-diff-editor').waitFor({ timeout: 30_000 });
+    await actionSamples.locator('.monaco-diff-editor').waitFor({ timeout: 30_000 });
 
     // The curator picks sample 2 as preferred; picking another moves the mark.
-    await group.getByLabel('Sample 2', { exact: true }).getByRole('button', { name: 'Prefer' }).click();
-    await expect.poll(() => group.getByLabel('Sample 2', { exact: true }).getByRole('button', { name: '★ Preferred' }).getAttribute('aria-pressed')).toBe('true');
-    await group.getByLabel('Sample 3', { exact: true }).getByRole('button', { name: 'Prefer' }).click();
-    await expect.poll(() => group.getByRole('button', { name: '★ Preferred' }).count()).toBe(1);
+    await actionSamples.getByLabel('Sample 2', { exact: true }).getByRole('button', { name: 'Prefer' }).click();
+    await expect.poll(() => actionSamples.getByLabel('Sample 2', { exact: true }).getByRole('button', { name: '★ Preferred' }).getAttribute('aria-pressed')).toBe('true');
+    await actionSamples.getByLabel('Sample 3', { exact: true }).getByRole('button', { name: 'Prefer' }).click();
+    await expect.poll(() => actionSamples.getByRole('button', { name: '★ Preferred' }).count()).toBe(1);
     await expect.poll(() => tree.getByRole('treeitem').filter({ hasText: 'preferred' }).count()).toBe(1);
 
     await page.keyboard.press('Escape');
@@ -80,7 +80,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`the samples of one action side by side in t
     await page.getByRole('button', { name: 'Sweep 2 perturbations' }).click();
     const perturbed = tree.getByRole('treeitem').filter({ has: page.locator('.badge', { hasText: 'perturbed' }) });
     await expect.poll(() => perturbed.count()).toBe(2);
-    await expect.poll(async () => (await perturbed.getByTestId('variant-mark').allTextContents()).map((t) => t.replace(/^#\d\/2 · /, '')).sort()).toEqual(['terminal.disk-full', 'terminal.permission-denied']);
+    await expect.poll(async () => (await perturbed.getByTestId('sibling-label').allTextContents()).map((t) => t.replace(/^#\d\/2 · /, '')).sort()).toEqual(['terminal.disk-full', 'terminal.permission-denied']);
     expect(errors).toEqual([]);
   });
 });

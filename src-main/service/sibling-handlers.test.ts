@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgreementRow, SampleVariant, SiblingGroup } from '../common/contract/siblings';
+import type { AgreementRow, SiblingLabel, ActionSamples } from '../common/contract/siblings';
 import type { NodeRecord } from '../common/trajectory/model';
 import { dispatch } from './dispatch';
 import { Studio } from './studio';
@@ -28,20 +28,20 @@ function studioWithSamples() {
 describe('the sibling contract', () => {
   it('compares the samples of one action with each other and with the real one', async () => {
     const { studio, root, real, samples } = studioWithSamples();
-    const { groups } = ok<{ groups: SiblingGroup[] }>(await dispatch(studio, 'siblings.compare', { parentId: root.id }));
-    expect(groups).toHaveLength(1);
-    const [group] = groups;
-    expect(group).toMatchObject({ parentId: root.id, action: 'ls -la', realNodeId: real.id, real: 'a.txt\nb.txt', distinct: 3 });
-    expect(group!.samples.map((s) => [s.sample, s.seed])).toEqual([
+    const { actions } = ok<{ actions: ActionSamples[] }>(await dispatch(studio, 'siblings.sideBySide', { parentId: root.id }));
+    expect(actions).toHaveLength(1);
+    const [actionSamples] = actions;
+    expect(actionSamples).toMatchObject({ parentId: root.id, action: 'ls -la', realNodeId: real.id, real: 'a.txt\nb.txt', distinct: 3 });
+    expect(actionSamples!.samples.map((s) => [s.sample, s.seed])).toEqual([
       [1, 100],
       [2, 101],
       [3, 102],
       [4, 103],
     ]);
-    expect(group!.samples[0]!.toReal).toBe(1);
-    expect(group!.consensusNodeId).toBe(samples[0]!.id);
-    expect(group!.agreement).toBeGreaterThan(0.3);
-    expect(group!.agreement).toBeLessThan(1);
+    expect(actionSamples!.samples[0]!.toReal).toBe(1);
+    expect(actionSamples!.consensusNodeId).toBe(samples[0]!.id);
+    expect(actionSamples!.agreement).toBeGreaterThan(0.3);
+    expect(actionSamples!.agreement).toBeLessThan(1);
     studio.close();
   });
 
@@ -50,10 +50,10 @@ describe('the sibling contract', () => {
     const store = studio.requireStore();
     const lone = store.addNode({ parentId: root.id, action: 'df -h', observation: 'No space left', origin: 'perturbed', provenance: { perturbations: [{ kind: 'disk-full', mode: 'transform', params: {}, seed: 1, version: 1 }] } });
     store.addNode({ parentId: root.id, action: 'pwd', observation: '/', origin: 'simulated' });
-    const { rows, variants } = ok<{ rows: AgreementRow[]; variants: SampleVariant[] }>(await dispatch(studio, 'siblings.agreement', { trajectoryId }));
+    const { rows, labels } = ok<{ rows: AgreementRow[]; labels: SiblingLabel[] }>(await dispatch(studio, 'siblings.agreement', { trajectoryId }));
     expect(rows).toEqual([expect.objectContaining({ parentId: root.id, label: 'ls -la', samples: 4 })]);
-    expect(variants.map((v) => v.nodeId)).toEqual([...samples.map((s) => s.id), lone.id]);
-    expect(variants.at(-1)).toMatchObject({ perturbation: 'disk-full', of: 1 });
+    expect(labels.map((v) => v.nodeId)).toEqual([...samples.map((s) => s.id), lone.id]);
+    expect(labels.at(-1)).toMatchObject({ perturbation: 'disk-full', of: 1 });
     studio.close();
   });
 

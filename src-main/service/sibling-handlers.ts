@@ -1,7 +1,7 @@
 // Handlers for the sibling part of the contract (contract/siblings.ts): samples of one action
 // compared with each other and with the real observation, and the curator's preferred pick.
 import { PREFERRED_TAG, type siblingsApi } from '../common/contract/siblings';
-import { agreementRows, compareGroup, rawSiblingGroups } from '../common/metrics/sibling-groups';
+import { agreementRows, sideBySide, siblingsByAction } from '../common/metrics/siblings';
 import { UserError } from '../common/user-error';
 import type { HandlersOf, Studio } from './studio';
 
@@ -12,17 +12,17 @@ export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> 
     return node;
   };
   return {
-    'siblings.compare': ({ parentId, action }) => {
+    'siblings.sideBySide': ({ parentId, action }) => {
       const store = studio.requireStore();
       const parent = nodeOrFail(parentId);
       const trajectory = store.getTrajectory(parent.trajectoryId)!;
-      const groups = rawSiblingGroups(store.childrenOf(parentId)).filter((g) => action === undefined || g.action === action);
-      return { groups: groups.filter((g) => g.samples.length >= 2 || (g.real !== null && g.samples.length > 0)).map((g) => compareGroup(g, trajectory.domain)) };
+      const byAction = siblingsByAction(store.childrenOf(parentId)).filter((g) => action === undefined || g.action === action);
+      return { actions: byAction.filter((g) => g.samples.length >= 2 || (g.real !== null && g.samples.length > 0)).map((g) => sideBySide(g, trajectory.domain)) };
     },
     'siblings.agreement': ({ trajectoryId }) => {
       const store = studio.requireStore();
       if (!store.getTrajectory(trajectoryId)) throw new UserError(`No trajectory ${trajectoryId} in this workspace.`, 'not-found');
-      // Only the nodes that are sibling samples: a 100,000-node tree is not read whole for a few groups.
+      // Only the nodes that are sibling samples: a 100,000-node tree is not read whole for a few actions.
       return agreementRows(store.getSiblingSamples(trajectoryId));
     },
     'siblings.prefer': ({ nodeId }) => {
@@ -31,10 +31,10 @@ export function siblingHandlers(studio: Studio): HandlersOf<typeof siblingsApi> 
       if (chosen.parentId === null || chosen.origin === 'real' || chosen.origin === 'imported') {
         throw new UserError('Only a sample (a simulated, perturbed or edited step) can be preferred among its siblings; the recorded step is the ground truth.', 'invalid');
       }
-      const group = rawSiblingGroups(store.childrenOf(chosen.parentId)).find((g) => g.action === chosen.action)!;
+      const siblings = siblingsByAction(store.childrenOf(chosen.parentId)).find((g) => g.action === chosen.action)!;
       // A curator may prefer any sibling of the action: a sample, a perturbed one, an edit.
       const changed = store.transaction(() =>
-        [...group.samples, ...group.alternatives].flatMap((n) => {
+        [...siblings.samples, ...siblings.alternatives].flatMap((n) => {
           const has = n.curation.tags.includes(PREFERRED_TAG);
           if (n.id === nodeId && !has) return [store.setCuration(n.id, { tags: [...n.curation.tags, PREFERRED_TAG] })];
           if (n.id !== nodeId && has) return [store.setCuration(n.id, { tags: n.curation.tags.filter((t) => t !== PREFERRED_TAG) })];

@@ -11,7 +11,7 @@ const Id = z.string().min(1).max(200);
 export const PREFERRED_TAG = 'preferred';
 
 /** What tells one sample of an action from its siblings in a row: its number, seed and perturbation. */
-export const SampleVariant = z.object({
+export const SiblingLabel = z.object({
   nodeId: z.string(),
   /** 1-based, in the order the samples were made. */
   sample: z.number().int(),
@@ -22,9 +22,9 @@ export const SampleVariant = z.object({
   /** How it was applied: the observation transformed, or the model instructed to play it out. */
   perturbationMode: z.enum(['instruction', 'transform']).nullable().optional(),
 });
-export type SampleVariant = z.infer<typeof SampleVariant>;
+export type SiblingLabel = z.infer<typeof SiblingLabel>;
 
-export const SiblingSample = SampleVariant.extend({
+export const SiblingSample = SiblingLabel.extend({
   origin: Origin,
   observation: z.string(),
   preferred: z.boolean(),
@@ -36,7 +36,7 @@ export const SiblingSample = SampleVariant.extend({
 export type SiblingSample = z.infer<typeof SiblingSample>;
 
 /** The samples of one action from one state, side by side. */
-export const SiblingGroup = z.object({
+export const ActionSamples = z.object({
   parentId: z.string(),
   action: z.string(),
   domain: Domain,
@@ -53,7 +53,7 @@ export const SiblingGroup = z.object({
   consensusNodeId: z.string().nullable(),
   distinct: z.number().int(),
 });
-export type SiblingGroup = z.infer<typeof SiblingGroup>;
+export type ActionSamples = z.infer<typeof ActionSamples>;
 
 /** One state whose samples of an action can be compared: a row of "where is the model unsure". */
 export const AgreementRow = z.object({
@@ -70,13 +70,13 @@ export const AgreementRow = z.object({
 export type AgreementRow = z.infer<typeof AgreementRow>;
 
 export const siblingsApi = {
-  /** Every group of two or more samples of one action under `parentId` (optionally only `action`'s). */
-  'siblings.compare': method(z.object({ parentId: Id, action: z.string().max(10_000_000).optional() }), z.object({ groups: z.array(SiblingGroup) })),
+  /** The samples of each action under `parentId` (optionally only `action`'s) side by side: two or more, or one beside a real step. */
+  'siblings.sideBySide': method(z.object({ parentId: Id, action: z.string().max(10_000_000).optional() }), z.object({ actions: z.array(ActionSamples) })),
   /**
    * Per state of a trajectory with two or more samples of one action: their agreement, least
    * first; and what tells each sample apart, for its row in the tree.
    */
-  'siblings.agreement': method(z.object({ trajectoryId: Id }), z.object({ rows: z.array(AgreementRow), variants: z.array(SampleVariant) })),
+  'siblings.agreement': method(z.object({ trajectoryId: Id }), z.object({ rows: z.array(AgreementRow), labels: z.array(SiblingLabel) })),
   /** Marks one sample as preferred among the samples of its action (the others lose the mark). */
   'siblings.prefer': method(z.object({ nodeId: Id }), z.object({ nodes: z.array(NodeRecord) })),
 } as const;

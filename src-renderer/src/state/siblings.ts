@@ -15,17 +15,17 @@ let refreshSeq = 0;
 export async function refreshAgreement(trajectoryId: string | null): Promise<void> {
   const seq = ++refreshSeq;
   if (!trajectoryId) {
-    set({ trajectoryId: null, rows: [], byParent: new Map(), variants: new Map() });
+    set({ trajectoryId: null, rows: [], byParent: new Map(), labels: new Map() });
     return;
   }
   try {
-    const { rows, variants } = await call('siblings.agreement', { trajectoryId });
+    const { rows, labels } = await call('siblings.agreement', { trajectoryId });
     // An older answer arriving late must not replace a newer one.
     if (seq !== refreshSeq) return;
-    set({ trajectoryId, rows, byParent: new Map(rows.map((r) => [r.parentId, r])), variants: new Map(variants.map((v) => [v.nodeId, v])) });
+    set({ trajectoryId, rows, byParent: new Map(rows.map((r) => [r.parentId, r])), labels: new Map(labels.map((v) => [v.nodeId, v])) });
   } catch {
     // The trajectory may have gone (closed, removed) while this was asked; the next change asks again.
-    if (seq === refreshSeq) set({ trajectoryId, rows: [], byParent: new Map(), variants: new Map() });
+    if (seq === refreshSeq) set({ trajectoryId, rows: [], byParent: new Map(), labels: new Map() });
   }
 }
 
@@ -55,19 +55,19 @@ export function followTreeForAgreement(): () => void {
 /** Opens the samples under `parentId`. */
 export async function openSiblings(parentId: string): Promise<void> {
   try {
-    const { groups } = await call('siblings.compare', { parentId });
-    if (groups.length === 0) {
+    const { actions } = await call('siblings.sideBySide', { parentId });
+    if (actions.length === 0) {
       notify('info', 'No samples to show side by side', ['This step has no samples of one action beside each other or beside a real step. Simulate it with more than one sample first.']);
       return;
     }
-    set({ parentId, groups, listOpen: false });
+    set({ parentId, actions, listOpen: false });
   } catch (err) {
     notify('error', 'Could not show the samples side by side', [(err as Error).message]);
   }
 }
 
 export function closeSiblings(): void {
-  set({ parentId: null, groups: [] });
+  set({ parentId: null, actions: [] });
 }
 
 /** Marks a sample preferred among the samples of its action (tag "preferred"); the view shows it at once. */
@@ -76,8 +76,8 @@ export async function preferSample(nodeId: string): Promise<void> {
     await call('siblings.prefer', { nodeId });
     const { parentId } = get();
     if (parentId) {
-      const { groups } = await call('siblings.compare', { parentId });
-      if (get().parentId === parentId) set({ groups });
+      const { actions } = await call('siblings.sideBySide', { parentId });
+      if (get().parentId === parentId) set({ actions });
     }
   } catch (err) {
     notify('error', 'Could not mark the preferred sample', [(err as Error).message]);

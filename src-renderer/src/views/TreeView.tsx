@@ -35,7 +35,7 @@ export function TreeView() {
   const selectedId = useStudio((s) => s.selectedNodeId);
   const showOverview = useStudio((s) => s.layout.overview);
   // What tells sibling samples apart, and how much each state's samples agree (badges).
-  const variants = useSiblings((s) => s.variants);
+  const siblingLabels = useSiblings((s) => s.labels);
   const agreementOf = useSiblings((s) => s.byParent);
   const { shape, byId } = tree;
   // byId changes in place for marks; only a new shape (nodes added or removed) re-walks the tree.
@@ -215,7 +215,7 @@ export function TreeView() {
                   top={r * ROW_HEIGHT}
                   selected={row.id === selectedId}
                   compared={comparedWithReal(tree, node)}
-                  variant={variants.get(node.id)}
+                  siblingLabel={siblingLabels.get(node.id)}
                   agreement={agreementOf.get(node.id)}
                   onSelect={selectNode}
                   onToggle={onToggle}

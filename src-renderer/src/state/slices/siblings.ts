@@ -1,7 +1,7 @@
 // The sibling slice's state: agreement among samples of one action for the open trajectory,
 // and the view of one state's samples side by side. Its actions are in ../siblings.ts.
 import type { StateCreator } from 'zustand';
-import type { AgreementRow, SampleVariant, SiblingGroup } from '../../../../src-main/common/contract/siblings';
+import type { AgreementRow, SiblingLabel, ActionSamples } from '../../../../src-main/common/contract/siblings';
 import type { StudioStore } from '../studio';
 
 export interface SiblingsState {
@@ -11,15 +11,15 @@ export interface SiblingsState {
   rows: AgreementRow[];
   byParent: ReadonlyMap<string, AgreementRow>;
   /** What tells each sample apart in its row (number, seed, perturbation). */
-  variants: ReadonlyMap<string, SampleVariant>;
+  labels: ReadonlyMap<string, SiblingLabel>;
   /** The list of states by agreement shows rows at or below this agreement (1 shows all). */
   maxAgreement: number;
   listOpen: boolean;
   /** The state whose samples are shown side by side; null when the view is closed. */
   parentId: string | null;
-  groups: SiblingGroup[];
+  actions: ActionSamples[];
 }
 
 export const createSiblingsSlice: StateCreator<StudioStore, [], [], { siblings: SiblingsState }> = () => ({
-  siblings: { trajectoryId: null, rows: [], byParent: new Map(), variants: new Map(), maxAgreement: 1, listOpen: false, parentId: null, groups: [] },
+  siblings: { trajectoryId: null, rows: [], byParent: new Map(), labels: new Map(), maxAgreement: 1, listOpen: false, parentId: null, actions: [] },
 });

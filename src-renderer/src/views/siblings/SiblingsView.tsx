@@ -1,9 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
-import type { SiblingGroup } from '../../../../src-main/common/contract/siblings';
+import type { ActionSamples } from '../../../../src-main/common/contract/siblings';
 import { useOverlay } from '../../state/overlays';
 import { closeSiblings, preferSample, useSiblings } from '../../state/siblings';
 import { revealNode } from '../../state/store';
-import { agreementBadge, percent, variantLabel } from './labels';
+import { agreementBadge, percent, siblingLabelText } from './labels';
 import { plural } from '../../../../src-main/common/plural';
 
 const ObservationDiff = lazy(() => import('./ObservationDiff'));
@@ -12,88 +12,88 @@ const REAL = 'real';
 const CONSENSUS = 'consensus';
 
 /** One action's samples: agreement, the pairwise matrix, columns side by side, and a diff of any two. */
-function Group({ group }: { group: SiblingGroup }) {
-  const first = group.samples[0]?.nodeId ?? '';
-  const [left, setLeft] = useState(group.realNodeId ? REAL : CONSENSUS);
-  const [right, setRight] = useState(group.samples.find((s) => s.nodeId !== group.consensusNodeId)?.nodeId ?? first);
+function ActionSamplesView({ actionSamples }: { actionSamples: ActionSamples }) {
+  const first = actionSamples.samples[0]?.nodeId ?? '';
+  const [left, setLeft] = useState(actionSamples.realNodeId ? REAL : CONSENSUS);
+  const [right, setRight] = useState(actionSamples.samples.find((s) => s.nodeId !== actionSamples.consensusNodeId)?.nodeId ?? first);
   const textOf = (key: string) =>
-    key === REAL ? (group.real ?? '') : key === CONSENSUS ? (group.samples.find((s) => s.nodeId === group.consensusNodeId)?.observation ?? '') : (group.samples.find((s) => s.nodeId === key)?.observation ?? '');
+    key === REAL ? (actionSamples.real ?? '') : key === CONSENSUS ? (actionSamples.samples.find((s) => s.nodeId === actionSamples.consensusNodeId)?.observation ?? '') : (actionSamples.samples.find((s) => s.nodeId === key)?.observation ?? '');
   const options = [
-    ...(group.realNodeId ? [{ key: REAL, label: 'the real observation' }] : []),
-    ...(group.consensusNodeId ? [{ key: CONSENSUS, label: 'the consensus' }] : []),
-    ...group.samples.map((s) => ({ key: s.nodeId, label: variantLabel(s) })),
+    ...(actionSamples.realNodeId ? [{ key: REAL, label: 'the real observation' }] : []),
+    ...(actionSamples.consensusNodeId ? [{ key: CONSENSUS, label: 'the consensus' }] : []),
+    ...actionSamples.samples.map((s) => ({ key: s.nodeId, label: siblingLabelText(s) })),
   ];
-  const badge = group.agreement === null ? null : agreementBadge({ agreement: group.agreement, samples: group.samples.length, distinct: group.distinct, label: group.action.split('\n')[0]! });
-  const consensus = group.samples.find((s) => s.nodeId === group.consensusNodeId);
+  const badge = actionSamples.agreement === null ? null : agreementBadge({ agreement: actionSamples.agreement, samples: actionSamples.samples.length, distinct: actionSamples.distinct, label: actionSamples.action.split('\n')[0]! });
+  const consensus = actionSamples.samples.find((s) => s.nodeId === actionSamples.consensusNodeId);
   return (
-    <section className="sibling-group" aria-label={`Samples of ${group.action.split('\n')[0]}`}>
+    <section className="action-samples" aria-label={`Samples of ${actionSamples.action.split('\n')[0]}`}>
       <div className="row">
-        <code>{group.action.split('\n')[0]}</code>
+        <code>{actionSamples.action.split('\n')[0]}</code>
         {badge && (
-          <span className={`agreement-badge band-${badge.band}`} data-testid="group-agreement" title={badge.title}>
-            agreement {percent(group.agreement!)}
+          <span className={`agreement-badge band-${badge.band}`} data-testid="action-agreement" title={badge.title}>
+            agreement {percent(actionSamples.agreement!)}
           </span>
         )}
         <span className="muted small">
-          {plural(group.samples.length, 'sample')} · {group.distinct} different · spread {group.agreement === null ? '—' : percent(1 - group.agreement)}
-          {group.realNodeId ? ' · with the real observation' : ' · no real step to compare with'}
+          {plural(actionSamples.samples.length, 'sample')} · {actionSamples.distinct} different · spread {actionSamples.agreement === null ? '—' : percent(1 - actionSamples.agreement)}
+          {actionSamples.realNodeId ? ' · with the real observation' : ' · no real step to compare with'}
         </span>
       </div>
-      {group.samples.length > 1 && (
+      {actionSamples.samples.length > 1 && (
         <table className="agreement-matrix" aria-label="Pairwise agreement">
           <thead>
             <tr>
               <th />
-              {group.samples.map((s) => (
+              {actionSamples.samples.map((s) => (
                 <th key={s.nodeId}>#{s.sample}</th>
               ))}
-              {group.realNodeId && <th>real</th>}
+              {actionSamples.realNodeId && <th>real</th>}
             </tr>
           </thead>
           <tbody>
-            {group.samples.map((s, i) => (
+            {actionSamples.samples.map((s, i) => (
               <tr key={s.nodeId}>
                 <th>#{s.sample}</th>
-                {group.pairwise[i]!.map((v, j) => (
+                {actionSamples.pairwise[i]!.map((v, j) => (
                   <td key={j} style={{ background: `rgba(106, 168, 255, ${(v * 0.5).toFixed(2)})` }}>
                     {percent(v)}
                   </td>
                 ))}
-                {group.realNodeId && <td>{s.toReal === null ? '—' : percent(s.toReal)}</td>}
+                {actionSamples.realNodeId && <td>{s.toReal === null ? '—' : percent(s.toReal)}</td>}
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      {consensus && group.samples.length > 1 && (
+      {consensus && actionSamples.samples.length > 1 && (
         <div>
-          <span className="muted">Consensus observation ({variantLabel(consensus)}, closest to the others):</span>
+          <span className="muted">Consensus observation ({siblingLabelText(consensus)}, closest to the others):</span>
           <pre data-testid="consensus-observation">{consensus.observation}</pre>
         </div>
       )}
       <div className="sibling-columns">
-        {group.realNodeId && (
+        {actionSamples.realNodeId && (
           <div className="sibling-column real" aria-label="Real observation">
             <header>
-              <span className={`badge origin-${group.realOrigin}`}>{group.realOrigin === 'imported' ? 'recorded (imported)' : 'real'}</span>
-              <button className="link" onClick={() => revealNode(group.realNodeId!)}>
+              <span className={`badge origin-${actionSamples.realOrigin}`}>{actionSamples.realOrigin === 'imported' ? 'recorded (imported)' : 'real'}</span>
+              <button className="link" onClick={() => revealNode(actionSamples.realNodeId!)}>
                 show in tree
               </button>
             </header>
-            <pre>{group.real}</pre>
+            <pre>{actionSamples.real}</pre>
           </div>
         )}
-        {group.samples.map((s) => (
+        {actionSamples.samples.map((s) => (
           <div
             key={s.nodeId}
-            className={`sibling-column${s.nodeId === group.consensusNodeId ? ' consensus' : ''}${s.preferred ? ' preferred' : ''}`}
+            className={`sibling-column${s.nodeId === actionSamples.consensusNodeId ? ' consensus' : ''}${s.preferred ? ' preferred' : ''}`}
             aria-label={`Sample ${s.sample}`}
             data-testid="sibling-sample"
           >
             <header>
               <span className={`badge origin-${s.origin}`}>{s.origin}</span>
-              <strong>{variantLabel(s)}</strong>
-              {s.nodeId === group.consensusNodeId && group.samples.length > 1 && <span className="muted small">consensus</span>}
+              <strong>{siblingLabelText(s)}</strong>
+              {s.nodeId === actionSamples.consensusNodeId && actionSamples.samples.length > 1 && <span className="muted small">consensus</span>}
               <span className="muted small" title="Mean agreement with the other samples">
                 ≈others {percent(s.centrality)}
               </span>
@@ -136,7 +136,7 @@ function Group({ group }: { group: SiblingGroup }) {
             </label>
           </div>
           <Suspense fallback={<p className="muted">Loading the diff…</p>}>
-            <ObservationDiff key={`${left}|${right}`} original={textOf(left)} modified={textOf(right)} domain={group.domain} label="Sample diff" />
+            <ObservationDiff key={`${left}|${right}`} original={textOf(left)} modified={textOf(right)} domain={actionSamples.domain} label="Sample diff" />
           </Suspense>
         </>
       )}
@@ -146,7 +146,7 @@ function Group({ group }: { group: SiblingGroup }) {
 
 /** N samples of one action side by side: against each other and the real sibling, with the preferred pick. */
 export default function SiblingsView() {
-  const groups = useSiblings((s) => s.groups);
+  const actions = useSiblings((s) => s.actions);
   // Esc closes it wherever the focus is (Monaco's diff included); what lies under it is inert.
   useOverlay('siblings', true, closeSiblings);
   return (
@@ -160,8 +160,8 @@ export default function SiblingsView() {
         </button>
       </header>
       <div className="siblings-body">
-        {groups.map((g) => (
-          <Group key={`${g.parentId}:${g.action}`} group={g} />
+        {actions.map((g) => (
+          <ActionSamplesView key={`${g.parentId}:${g.action}`} actionSamples={g} />
         ))}
       </div>
     </div>

@@ -1,10 +1,10 @@
 // What a tree row or a column header says to tell one sample of an action from its siblings,
 // and how an agreement reads. Pure, so it is tested without a browser.
-import type { AgreementRow, SampleVariant } from '../../../../src-main/common/contract/siblings';
+import type { AgreementRow, SiblingLabel } from '../../../../src-main/common/contract/siblings';
 import { agreementBand, type AgreementBand } from '../../../../src-main/common/metrics/agreement';
 
 /** "#2/4 · seed 101", "#3/4 · permission-denied" — never four identical rows. */
-export function variantLabel(v: SampleVariant): string {
+export function siblingLabelText(v: SiblingLabel): string {
   // A lone (perturbed) sample needs no number, only its kind.
   const parts = v.of > 1 ? [`#${v.sample}/${v.of}`] : [];
   // The mode tells two perturbations of one kind apart: one the model played out, one a deterministic edit.

@@ -1,8 +1,8 @@
 import { memo } from 'react';
-import type { AgreementRow, SampleVariant } from '../../../../src-main/common/contract/siblings';
+import type { AgreementRow, SiblingLabel } from '../../../../src-main/common/contract/siblings';
 import { openSiblings } from '../../state/siblings';
 import type { TreeNode } from '../../state/tree-rows';
-import { agreementBadge, variantLabel } from '../siblings/labels';
+import { agreementBadge, siblingLabelText } from '../siblings/labels';
 import { actionLine, firstLine } from '../text';
 
 /**
@@ -22,7 +22,7 @@ interface Props {
   selected: boolean;
   compared: 'differs' | 'same' | null;
   /** For a sample with siblings of the same action: its number, seed and perturbation. */
-  variant?: SampleVariant;
+  siblingLabel?: SiblingLabel;
   /** For a state whose samples of one action can be compared: how much they agree. */
   agreement?: AgreementRow;
   onSelect(id: string): void;
@@ -30,7 +30,7 @@ interface Props {
 }
 
 /** One line of the tree: fold control, origin badge, comparison with the real sibling, the action, marks. */
-export const TreeRowView = memo(function TreeRowView({ depth, childCount, expanded, node: n, top, selected, compared, variant, agreement, onSelect, onToggle }: Props) {
+export const TreeRowView = memo(function TreeRowView({ depth, childCount, expanded, node: n, top, selected, compared, siblingLabel, agreement, onSelect, onToggle }: Props) {
   const isRoot = n.parentId === null;
   return (
     <div
@@ -72,9 +72,9 @@ export const TreeRowView = memo(function TreeRowView({ depth, childCount, expand
       <span className="tree-text" title={!isRoot && n.label.startsWith('{') ? n.label : undefined}>
         {(isRoot ? firstLine(n.label) : actionLine(n.label)) || (isRoot ? '(initial state)' : '(no action)')}
       </span>
-      {variant && (
-        <span className="variant-mark" data-testid="variant-mark">
-          {variantLabel(variant)}
+      {siblingLabel && (
+        <span className="sibling-label" data-testid="sibling-label">
+          {siblingLabelText(siblingLabel)}
         </span>
       )}
       {agreement && <AgreementBadge row={agreement} />}

@@ -4,19 +4,19 @@
 // prompt count as samples (what their agreement measures: the model's certainty there); a
 // perturbed, edited or hand-written sibling is an alternative to them, never "#3 of 3".
 // Each sample gets what tells it from its siblings (number, seed, perturbation kind) and the
-// group its agreement (agreement.ts). Pure.
-import type { AgreementRow, SampleVariant, SiblingGroup } from '../contract/siblings';
+// samples of an action their agreement (agreement.ts). Pure.
+import type { AgreementRow, SiblingLabel, ActionSamples } from '../contract/siblings';
 import { PREFERRED_TAG } from '../contract/siblings';
 import type { Domain, NodeRecord, Origin } from '../trajectory/model';
 import { sampleAgreement } from './agreement';
 
-/** More samples than this in one group are compared by their first ones only (pairs grow as n²). */
+/** More samples than this of one action are compared by their first ones only (pairs grow as n²). */
 export const MAX_COMPARED_SAMPLES = 16;
 
 /** Origins of nodes the world model sampled for the action as it was (an agent's call included). */
 const SAMPLED: ReadonlySet<Origin> = new Set<Origin>(['simulated', 'agent']);
 
-export interface RawGroup {
+export interface ActionSiblings {
   parentId: string;
   /** The state's depth: its children's, less one. */
   parentDepth: number;
@@ -34,31 +34,31 @@ const firstLine = (text: string) => {
 };
 
 /**
- * Children grouped by parent and action, in creation order; only groups with at least one
+ * Children grouped by parent and action, in creation order; only actions with at least one
  * sample or alternative. Takes any set of nodes: a whole trajectory, one node's children, or
  * just the sibling samples the store picked out.
  */
-export function rawSiblingGroups(nodes: readonly NodeRecord[], parentId?: string): RawGroup[] {
-  const groups = new Map<string, RawGroup>();
+export function siblingsByAction(nodes: readonly NodeRecord[], parentId?: string): ActionSiblings[] {
+  const byAction = new Map<string, ActionSiblings>();
   for (const n of nodes) {
     if (n.parentId === null || (parentId !== undefined && n.parentId !== parentId)) continue;
     const key = `${n.parentId}\u0000${n.action}`;
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { parentId: n.parentId, parentDepth: n.depth - 1, action: n.action, real: null, samples: [], alternatives: [] }));
+    let siblings = byAction.get(key);
+    if (!siblings) byAction.set(key, (siblings = { parentId: n.parentId, parentDepth: n.depth - 1, action: n.action, real: null, samples: [], alternatives: [] }));
     // The recorded step is the ground truth: a real one, else one imported from a recording.
-    if (n.origin === 'real') group.real = group.real?.origin === 'real' ? group.real : n;
-    else if (n.origin === 'imported') group.real ??= n;
-    else if (SAMPLED.has(n.origin)) group.samples.push(n);
-    else group.alternatives.push(n);
+    if (n.origin === 'real') siblings.real = siblings.real?.origin === 'real' ? siblings.real : n;
+    else if (n.origin === 'imported') siblings.real ??= n;
+    else if (SAMPLED.has(n.origin)) siblings.samples.push(n);
+    else siblings.alternatives.push(n);
   }
-  for (const group of groups.values()) {
+  for (const siblings of byAction.values()) {
     // Samples made under another prompt (a changed world specification, say) are not samples of the same question.
-    const prompt = group.samples.at(-1)?.provenance.promptHash;
-    const [same, other] = [group.samples.filter((n) => n.provenance.promptHash === prompt), group.samples.filter((n) => n.provenance.promptHash !== prompt)];
-    group.samples = same;
-    if (other.length > 0) group.alternatives = [...other, ...group.alternatives].sort((a, b) => nodes.indexOf(a) - nodes.indexOf(b));
+    const prompt = siblings.samples.at(-1)?.provenance.promptHash;
+    const [same, other] = [siblings.samples.filter((n) => n.provenance.promptHash === prompt), siblings.samples.filter((n) => n.provenance.promptHash !== prompt)];
+    siblings.samples = same;
+    if (other.length > 0) siblings.alternatives = [...other, ...siblings.alternatives].sort((a, b) => nodes.indexOf(a) - nodes.indexOf(b));
   }
-  return [...groups.values()].filter((g) => g.samples.length > 0 || g.alternatives.length > 0);
+  return [...byAction.values()].filter((g) => g.samples.length > 0 || g.alternatives.length > 0);
 }
 
 function perturbationOf(node: NodeRecord): string | null {
@@ -71,19 +71,19 @@ function perturbationModeOf(node: NodeRecord): 'instruction' | 'transform' | nul
   return mode === 'instruction' || mode === 'transform' ? mode : null;
 }
 
-export function variantsOf(group: RawGroup): SampleVariant[] {
-  return group.samples.map((n, i) => ({
+export function sampleLabels(siblings: ActionSiblings): SiblingLabel[] {
+  return siblings.samples.map((n, i) => ({
     nodeId: n.id,
     sample: i + 1,
-    of: group.samples.length,
+    of: siblings.samples.length,
     seed: typeof n.provenance.seed === 'number' ? n.provenance.seed : null,
     perturbation: perturbationOf(n),
   }));
 }
 
 /** What a perturbed alternative's row says: its kind and seed, never a sample number. */
-function perturbedVariants(group: RawGroup): SampleVariant[] {
-  return group.alternatives.flatMap((n) => {
+function perturbedSiblingLabels(siblings: ActionSiblings): SiblingLabel[] {
+  return siblings.alternatives.flatMap((n) => {
     const perturbation = perturbationOf(n);
     return perturbation === null
       ? []
@@ -91,22 +91,22 @@ function perturbedVariants(group: RawGroup): SampleVariant[] {
   });
 }
 
-export function compareGroup(group: RawGroup, domain: Domain): SiblingGroup {
-  const compared = group.samples.slice(0, MAX_COMPARED_SAMPLES);
+export function sideBySide(siblings: ActionSiblings, domain: Domain): ActionSamples {
+  const compared = siblings.samples.slice(0, MAX_COMPARED_SAMPLES);
   const agreement = sampleAgreement(
     compared.map((n) => n.observation),
-    group.real?.observation ?? null,
+    siblings.real?.observation ?? null,
   );
-  const variants = variantsOf(group);
+  const labels = sampleLabels(siblings);
   return {
-    parentId: group.parentId,
-    action: group.action,
+    parentId: siblings.parentId,
+    action: siblings.action,
     domain,
-    realNodeId: group.real?.id ?? null,
-    realOrigin: group.real?.origin ?? null,
-    real: group.real?.observation ?? null,
+    realNodeId: siblings.real?.id ?? null,
+    realOrigin: siblings.real?.origin ?? null,
+    real: siblings.real?.observation ?? null,
     samples: compared.map((n, i) => ({
-      ...variants[i]!,
+      ...labels[i]!,
       origin: n.origin,
       observation: n.observation,
       preferred: n.curation.tags.includes(PREFERRED_TAG),
@@ -120,27 +120,27 @@ export function compareGroup(group: RawGroup, domain: Domain): SiblingGroup {
   };
 }
 
-/** Every state with two or more samples of one action, least agreement first; and each sample's variant (a perturbed sibling's too). */
-export function agreementRows(nodes: readonly NodeRecord[]): { rows: AgreementRow[]; variants: SampleVariant[] } {
+/** Every state with two or more samples of one action, least agreement first; and each sample's label (a perturbed sibling's too). */
+export function agreementRows(nodes: readonly NodeRecord[]): { rows: AgreementRow[]; labels: SiblingLabel[] } {
   const rows: AgreementRow[] = [];
-  const variants: SampleVariant[] = [];
-  for (const group of rawSiblingGroups(nodes)) {
+  const labels: SiblingLabel[] = [];
+  for (const siblings of siblingsByAction(nodes)) {
     // A perturbed sibling is no sample, but its row still names its perturbation; agreement needs two samples.
-    variants.push(...(group.samples.length >= 2 ? variantsOf(group) : []), ...perturbedVariants(group));
-    if (group.samples.length < 2) continue;
-    const compared = group.samples.slice(0, MAX_COMPARED_SAMPLES);
+    labels.push(...(siblings.samples.length >= 2 ? sampleLabels(siblings) : []), ...perturbedSiblingLabels(siblings));
+    if (siblings.samples.length < 2) continue;
+    const compared = siblings.samples.slice(0, MAX_COMPARED_SAMPLES);
     const a = sampleAgreement(compared.map((n) => n.observation));
     rows.push({
-      parentId: group.parentId,
-      label: firstLine(group.action),
-      depth: group.parentDepth,
-      samples: group.samples.length,
+      parentId: siblings.parentId,
+      label: firstLine(siblings.action),
+      depth: siblings.parentDepth,
+      samples: siblings.samples.length,
       agreement: a.agreement!,
       distinct: a.distinct,
       consensusNodeId: compared[a.consensus]!.id,
-      preferredNodeId: [...group.samples, ...group.alternatives].find((n) => n.curation.tags.includes(PREFERRED_TAG))?.id ?? null,
+      preferredNodeId: [...siblings.samples, ...siblings.alternatives].find((n) => n.curation.tags.includes(PREFERRED_TAG))?.id ?? null,
     });
   }
   rows.sort((x, y) => x.agreement - y.agreement || x.depth - y.depth);
-  return { rows, variants };
+  return { rows, labels };
 }

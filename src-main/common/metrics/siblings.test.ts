@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_CURATION, type NodeRecord } from '../trajectory/model';
-import { agreementRows, compareGroup, rawSiblingGroups } from './sibling-groups';
+import { agreementRows, sideBySide, siblingsByAction } from './siblings';
 
 let counter = 0;
 function node(parentId: string | null, action: string, observation: string, origin: NodeRecord['origin'], provenance: NodeRecord['provenance'] = {}, tags: string[] = []): NodeRecord {
@@ -32,38 +32,38 @@ describe('sibling samples of one action', () => {
   const nodes = [root, real, s1, s2, p1, other, lone];
 
   it('groups children by parent and action, keeping the real one apart', () => {
-    const groups = rawSiblingGroups(nodes, root.id);
-    const ls = groups.find((g) => g.action === 'ls -la')!;
+    const byAction = siblingsByAction(nodes, root.id);
+    const ls = byAction.find((g) => g.action === 'ls -la')!;
     expect(ls.real?.id).toBe(real.id);
     // The perturbed sibling is an alternative to the samples, not one of them.
     expect(ls.samples.map((n) => n.id)).toEqual([s1.id, s2.id]);
     expect(ls.alternatives.map((n) => n.id)).toEqual([p1.id]);
-    expect(groups.find((g) => g.action === 'pwd')!.samples).toHaveLength(1);
-    expect(rawSiblingGroups(nodes).length).toBe(3);
+    expect(byAction.find((g) => g.action === 'pwd')!.samples).toHaveLength(1);
+    expect(siblingsByAction(nodes).length).toBe(3);
   });
 
   it('takes an imported step as the ground truth when no real one is there, and a real one over it', () => {
     const imported = node(lone.id, 'cat b.txt', 'b', 'imported');
     const sample = node(lone.id, 'cat b.txt', 'b?', 'simulated');
-    const [group] = rawSiblingGroups([...nodes, imported, sample], lone.id);
-    expect(group!.real?.id).toBe(imported.id);
-    expect(group!.samples.map((n) => n.id)).toEqual([sample.id]);
+    const [siblings] = siblingsByAction([...nodes, imported, sample], lone.id);
+    expect(siblings!.real?.id).toBe(imported.id);
+    expect(siblings!.samples.map((n) => n.id)).toEqual([sample.id]);
     const realLater = node(lone.id, 'cat b.txt', 'b', 'real');
-    expect(rawSiblingGroups([...nodes, imported, sample, realLater], lone.id)[0]!.real?.id).toBe(realLater.id);
+    expect(siblingsByAction([...nodes, imported, sample, realLater], lone.id)[0]!.real?.id).toBe(realLater.id);
   });
 
-  it('compares a group: numbers and seeds tell samples apart; agreement, consensus and distance to real', () => {
-    const group = compareGroup(rawSiblingGroups(nodes, root.id).find((g) => g.action === 'ls -la')!, 'terminal');
-    expect(group.samples.map((s) => [s.sample, s.of, s.seed, s.perturbation])).toEqual([
+  it('puts the samples of an action side by side: numbers and seeds tell samples apart; agreement, consensus and distance to real', () => {
+    const siblings = sideBySide(siblingsByAction(nodes, root.id).find((g) => g.action === 'ls -la')!, 'terminal');
+    expect(siblings.samples.map((s) => [s.sample, s.of, s.seed, s.perturbation])).toEqual([
       [1, 2, 7, null],
       [2, 2, 8, null],
     ]);
-    expect(group.samples[0]!.toReal).toBe(1);
-    expect(group.samples[1]!.toReal).toBeLessThan(1);
-    expect(group.agreement).toBeGreaterThan(0);
-    expect(group.agreement).toBeLessThan(1);
-    expect(group.pairwise).toHaveLength(2);
-    expect(group.real).toBe('a.txt\nb.txt');
+    expect(siblings.samples[0]!.toReal).toBe(1);
+    expect(siblings.samples[1]!.toReal).toBeLessThan(1);
+    expect(siblings.agreement).toBeGreaterThan(0);
+    expect(siblings.agreement).toBeLessThan(1);
+    expect(siblings.pairwise).toHaveLength(2);
+    expect(siblings.real).toBe('a.txt\nb.txt');
   });
 
   it('counts only the model\'s samples under one prompt: an edit or a perturbation is no "#3/3", and a sweep makes no agreement row', () => {
@@ -74,11 +74,11 @@ describe('sibling samples of one action', () => {
     const sweep = ['disk-full', 'permission-denied', 'timeout', 'command-not-found'].map((kind, i) =>
       node(parent.id, 'grep x notes.txt', `error ${i}`, 'perturbed', { perturbations: [{ kind, mode: 'transform', params: {}, seed: i, version: 1 }] }),
     );
-    const { rows, variants } = agreementRows([parent, a, b, edited, ...sweep]);
+    const { rows, labels } = agreementRows([parent, a, b, edited, ...sweep]);
     expect(rows.map((r) => [r.label, r.samples])).toEqual([['cat notes.txt', 2]]);
-    expect(variants.find((v) => v.nodeId === edited.id)).toBeUndefined();
-    expect(variants.filter((v) => v.nodeId === a.id || v.nodeId === b.id).map((v) => `${v.sample}/${v.of}`)).toEqual(['1/2', '2/2']);
-    expect(variants.filter((v) => sweep.some((n) => n.id === v.nodeId)).map((v) => [v.of, v.perturbation])).toEqual([
+    expect(labels.find((v) => v.nodeId === edited.id)).toBeUndefined();
+    expect(labels.filter((v) => v.nodeId === a.id || v.nodeId === b.id).map((v) => `${v.sample}/${v.of}`)).toEqual(['1/2', '2/2']);
+    expect(labels.filter((v) => sweep.some((n) => n.id === v.nodeId)).map((v) => [v.of, v.perturbation])).toEqual([
       [1, 'disk-full'],
       [1, 'permission-denied'],
       [1, 'timeout'],
@@ -86,16 +86,16 @@ describe('sibling samples of one action', () => {
     ]);
     // A sample made after the prompt changed (a new world specification) starts a new set of samples.
     const c = node(parent.id, 'cat notes.txt', 'bread', 'simulated', { seed: 3, promptHash: 'p2' });
-    const [group] = rawSiblingGroups([a, b, edited, c], parent.id);
-    expect(group!.samples.map((n) => n.id)).toEqual([c.id]);
-    expect(group!.alternatives.map((n) => n.id)).toEqual([a.id, b.id, edited.id]);
+    const [siblings] = siblingsByAction([a, b, edited, c], parent.id);
+    expect(siblings!.samples.map((n) => n.id)).toEqual([c.id]);
+    expect(siblings!.alternatives.map((n) => n.id)).toEqual([a.id, b.id, edited.id]);
   });
 
   it('lists only states with two or more samples of an action, least agreement first', () => {
     const lonePerturbed = node(real.id, 'cat c.txt', 'boom', 'perturbed', { perturbations: [{ kind: 'disk-full', mode: 'transform', params: {}, seed: 1, version: 1 }] });
     const agreeing = node(real.id, 'cat b.txt', 'same', 'simulated');
     const agreeing2 = node(real.id, 'cat b.txt', 'same', 'simulated');
-    const { rows, variants } = agreementRows([...nodes, lonePerturbed, agreeing, agreeing2]);
+    const { rows, labels } = agreementRows([...nodes, lonePerturbed, agreeing, agreeing2]);
     expect(rows.map((r) => [r.label, r.samples])).toEqual([
       ['ls -la', 2],
       ['cat b.txt', 2],
@@ -105,8 +105,8 @@ describe('sibling samples of one action', () => {
     // The curator's pick among the siblings may be a perturbed one.
     expect(rows[0]!.preferredNodeId).toBe(p1.id);
     // A perturbed sibling has no sample number, but its row still names its perturbation.
-    expect(variants.map((v) => v.nodeId)).toEqual([s1.id, s2.id, p1.id, lonePerturbed.id, agreeing.id, agreeing2.id]);
-    expect(variants.find((v) => v.nodeId === lonePerturbed.id)).toMatchObject({ sample: 1, of: 1, perturbation: 'disk-full' });
-    expect(variants.find((v) => v.nodeId === p1.id)).toMatchObject({ of: 1, perturbation: 'permission-denied', perturbationMode: 'transform' });
+    expect(labels.map((v) => v.nodeId)).toEqual([s1.id, s2.id, p1.id, lonePerturbed.id, agreeing.id, agreeing2.id]);
+    expect(labels.find((v) => v.nodeId === lonePerturbed.id)).toMatchObject({ sample: 1, of: 1, perturbation: 'disk-full' });
+    expect(labels.find((v) => v.nodeId === p1.id)).toMatchObject({ of: 1, perturbation: 'permission-denied', perturbationMode: 'transform' });
   });
 });
