@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import type { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { EngineError } from '../../common/engine';
 import { TemplateSandbox } from './template-sandbox';
 
@@ -49,8 +50,13 @@ describe('TemplateSandbox', () => {
     for (const timeoutMs of [200, 300, 400, 500, 600]) {
       const bomb = sandbox(source, { timeoutMs, maxHeapMb: 16 });
       await expect(bomb.render({ spin: false })).resolves.toBe('ok');
+      // The worker itself is private; the test holds it to know when it has really ended.
+      const worker = (bomb as unknown as { worker: Worker }).worker;
+      let exited = false;
+      worker.once('exit', () => (exited = true));
       await expect(bomb.render({ spin: true })).rejects.toThrow(/could not be rendered: (it ran longer than|it used more than 16 MiB)/);
-      await new Promise((settle) => setTimeout(settle, 500));
+      // Whatever the dying worker reports on its way out (its heap cap) has been reported by now.
+      await vi.waitFor(() => expect(exited).toBe(true), { timeout: 10_000, interval: 10 });
       await expect(bomb.render({ spin: false })).resolves.toBe('ok');
     }
   });

@@ -40,7 +40,6 @@ function node(id: string, trajectoryId: string, parentId: string | null, observa
 }
 
 const kept = (id: string) => useNodeRecords.getState().records.get(id);
-const settle = () => new Promise((done) => setTimeout(done, 0));
 
 beforeEach(() => {
   workspace.clear();
@@ -67,8 +66,8 @@ describe('node records across reloads', () => {
     expect(kept('b')).toBeUndefined();
 
     expect((await nodeRecord('a'))!.observation).toBe('before');
-    await settle();
-    expect(kept('a')!.observation).toBe('after');
+    // The fetch behind the shown record lands by itself.
+    await vi.waitFor(() => expect(kept('a')!.observation).toBe('after'));
     expect(useNodeRecords.getState().stale.has('a')).toBe(false);
   });
 
@@ -93,7 +92,6 @@ describe('node records across reloads', () => {
     failing.clear();
     retryNode('b');
     expect(useNodeRecords.getState().errors.has('b')).toBe(false);
-    await settle();
-    expect(kept('b')!.id).toBe('b');
+    await vi.waitFor(() => expect(kept('b')!.id).toBe('b'));
   });
 });
