@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetExportInput, type DatasetExportInput as ExportInput } from '../common/contract/dataset';
 import { buildExamples } from './builders';
-import { ExportCancelledError, exportDataset, previewDataset, resolveExampleOptions } from './export-dataset';
+import { ExportCancelledError, previewDataset, resolveExampleOptions } from './export-dataset';
+import { exportAs } from '../testing/registered-export';
 import { approximateTokenCounter, exampleTokens, tokenizerFolderCounter } from './hygiene/token-length';
 import { compileSelection, exampleEnds } from './selection';
 import { bundleSource, fixtureBundles, manyBundles, treeBundle } from '../testing/dataset-fixtures';
@@ -28,7 +29,7 @@ describe('dataset export job', () => {
   it('reports progress up to the total and summarizes what it wrote', async () => {
     const out = join(freshDir(), 'ds');
     const seen: { done: number; total: number | null }[] = [];
-    const summary = await exportDataset(source, opts(out, { split: 0.8, seed: 5 }), { onProgress: (p) => seen.push(p) });
+    const summary = await exportAs(source, opts(out, { split: 0.8, seed: 5 }), { onProgress: (p) => seen.push(p) });
     expect(summary.examples.train + summary.examples.validation).toBe(68);
     expect(summary.trajectories).toEqual({ train: 26, validation: 7 });
     expect(seen.at(-1)).toMatchObject({ done: 68, total: 68 });
@@ -46,16 +47,16 @@ describe('dataset export job', () => {
       { action: 'ls', observation: 'c.txt', origin: 'perturbed', modelId: 'm', seed: 3, perturbation: 'timeout' },
       { action: 'pwd', observation: '/root', origin: 'edited' },
     ]);
-    const summary = await exportDataset(bundleSource([bundle]), opts(join(freshDir(), 'ds')));
+    const summary = await exportAs(bundleSource([bundle]), opts(join(freshDir(), 'ds')));
     expect(summary.composition).toEqual({ real: 1, edited: 1, simulatedReviewed: 1, simulatedUnreviewed: 2 });
     // The defaults, the same for every door: all in train, duplicates kept.
     expect([summary.split, summary.dedup, summary.examples]).toEqual([1, false, { train: 5, validation: 0 }]);
-    const reviewedOnly = await exportDataset(bundleSource([bundle]), opts(join(freshDir(), 'ds'), { selection: { filter: 'not simulated or reviewed' } }));
+    const reviewedOnly = await exportAs(bundleSource([bundle]), opts(join(freshDir(), 'ds'), { selection: { filter: 'not simulated or reviewed' } }));
     expect(reviewedOnly.composition).toEqual({ real: 1, edited: 1, simulatedReviewed: 1, simulatedUnreviewed: 0 });
   });
 
   it('leaves out examples over the length limit and counts them', async () => {
-    const summary = await exportDataset(source, opts(join(freshDir(), 'ds'), { maxTokens: 30 }));
+    const summary = await exportAs(source, opts(join(freshDir(), 'ds'), { maxTokens: 30 }));
     expect(summary.removed.overLength).toBeGreaterThan(0);
     expect(summary.examples.train).toBe(68 - summary.removed.overLength);
   });
@@ -68,7 +69,7 @@ describe('dataset export job', () => {
     const cut = bundle.nodes.find((n) => n.action === 'cat a.txt')!;
     cut.provenance = { ...cut.provenance, finishReason: 'length' };
     const only = bundleSource([bundle]);
-    const skipped = await exportDataset(only, opts(join(freshDir(), 'ds')));
+    const skipped = await exportAs(only, opts(join(freshDir(), 'ds')));
     expect(skipped.examples.train).toBe(2);
     const lastTurns = (dir: string) =>
       readFileSync(join(dir, 'train.jsonl'), 'utf8')
@@ -76,7 +77,7 @@ describe('dataset export job', () => {
         .split('\n')
         .map((l) => (JSON.parse(l) as { messages: { content: string }[] }).messages.at(-1)!.content);
     expect(lastTurns(skipped.out)).toEqual(['**Environment Observation:**\na.txt', '**Environment Observation:**\nroot']);
-    const kept = await exportDataset(only, opts(join(freshDir(), 'ds'), { includeCutOff: true }));
+    const kept = await exportAs(only, opts(join(freshDir(), 'ds'), { includeCutOff: true }));
     expect(kept.examples.train).toBe(4);
     expect(previewDataset(only, { filter: '', scope: { kind: 'all' } }, {}, 10).examples).toBe(2);
   });
@@ -85,7 +86,7 @@ describe('dataset export job', () => {
     const dir = freshDir();
     const controller = new AbortController();
     controller.abort();
-    await expect(exportDataset(source, opts(join(dir, 'ds')), { signal: controller.signal, onProgress: () => undefined })).rejects.toBeInstanceOf(ExportCancelledError);
+    await expect(exportAs(source, opts(join(dir, 'ds')), { signal: controller.signal, onProgress: () => undefined })).rejects.toBeInstanceOf(ExportCancelledError);
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -94,18 +95,18 @@ describe('dataset export job', () => {
     const foreign = join(dir, 'photos');
     mkdirSync(foreign);
     writeFileSync(join(foreign, 'cat.jpg'), 'x');
-    await expect(exportDataset(source, opts(foreign, { overwrite: true }))).rejects.toThrow(/not empty and is not an earlier Worldloom export/);
+    await expect(exportAs(source, opts(foreign, { overwrite: true }))).rejects.toThrow(/not empty and is not an earlier Worldloom export/);
     expect(existsSync(join(foreign, 'cat.jpg'))).toBe(true);
     const out = join(dir, 'ds');
-    await exportDataset(source, opts(out));
-    await expect(exportDataset(source, opts(out))).rejects.toThrow(/holds an earlier export/);
-    const again = await exportDataset(source, opts(out, { overwrite: true, selection: { filter: 'domain = search' } }));
+    await exportAs(source, opts(out));
+    await expect(exportAs(source, opts(out))).rejects.toThrow(/holds an earlier export/);
+    const again = await exportAs(source, opts(out, { overwrite: true, selection: { filter: 'domain = search' } }));
     expect(again.examples.train).toBe(4);
     expect(readdirSync(dir).sort()).toEqual(['ds', 'photos']);
   });
 
   it('says so when the selection is empty', async () => {
-    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { selection: { filter: 'domain = web' } }))).rejects.toThrow(/holds no examples/);
+    await expect(exportAs(source, opts(join(freshDir(), 'ds'), { selection: { filter: 'domain = web' } }))).rejects.toThrow(/holds no examples/);
   });
 });
 
@@ -116,7 +117,7 @@ describe('dataset export: defaults, warnings and token counts', () => {
     const four = bundleSource(manyBundles(4));
     // The CLI passes every option it was not given as undefined; the schema must not fill per with "step".
     const parsed = DatasetExportInput.parse({ out: join(freshDir(), 'awb'), format: 'agentworldbench', examples: { builder: undefined, per: undefined, reasoning: undefined } });
-    const summary = await exportDataset(four, parsed);
+    const summary = await exportAs(four, parsed);
     expect(summary.examples.train).toBe(4);
     const lines = readFileSync(join(summary.out, 'train', 'terminal_test.jsonl'), 'utf8').trim().split('\n');
     // One line per turn of each two-step path: 4 paths × 2 turns, no prefix written as a path of its own.
@@ -126,18 +127,18 @@ describe('dataset export: defaults, warnings and token counts', () => {
 
   it('warns when a split comes out empty, in the summary and the card', async () => {
     const one = bundleSource(manyBundles(1));
-    const summary = await exportDataset(one, opts(join(freshDir(), 'ds'), { split: 0.8 }));
+    const summary = await exportAs(one, opts(join(freshDir(), 'ds'), { split: 0.8 }));
     expect(summary.examples).toEqual({ train: 2, validation: 0 });
     expect(summary.warnings).toEqual([expect.stringMatching(/^The validation split is empty: .* from 1 trajectory, which cannot be split/)]);
     expect(readFileSync(join(summary.out, 'README.md'), 'utf8')).toContain('> **Warning:** The validation split is empty');
-    const whole = await exportDataset(one, opts(join(freshDir(), 'ds')));
+    const whole = await exportAs(one, opts(join(freshDir(), 'ds')));
     expect(whole.warnings).toEqual([]);
   });
 
   it('counts tokens exactly with a tokenizer folder, for the card and the length limit', async () => {
     const counter = tokenizerFolderCounter(fixtureTokenizer);
     const only = bundleSource(manyBundles(3));
-    const summary = await exportDataset(only, opts(join(freshDir(), 'ds')), { tokenCounter: counter });
+    const summary = await exportAs(only, opts(join(freshDir(), 'ds')), { tokenCounter: counter });
     expect(summary.tokenizer).toEqual({ label: `the tokenizer in ${fixtureTokenizer}`, exact: true });
     const card = readFileSync(join(summary.out, 'README.md'), 'utf8');
     expect(card).toContain(`Counted exactly with the tokenizer in ${fixtureTokenizer}`);
@@ -147,16 +148,16 @@ describe('dataset export: defaults, warnings and token counts', () => {
     const longest = Math.max(...(examples.map((s) => exampleTokens(counter, s)) as number[]));
     expect(longest).not.toBe(exampleTokens(approximateTokenCounter, examples[1]!));
     const one = bundleSource([bundle!]);
-    expect((await exportDataset(one, opts(join(freshDir(), 'ds'), { maxTokens: longest }), { tokenCounter: counter })).removed.overLength).toBe(0);
-    expect((await exportDataset(one, opts(join(freshDir(), 'ds'), { maxTokens: longest - 1 }), { tokenCounter: counter })).removed.overLength).toBeGreaterThan(0);
+    expect((await exportAs(one, opts(join(freshDir(), 'ds'), { maxTokens: longest }), { tokenCounter: counter })).removed.overLength).toBe(0);
+    expect((await exportAs(one, opts(join(freshDir(), 'ds'), { maxTokens: longest - 1 }), { tokenCounter: counter })).removed.overLength).toBeGreaterThan(0);
     expect(() => tokenizerFolderCounter(freshDir())).toThrow(/holds no tokenizer\.json\. Name a model folder/);
   });
 
   it('refuses formats that cannot hold the examples, and says when there are no pairs', async () => {
-    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'prompt-completion', examples: { per: 'path' } }))).rejects.toThrow(/one turn per example.*Export one example per step/);
-    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'preference' }))).rejects.toThrow(/choose the preference builder/);
-    await expect(exportDataset(source, opts(join(freshDir(), 'ds'), { format: 'messages', examples: { builder: 'preference' } }))).rejects.toThrow(/export them as preference/);
-    await expect(exportDataset(bundleSource(manyBundles(3)), opts(join(freshDir(), 'ds'), { format: 'preference', examples: { builder: 'preference' } }))).rejects.toThrow(
+    await expect(exportAs(source, opts(join(freshDir(), 'ds'), { format: 'prompt-completion', examples: { per: 'path' } }))).rejects.toThrow(/one turn per example.*Export one example per step/);
+    await expect(exportAs(source, opts(join(freshDir(), 'ds'), { format: 'preference' }))).rejects.toThrow(/choose the preference builder/);
+    await expect(exportAs(source, opts(join(freshDir(), 'ds'), { format: 'messages', examples: { builder: 'preference' } }))).rejects.toThrow(/export them as preference/);
+    await expect(exportAs(bundleSource(manyBundles(3)), opts(join(freshDir(), 'ds'), { format: 'preference', examples: { builder: 'preference' } }))).rejects.toThrow(
       /no preference pairs: rate two samples of the same action differently, or star one/,
     );
   });

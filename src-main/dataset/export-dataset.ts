@@ -10,7 +10,6 @@ import type { TrajectoryBundle } from '../common/trajectory/model';
 import { buildExamples, countExamples, type ResolvedExampleOptions } from './builders';
 import { datasetCard } from './card/dataset-card';
 import { FilterError } from './filter-expression';
-import { datasetFormat } from '../formats/registry';
 import { splitTrajectories } from './hygiene/split';
 import { approximateTokenCounter, type TokenCounter } from './hygiene/token-length';
 import { DatasetExportError } from './export-errors';
@@ -107,9 +106,12 @@ export function previewDataset(source: BundleSource, selection: DatasetSelection
 
 const yieldToEventLoop = () => new Promise<void>((ok) => setImmediate(ok));
 
-export async function exportDataset(source: BundleSource, options: DatasetExportOptions, run: ExportRun = {}): Promise<DatasetExportSummary> {
+/**
+ * Writes the dataset `options` describe with `format`, the writer the format registry holds
+ * for `options.format` (the caller looks it up: dataset/ sits below formats/).
+ */
+export async function exportDataset(source: BundleSource, format: DatasetFormatSpec, options: DatasetExportOptions, run: ExportRun = {}): Promise<DatasetExportSummary> {
   const out = resolve(options.out);
-  const format = datasetFormat(options.format);
   const exampleOptions = resolveExampleOptions(options.format, options.examples);
   checkExampleOptions(format, exampleOptions);
   const selection = compileSelection(options.selection);

@@ -1,15 +1,16 @@
-// Export to a file through any registered exporter, and whole files written for the user
-// (reports). Each is written beside its destination under a unique temporary name and
-// renamed into place, so a failed export leaves neither a half file nor a `.partial` one.
+// Export to a file through a format's file writer (the caller picks it from the registry),
+// and whole files written for the user (reports). Each is written beside its destination
+// under a unique temporary name and renamed into place, so a failed export leaves neither a
+// half file nor a `.partial` one.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, statSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { exporterFor } from '../formats/registry';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { UserError } from '../common/user-error';
 import { partialTag, removeDeadPartials } from './partial-leftovers';
+import type { TrajectoryExporter } from './writing/file-writer';
 
 /** Refuses a destination that is a folder (`/` included) before anything is written. */
 function checkFileDestination(path: string): void {
@@ -59,11 +60,10 @@ const SLICE = 64;
 export async function exportToFile(
   store: WorkspaceStore,
   path: string,
-  format: string,
+  exporter: TrajectoryExporter,
   trajectoryIds?: readonly string[],
   options: ExportFileOptions = {},
 ): Promise<{ trajectories: number; records: number }> {
-  const exporter = exporterFor(format);
   const total = trajectoryIds?.length ?? null;
   const counts = { trajectories: 0, records: 0 };
   const cancelled = () => new UserError(`The export to ${path} was cancelled; no file was written.`, 'cancelled');

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetExportInput } from '../common/contract/dataset';
-import { exportToFile, writeTextFile } from './export-file';
+import { writeTextFile } from './export-file';
 import type { WorkspaceStore } from '../store/workspace-store';
-import { exportDataset } from './export-dataset';
+import { exportAs, exportFileAs } from '../testing/registered-export';
 import { bundleSource, fixtureBundles } from '../testing/dataset-fixtures';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'wl-export-files-'));
@@ -16,7 +16,7 @@ const partials = (dir: string) => readdirSync(dir).filter((n) => n.includes('.pa
 describe('exported files', () => {
   it('are a folder and files with the permissions of the user\'s umask, not private to the exporter', async () => {
     const out = join(freshDir(), 'ds');
-    await exportDataset(bundleSource(fixtureBundles()), DatasetExportInput.parse({ out, format: 'messages' }));
+    await exportAs(bundleSource(fixtureBundles()), DatasetExportInput.parse({ out, format: 'messages' }));
     expect(statSync(out).mode & 0o777).toBe(0o777 & ~umask);
     expect(statSync(join(out, 'train.jsonl')).mode & 0o777).toBe(0o666 & ~umask);
   });
@@ -33,7 +33,7 @@ describe('exported files', () => {
         return text.length;
       },
     };
-    await expect(exportDataset(bundleSource(fixtureBundles()), DatasetExportInput.parse({ out: join(dir, 'ds'), format: 'messages' }), { tokenCounter: failing })).rejects.toThrow(/tokenizer went away/);
+    await expect(exportAs(bundleSource(fixtureBundles()), DatasetExportInput.parse({ out: join(dir, 'ds'), format: 'messages' }), { tokenCounter: failing })).rejects.toThrow(/tokenizer went away/);
     expect(counted).toBeGreaterThan(3);
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -46,12 +46,12 @@ describe('exported files', () => {
         throw new Error('the disk went away');
       },
     } as unknown as WorkspaceStore;
-    await expect(exportToFile(failing, join(dir, 'out.jsonl'), 'jsonl')).rejects.toThrow(/disk went away/);
+    await expect(exportFileAs(failing, join(dir, 'out.jsonl'), 'jsonl')).rejects.toThrow(/disk went away/);
     // Give a stream that was still opening its file the time to do so: nothing may appear later either.
     await new Promise((r) => setTimeout(r, 50));
     expect(readdirSync(dir)).toEqual([]);
     const rootBefore = partials('/');
-    await expect(exportToFile(failing, '/', 'jsonl')).rejects.toThrow(/is a folder; export to a file path inside it/);
+    await expect(exportFileAs(failing, '/', 'jsonl')).rejects.toThrow(/is a folder; export to a file path inside it/);
     await expect(writeTextFile('/', 'report')).rejects.toThrow(/is a folder/);
     await expect(writeTextFile(dir, 'report')).rejects.toThrow(/is a folder/);
     expect(partials('/')).toEqual(rootBefore);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../store/workspace-store';
-import { exportToFile } from './export-file';
+import { exportFileAs } from '../testing/registered-export';
 import { removeDeadPartials } from './partial-leftovers';
 
 /** The id of a process that has exited. */
@@ -28,7 +28,7 @@ describe('export leftovers', () => {
     writeFileSync(join(deadFolder, 'train.jsonl'), 'half');
     const store = WorkspaceStore.create(join(dir, 'w.worldloom'));
     store.createTrajectory({ title: 't', domain: 'terminal', systemPrompt: '', initialState: '$' });
-    await exportToFile(store, join(dir, 'out.jsonl'), 'jsonl');
+    await exportFileAs(store, join(dir, 'out.jsonl'), 'jsonl');
     store.close();
     expect(existsSync(deadFile)).toBe(false);
     expect(existsSync(liveFile)).toBe(true);

@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { DatasetExportInput } from '../common/contract/dataset';
 import { chainBundle } from '../common/trajectory/build';
 import type { TrajectoryBundle } from '../common/trajectory/model';
-import { exportDataset } from '../dataset/export-dataset';
 import { importAsJob, importTrajectories } from '../service/import-trajectories';
 import { WorkspaceStore } from '../store/workspace-store';
 import { bundleSource } from '../testing/dataset-fixtures';
 import { runImporter } from '../testing/importer-fixtures';
+import { exportAs as exportRegistered } from '../testing/registered-export';
 import { guessChatAs, splitWorldModelSystem } from '../parsing/chat-dataset';
 import { chatMessagesImporter } from './messages/import';
 import { shareGptImporter } from './sharegpt/import';
@@ -37,7 +37,7 @@ const steps = original.nodes.slice(1);
 
 function exportAs(format: 'messages' | 'sharegpt' | 'parquet', builder: 'world-model' | 'agent', reasoning = true, per: 'path' | 'step' = 'path', bundle = original) {
   const out = join(mkdtempSync(join(tmpdir(), 'wl-chat-')), 'export');
-  return exportDataset(bundleSource([bundle]), DatasetExportInput.parse({ out, format, examples: { builder, per, reasoning } })).then(() => out);
+  return exportRegistered(bundleSource([bundle]), DatasetExportInput.parse({ out, format, examples: { builder, per, reasoning } })).then(() => out);
 }
 
 function workspace() {

@@ -8,12 +8,13 @@ import { describe, expect, it } from 'vitest';
 import type { DatasetExportInput, DatasetFormat } from '../common/contract/dataset';
 import { DatasetExportInput as ExportInputSchema } from '../common/contract/dataset';
 import { buildExamples } from '../dataset/builders';
-import { exportDataset, resolveExampleOptions } from '../dataset/export-dataset';
+import { resolveExampleOptions } from '../dataset/export-dataset';
 import { Deduplicator } from '../dataset/hygiene/dedup';
 import { Scrubber } from '../dataset/hygiene/scrub';
 import { splitTrajectories } from '../dataset/hygiene/split';
 import type { ExampleMessage, Split } from '../dataset/example';
 import { bundleSource, fixtureBundles, manyBundles } from '../testing/dataset-fixtures';
+import { exportAs } from '../testing/registered-export';
 import { compileSelection, exampleEnds } from '../dataset/selection';
 import {
   AgentWorldBenchLineSchema,
@@ -72,7 +73,7 @@ function globMatches(dir: string, pattern: string): string[] {
 }
 
 async function exportAndCheckCard(opts: ReturnType<typeof options>, models = 'none') {
-  const summary = await exportDataset(source, opts);
+  const summary = await exportAs(source, opts);
   const readme = readFileSync(join(opts.out, 'README.md'), 'utf8');
   const configs = cardConfigs(readme);
   // Every split's data files exist, and the card names only splits that were written.
@@ -110,7 +111,7 @@ describe('dataset formats', () => {
 
   it('messages JSONL: ms-swift layout with inline <think>, read back into the same examples', async () => {
     const opts = options('messages', { reasoningStyle: 'inline' });
-    await exportDataset(source, opts);
+    await exportAs(source, opts);
     const rows = [...lines(join(opts.out, 'train.jsonl')), ...lines(join(opts.out, 'validation.jsonl'))].map((row) => MessagesRowSchema.parse(row));
     expect(rows.some((r) => r.messages.some((m) => m.content.startsWith('<think>\nnotes.txt was listed'))));
     expect(rows.every((r) => r.messages.every((m) => m.reasoning_content === undefined))).toBe(true);
@@ -173,7 +174,7 @@ describe('dataset formats', () => {
   });
 
   it('refuses agent examples in AgentWorldBench, which holds world-model trajectories', async () => {
-    await expect(exportDataset(source, options('agentworldbench', { examples: { builder: 'agent' } }))).rejects.toThrow(/choose the world-model builder/);
+    await expect(exportAs(source, options('agentworldbench', { examples: { builder: 'agent' } }))).rejects.toThrow(/choose the world-model builder/);
   });
 });
 
@@ -202,7 +203,7 @@ describe('dataset formats: prompt/completion, tool calls, preference pairs', () 
   it('agent examples: tool calls and tool results in messages, prompt/completion and ShareGPT, read back', async () => {
     for (const format of ['messages', 'prompt-completion', 'sharegpt'] as const) {
       const opts = options(format, { examples: { builder: 'agent', reasoning: false } });
-      await exportDataset(source, opts);
+      await exportAs(source, opts);
       const want = expected(opts);
       const rows = await datasetFormat(format).read(opts.out);
       expect(rows.map((r) => r.messages)).toEqual([...want.train, ...want.validation]);
@@ -224,7 +225,7 @@ describe('dataset formats: prompt/completion, tool calls, preference pairs', () 
 
   it('preference pairs: TRL DPO rows and LLaMA-Factory ranking rows, with the pairing rule in the card', async () => {
     const opts = options('preference', { examples: { builder: 'preference', reasoning: true }, split: 1 });
-    const summary = await exportDataset(source, opts);
+    const summary = await exportAs(source, opts);
     expect(summary.examples.train).toBe(1);
     const [row] = lines(join(opts.out, 'train.jsonl')).map((r) => PreferenceRowSchema.parse(r));
     expect(row!.chosen[0]).toEqual({ role: 'assistant', content: '**Environment Observation:**\nremember the milk and the eggs and the bread for the weekend trip', reasoning_content: 'notes.txt was listed; a shopping note is plausible.' });
@@ -234,7 +235,7 @@ describe('dataset formats: prompt/completion, tool calls, preference pairs', () 
     expect(card).toContain('## How pairs are made');
     expect(card).toContain('the higher rating is chosen');
     const ranked = options('sharegpt', { examples: { builder: 'preference', reasoning: true }, split: 1 });
-    await exportDataset(source, ranked);
+    await exportAs(source, ranked);
     const info = JSON.parse(readFileSync(join(ranked.out, 'dataset_info.json'), 'utf8')) as Record<string, unknown>;
     expect(info['wl-test_train']).toMatchObject({ formatting: 'sharegpt', ranking: true, columns: { messages: 'conversations', chosen: 'chosen', rejected: 'rejected', system: 'system' } });
     const [rankRow] = lines(join(ranked.out, 'train.jsonl')).map((r) => ShareGptRankingRowSchema.parse(r));

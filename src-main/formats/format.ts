@@ -1,8 +1,9 @@
-// The interfaces every import and export format implements (one file per format, found
-// through ./registry.ts). Importers and file writers see text, never files or the database;
-// a dataset writer writes its own folder.
+// What every format declares: its importer (here) and its writers (the interfaces in
+// ../dataset/writing/, which the exports are handed), gathered in one FormatEntry per format
+// folder and listed in ./registry.ts. Importers and file writers see text, never files or the
+// database; a dataset writer writes its own folder.
 import type { DatasetFormatSpec } from '../dataset/writing/dataset-format';
-import type { TrajectoryBundle } from '../common/trajectory/model';
+import type { TrajectoryExporter } from '../dataset/writing/file-writer';
 import type { ChatAs } from '../parsing/chat-dataset';
 import type { IdFactory, ImportItem } from '../parsing/import-item';
 import type { ImportSource } from '../parsing/sources';
@@ -43,14 +44,6 @@ export interface TrajectoryImporter {
    * event): imports through the job path read it in a worker thread with a time and heap limit.
    */
   offThread?: boolean;
-}
-
-export interface TrajectoryExporter {
-  id: string;
-  label: string;
-  extension: string;
-  /** Writes the bundles as text chunks through `write`. */
-  exportTo(bundles: Iterable<TrajectoryBundle>, write: (chunk: string) => void): { trajectories: number; records: number };
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { datasetApi } from '../common/contract/dataset';
 import { DatasetExportError, ExportCancelledError, exportDataset, previewDataset } from '../dataset/export-dataset';
 import { FilterError } from '../dataset/filter-expression';
+import { datasetFormat } from '../formats/registry';
 import { approximateTokenCounter, modelTokenCounter, tokenizerFolderCounter, type TokenCounter } from '../dataset/hygiene/token-length';
 import { defaultModelPath } from '../simulation/model-session';
 import type { HandlersOf, Studio } from './studio';
@@ -46,7 +47,7 @@ export function datasetHandlers(studio: Studio): HandlersOf<typeof datasetApi> {
           return await studio.jobs.start(
             'export',
             'Exporting the dataset',
-            ({ signal, progress }) => exportDataset(store, input, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter }),
+            ({ signal, progress }) => exportDataset(store, datasetFormat(input.format), input, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter }),
             input.jobId,
           );
         }
@@ -58,7 +59,7 @@ export function datasetHandlers(studio: Studio): HandlersOf<typeof datasetApi> {
           'Exporting the dataset',
           async ({ signal, progress }) => {
             try {
-              const summary = await exportDataset(store, { ...input, out: folder, overwrite: false }, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter });
+              const summary = await exportDataset(store, datasetFormat(input.format), { ...input, out: folder, overwrite: false }, { signal, onProgress: (p) => progress(p.done, p.total, p.label), tokenCounter });
               progress(1, 1, 'Packing the dataset into one .zip');
               await zipFolder(folder, `${folder}.zip`, name);
               return { ...summary, out: `${name}.zip`, downloadId: studio.downloads.offer(`${folder}.zip`, `${name}.zip`, 'application/zip') };

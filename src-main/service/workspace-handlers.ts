@@ -1,6 +1,6 @@
 // Handlers for the workspace part of the contract (contract/workspace.ts).
 import { homedir } from 'node:os';
-import { formatSummaries } from '../formats/registry';
+import { exporterFor, formatSummaries } from '../formats/registry';
 import { resolve } from 'node:path';
 import { fileHead, fileSource, textSource } from '../parsing/sources';
 import { buildOutline } from '../common/trajectory/outline';
@@ -132,7 +132,7 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       `Exporting to ${download ? path : full}`,
       async (job) => {
         // Named, so the progress can say how many of how many.
-        const counts = await exportToFile(store, full, format, trajectoryIds ?? store.listTrajectories().map((t) => t.id), {
+        const counts = await exportToFile(store, full, exporterFor(format), trajectoryIds ?? store.listTrajectories().map((t) => t.id), {
           signal: job.signal,
           onProgress: (done, total) => job.progress(done, total),
         });

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DatasetExportInput } from '../../common/contract/dataset';
 import { bundleSource, fixtureBundles, manyBundles } from '../../testing/dataset-fixtures';
-import { exportDataset } from '../export-dataset';
+import { exportAs } from '../../testing/registered-export';
 
 const PYTHON = fileURLToPath(new URL('../../../native/.venv/bin/python', import.meta.url));
 const noPython = existsSync(PYTHON) ? '' : ' — skipped: no native/.venv (npm run python:setup)';
@@ -17,7 +17,7 @@ const source = bundleSource([...fixtureBundles(), ...manyBundles(4)]);
 
 async function agentExport(format: 'messages' | 'prompt-completion') {
   const out = join(mkdtempSync(join(tmpdir(), 'wl-card-snippet-')), 'export');
-  await exportDataset(source, DatasetExportInput.parse({ out, format, split: 1, examples: { builder: 'agent', reasoning: false } }));
+  await exportAs(source, DatasetExportInput.parse({ out, format, split: 1, examples: { builder: 'agent', reasoning: false } }));
   const rows = readFileSync(join(out, 'train.jsonl'), 'utf8')
     .trim()
     .split('\n')

@@ -1,6 +1,6 @@
 // Worldloom's own JSONL: one trajectory per line with every node and all its fields, so
 // export → import gives back exactly the same trajectories (ids, curation, provenance).
-import type { TrajectoryExporter } from '../format';
+import type { TrajectoryExporter } from '../../dataset/writing/file-writer';
 
 /** The `format` field of every line: what detection looks for. */
 export const WORLDLOOM_FORMAT_TAG = 'worldloom.trajectory';
