@@ -1,6 +1,7 @@
 // The dataset card: README.md with the YAML front matter Hugging Face reads (`configs`
 // with data files per split), then what is in the dataset, how to load it, how it was
 // cleaned and where it came from, with token-length histograms as SVG pictures.
+import { stringify } from 'yaml';
 import type { DatasetExportOptions } from '../../common/contract/dataset';
 import type { ResolvedExampleOptions } from '../builders';
 import type { DatasetFormatSpec } from '../writing/dataset-format';
@@ -33,7 +34,7 @@ export interface CardFiles {
   images: Record<string, string>;
 }
 
-export function cardConfigs(format: DatasetFormatSpec, splits: readonly Split[]) {
+export function cardConfigs(format: Pick<DatasetFormatSpec, 'dataFiles'>, splits: readonly Split[]) {
   return [{ config_name: 'default', data_files: splits.flatMap((split) => format.dataFiles(split).map((path) => ({ split, path }))) }];
 }
 
@@ -45,19 +46,23 @@ function sizeCategory(n: number): string {
   return '1M<n<10M';
 }
 
-/** YAML for the front matter; every scalar double-quoted (valid YAML) so globs and colons stay literal. */
-function frontMatter(input: CardInput, total: number): string {
-  const q = (s: string) => JSON.stringify(s);
-  const lines = ['---', `pretty_name: ${q(input.name)}`, 'task_categories:', '- text-generation', 'tags:'];
+/**
+ * The front matter Hugging Face reads, written by the yaml library. Every string is
+ * double-quoted and never folded, so globs, colons and long names stay literal.
+ */
+export function cardFrontMatter(
+  input: Pick<CardInput, 'name' | 'exampleOptions' | 'splits'> & { format: Pick<DatasetFormatSpec, 'dataFiles'> },
+  total: number,
+): string {
   const { builder } = input.exampleOptions;
-  for (const tag of ['worldloom', 'world-model', builder === 'agent' ? 'agent' : 'environment-simulation', builder === 'preference' ? 'dpo' : 'sft']) lines.push(`- ${q(tag)}`);
-  lines.push('size_categories:', `- ${q(sizeCategory(total))}`, 'configs:');
-  for (const config of cardConfigs(input.format, input.splits)) {
-    lines.push(`- config_name: ${q(config.config_name)}`, '  data_files:');
-    for (const file of config.data_files) lines.push(`  - split: ${q(file.split)}`, `    path: ${q(file.path)}`);
-  }
-  lines.push('---');
-  return lines.join('\n');
+  const fields = {
+    pretty_name: input.name,
+    task_categories: ['text-generation'],
+    tags: ['worldloom', 'world-model', builder === 'agent' ? 'agent' : 'environment-simulation', builder === 'preference' ? 'dpo' : 'sft'],
+    size_categories: [sizeCategory(total)],
+    configs: cardConfigs(input.format, input.splits),
+  };
+  return `---\n${stringify(fields, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 })}---`;
 }
 
 function table(header: string[], rows: (string | number)[][]): string {
@@ -146,7 +151,7 @@ export function datasetCard(input: CardInput): CardFiles {
     ? `Scrubbed: ${fmt(input.scrub.counts.apiKey)} API keys, ${fmt(input.scrub.counts.password)} passwords in URLs, ${fmt(input.scrub.counts.email)} e-mail addresses, ${fmt(input.scrub.counts.ip)} IP addresses in ${fmt(input.scrub.examplesChanged)} examples (details in \`scrub-report.json\`; e-mails and IPs replaced by consistent stand-ins from reserved example ranges).`
     : 'Not scrubbed for secrets or personal data.';
   const sections = [
-    frontMatter(input, total),
+    cardFrontMatter(input, total),
     `# ${input.name}`,
     `Exported by Worldloom on ${input.exportedAt.slice(0, 10)} as ${input.format.label}. ${builderDescription(input.exampleOptions)}`,
     input.warnings.map((w) => `> **Warning:** ${w}`).join('\n>\n'),
