@@ -24,6 +24,7 @@ import type { TrajectoryImporter, FormatEntry, ImporterOptions } from './format'
 import { contentKey } from '../parsing/content-key';
 import { LineEditor, keyNotation, type SubmittedLine } from './keystrokes';
 import { importLimitHint, MAX_IMPORT_BYTES, parseBoundedJson } from '../parsing/json-limits';
+import { plainZodIssue } from '../parsing/json-document';
 import { givenPrompt, grammarPrompt, learnPrompt, type PromptMatcher } from './learned-prompt';
 import { clampTerminalSize, TerminalScreen } from './terminal-screen';
 
@@ -328,7 +329,7 @@ function* scanCast(source: ImportSource): Generator<ImportItem, CastScan | null>
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = issue.path.join('.') || 'version';
-        yield { kind: 'problem', line: line.lineNo, field, reason: `not an asciinema v2/v3 header: ${field}: ${issue.message}` };
+        yield { kind: 'problem', line: line.lineNo, field, reason: `not an asciinema v2/v3 header: ${plainZodIssue(issue, field)}` };
         return null;
       }
       header = parsed.data;

@@ -96,7 +96,7 @@ export function importerFor(format: string, name: string, head: string): Traject
     const score = importer.detect(name, head);
     if (score > bestScore) [best, bestScore] = [importer, score];
   }
-  if (!best) throw new Error(`Could not tell the format of ${name}. ${whyNot(head)} Name it with --format (${known(IMPORT_FORMAT_IDS)}).`);
+  if (!best) throw new UnknownFormatError(`Could not tell the format of ${name}. ${whyNot(head)} Name it with --format (${known(IMPORT_FORMAT_IDS)}).`);
   return best;
 }
 

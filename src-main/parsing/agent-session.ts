@@ -144,7 +144,7 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
     } else {
       const open = calls.get(ev.id);
       if (!open) {
-        items.push({ kind: 'problem', line: ev.line, field: 'id', reason: `a tool result for ${JSON.stringify(ev.id)}, which no earlier call made: nothing to pair it with` });
+        items.push({ kind: 'problem', line: ev.line, field: 'id', reason: ev.id ? `a tool result for ${JSON.stringify(ev.id)}, which no earlier call made: nothing to pair it with` : 'a tool result that names no call (its call id is missing): nothing to pair it with' });
         continue;
       }
       if (open.step || open.harness) {

@@ -167,7 +167,7 @@ export function shareGptRowTurns(value: unknown, columns: ShareGptColumns = DEFA
     const c = (raw ?? {}) as Record<string, unknown>;
     const from = c[columns.roleTag];
     const role = typeof from === 'string' ? (columns.roles[from] ?? ROLE[from]) : undefined;
-    if (!role) return `a turn comes from ${JSON.stringify(from)}; expected one of ${Object.keys(columns.roles).join(', ')}`;
+    if (!role) return `${from === undefined ? 'a turn says nowhere whom it comes from' : `a turn comes from ${JSON.stringify(from)}`}; expected one of ${Object.keys(columns.roles).join(', ')}`;
     const text = contentText(c[columns.contentTag]);
     if (role === 'function_call') {
       const call = parseArgs(text) as { name?: unknown; arguments?: unknown };

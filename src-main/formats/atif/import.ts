@@ -135,6 +135,8 @@ export function splitTaskPrompt(message: string): { initialState: string; instru
 
 function toolList(definitions: readonly unknown[] | undefined): string {
   const lines = (definitions ?? []).flatMap((d) => {
+    // A definition that is not an object (null, a name alone) defines no tool to list.
+    if (d === null || typeof d !== 'object') return [];
     const fn = (d as { function?: { name?: unknown; description?: unknown } }).function ?? (d as { name?: unknown; description?: unknown });
     if (typeof fn.name !== 'string' || HARNESS_TOOLS.test(fn.name)) return [];
     const description = typeof fn.description === 'string' ? fn.description.split('\n')[0]!.trim() : '';

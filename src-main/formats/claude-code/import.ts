@@ -13,6 +13,10 @@ import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
 import { jsonLines } from '../../parsing/json-lines';
 
+/** Why a content block was not read: its type is one this reader does not know, or it has none. */
+const blockNote = (who: string, type: unknown) =>
+  typeof type === 'string' ? `${who} block of type ${JSON.stringify(type)} that this reader does not know` : `${who} block without a "type" (text, tool_use, tool_result…)`;
+
 const FORMAT = 'claude-code';
 
 type Block = { type?: unknown; text?: unknown; thinking?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
@@ -114,7 +118,7 @@ export const claudeCodeImporter: TrajectoryImporter = {
           else if (b.type === 'thinking' && typeof b.thinking === 'string') events.push({ kind: 'thought', text: b.thinking, line });
           else if (b.type === 'text' && typeof b.text === 'string') events.push({ kind: 'thought', text: b.text, line });
           else if (b.type === 'redacted_thinking') leaveOut('redacted thinking block', line, 'the model provider encrypted it; there is no text to keep');
-          else problems.push({ kind: 'problem', line, field: 'message.content', reason: `an assistant block of type ${JSON.stringify(b.type)} that this reader does not know` });
+          else problems.push({ kind: 'problem', line, field: 'message.content', reason: blockNote('an assistant', b.type) });
         } else if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
           events.push({ kind: 'result', id: b.tool_use_id, content: resultText(b.content), ...(b.is_error === true ? { isError: true } : {}), line });
         } else if (b.type === 'text' && typeof b.text === 'string' && BASH_INPUT.test(b.text)) {
@@ -130,7 +134,7 @@ export const claudeCodeImporter: TrajectoryImporter = {
           else if (HARNESS_TEXT.test(b.text)) leaveOut('slash command or its output', line, "the person ran one of Claude Code's own commands (/init, /clear…); the app answered it, not the environment");
           else events.push({ kind: 'user', text: b.text, line });
         } else if (b.type === 'image') leaveOut('image the person attached', line, 'Worldloom trajectories hold text; the image is not kept');
-        else problems.push({ kind: 'problem', line, field: 'message.content', reason: `a user block of type ${JSON.stringify(b.type)} that this reader does not know` });
+        else problems.push({ kind: 'problem', line, field: 'message.content', reason: blockNote('a user', b.type) });
       }
     }
     yield* problems;

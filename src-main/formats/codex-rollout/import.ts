@@ -97,7 +97,7 @@ export const codexRolloutImporter: TrajectoryImporter = {
         continue;
       } else if (typeof r.type === 'string' && r.payload === undefined) item = r;
       else {
-        problems.push({ kind: 'problem', line, field: 'type', reason: `a record of type ${JSON.stringify(r.type)} that this reader does not know` });
+        problems.push({ kind: 'problem', line, field: 'type', reason: r.type === undefined ? 'a record without a "type"; each line of a rollout is a record with a type and a payload' : `a record of type ${JSON.stringify(r.type)} that this reader does not know` });
         continue;
       }
       switch (item.type) {
@@ -107,7 +107,7 @@ export const codexRolloutImporter: TrajectoryImporter = {
           else if (item.role === 'user' && !HARNESS_USER_TEXT.test(text)) events.push({ kind: 'user', text, line });
           else {
             harness.push(text);
-            leaveOut(`${String(item.role)} message the harness wrote (instructions, environment context)`, line, "Codex's own instructions and settings for the model; kept in the root's provenance (codex.harnessMessages)");
+            leaveOut(`${typeof item.role === 'string' ? item.role : 'a'} message the harness wrote (instructions, environment context)`, line, "Codex's own instructions and settings for the model; kept in the root's provenance (codex.harnessMessages)");
           }
           break;
         }
@@ -141,7 +141,7 @@ export const codexRolloutImporter: TrajectoryImporter = {
           leaveOut('web search the provider ran', line, "the model provider searched on its side; the rollout holds no result to observe");
           break;
         default:
-          problems.push({ kind: 'problem', line, field: 'payload.type', reason: `an item of type ${JSON.stringify(item.type)} that this reader does not know` });
+          problems.push({ kind: 'problem', line, field: 'payload.type', reason: typeof item.type === 'string' ? `an item of type ${JSON.stringify(item.type)} that this reader does not know` : 'a payload without a "type" (message, function_call, function_call_output…)' });
       }
     }
     yield* problems;

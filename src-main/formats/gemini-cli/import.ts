@@ -60,7 +60,7 @@ function* recordingEvents(doc: Rec): Iterable<AgentEvent> {
         }
       }
     } else {
-      yield { kind: 'skip', what: `messages.${i} (a ${String(m.type)} note: ${contentText(m.content).split('\n')[0]!.slice(0, 80)})`, reason: 'the app wrote it for the person (info, a warning, an error), not the model or a tool', line: null };
+      yield { kind: 'skip', what: `messages.${i} (${typeof m.type === 'string' ? `a ${m.type}` : 'an untyped'} note: ${contentText(m.content).split('\n')[0]!.slice(0, 80)})`, reason: 'the app wrote it for the person (info, a warning, an error), not the model or a tool', line: null };
     }
   }
 }

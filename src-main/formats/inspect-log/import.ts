@@ -15,6 +15,9 @@ import type { ImportSource } from '../../parsing/sources';
 import { parseJsonDocument } from '../../parsing/json-document';
 import { MAX_DOCUMENT_BYTES, MAX_IMPORT_BYTES } from '../../parsing/json-limits';
 
+/** An id or a type as text: a string or number as written, anything else (missing, an object) as nothing. */
+const scalar = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+
 const FORMAT = 'inspect-log';
 
 type Rec = Record<string, unknown>;
@@ -53,13 +56,13 @@ function* sampleEvents(sample: Rec, where: string): Iterable<AgentEvent> {
       const thought = [resolve(reasoning), text].filter(Boolean).join('\n\n');
       if (thought) yield { kind: 'thought', text: thought, line: null };
       for (const c of Array.isArray(m.tool_calls) ? m.tool_calls.filter(isRec) : []) {
-        yield { kind: 'call', id: String(c.id), name: String(c.function), arguments: c.arguments ?? {}, line: null };
+        yield { kind: 'call', id: scalar(c.id), name: typeof c.function === 'string' ? c.function : '(a call that names no function)', arguments: c.arguments ?? {}, line: null };
       }
     } else if (m.role === 'tool') {
       const error = isRec(m.error) ? m.error : undefined;
       const message = error && typeof error.message === 'string' ? error.message : '';
-      const content = text || (error ? `${String(error.type ?? 'error')}: ${message}` : '');
-      yield { kind: 'result', id: String(m.tool_call_id), content, ...(error ? { isError: true } : {}), line: null };
+      const content = text || (error ? `${scalar(error.type) || 'error'}: ${message}` : '');
+      yield { kind: 'result', id: scalar(m.tool_call_id), content, ...(error ? { isError: true } : {}), line: null };
     }
   }
 }
@@ -119,7 +122,7 @@ export const inspectLogImporter: TrajectoryImporter = {
       return;
     }
     for (const sample of log.samples) {
-      const id = `sample ${String(sample.id)}${sample.epoch !== undefined ? ` epoch ${String(sample.epoch)}` : ''}`;
+      const id = `sample ${scalar(sample.id) || '(no id)'}${sample.epoch !== undefined ? ` epoch ${scalar(sample.epoch)}` : ''}`;
       const items = [...agentSessionItems(
         {
           format: FORMAT,

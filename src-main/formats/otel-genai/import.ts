@@ -20,6 +20,9 @@ import type { ImportSource } from '../../parsing/sources';
 import { parseJsonDocument } from '../../parsing/json-document';
 import { jsonObservation } from '../../parsing/tool-call';
 
+/** An id or a name as text: a string or number as written, anything else (missing, an object) as nothing. */
+const scalar = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+
 const FORMAT = 'otel-genai';
 
 type Rec = Record<string, unknown>;
@@ -207,15 +210,18 @@ export const otelGenAiImporter: TrajectoryImporter = {
         for (const ss of (Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : []).filter(isRec)) {
           for (const sp of (Array.isArray(ss.spans) ? ss.spans : []).filter(isRec)) {
             spanCount++;
-            const traceId = String(sp.traceId ?? '');
+            const traceId = scalar(sp.traceId);
             let start = 0n;
             try {
               start = BigInt(String(sp.startTimeUnixNano ?? '0'));
             } catch {
               start = 0n;
             }
-            const span: Span = { traceId, spanId: String(sp.spanId ?? ''), name: String(sp.name ?? ''), start, attrs: attributes(sp.attributes), status: isRec(sp.status) ? sp.status : {}, ...(typeof service === 'string' ? { service } : {}) };
-            traces.set(traceId, [...(traces.get(traceId) ?? []), span]);
+            const span: Span = { traceId, spanId: scalar(sp.spanId), name: scalar(sp.name), start, attrs: attributes(sp.attributes), status: isRec(sp.status) ? sp.status : {}, ...(typeof service === 'string' ? { service } : {}) };
+            const trace = traces.get(traceId);
+            // In place: one trace may hold thousands of spans, and copying it for each would be quadratic.
+            if (trace) trace.push(span);
+            else traces.set(traceId, [span]);
           }
         }
       }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { NodeRecord, TrajectoryRecord, type TrajectoryBundle } from '../../common/trajectory/model';
 import { jsonLines } from '../../parsing/json-lines';
+import { plainZodIssue } from '../../parsing/json-document';
 import type { ImportItem } from '../../parsing/import-item';
 import type { TrajectoryImporter } from '../format';
 import { WORLDLOOM_FORMAT_TAG } from './export';
@@ -55,7 +56,7 @@ export const worldloomJsonlImporter: TrajectoryImporter = {
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = issue.path.join('.');
-        yield { kind: 'problem', line: item.lineNo, field, reason: `${field || '(line)'}: ${issue.message}` };
+        yield { kind: 'problem', line: item.lineNo, field, reason: plainZodIssue(issue, field || '(line)') };
         continue;
       }
       // Keep the line's own objects (validated above) so key order, and with it the
