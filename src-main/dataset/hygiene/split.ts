@@ -1,19 +1,8 @@
 // Train/validation split by trajectory: every example of a trajectory lands in the same
 // split, so no history, path or near-identical sibling leaks from train into
 // validation. Seeded: the same seed and the same trajectories give the same split.
+import { mulberry32 } from '../../common/seeded-random';
 import type { Split } from '../example';
-
-/** A small, fast seeded generator (mulberry32); plenty for shuffling ids. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Assigns each trajectory to a split. `trainFraction` 1 puts everything in train; below
@@ -22,7 +11,7 @@ export function seededRandom(seed: number): () => number {
 export function splitTrajectories(trajectoryIds: readonly string[], trainFraction: number, seed: number): Map<string, Split> {
   // Sorted first, so the split depends on which trajectories are chosen, not on the order they were read.
   const ids = [...new Set(trajectoryIds)].sort();
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   for (let i = ids.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [ids[i], ids[j]] = [ids[j]!, ids[i]!];
