@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../common/seeded-random';
 import { UserError } from '../common/user-error';
 import { ImportFormatError, type ImportItem } from '../parsing/import-item';
 import { textSource } from '../parsing/sources';
@@ -22,17 +23,6 @@ const SEED = Number(process.env.WL_FUZZ_SEED ?? 0x35);
 
 /** What a JavaScript fault says; a message a person can act on never reads like this. */
 const FAULT = /Cannot read propert|Cannot set propert|is not a function|is not iterable|is not an object|Invalid string length|Invalid array length|Maximum call stack|\bundefined\b|\[object Object\]|Cannot convert/;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Sample {
   name: string;
