@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DatasetExportInput, type DatasetExportInput as ExportInput } from '../common/contract/dataset';
+import { datasetApi, DatasetExportInput, type DatasetExportInput as ExportInput } from '../common/contract/dataset';
 import { buildExamples } from './builders';
 import { ExportCancelledError, previewDataset, resolveExampleOptions } from './export-dataset';
 import { exportAs } from '../testing/registered-export';
@@ -123,6 +123,14 @@ describe('dataset export: defaults, warnings and token counts', () => {
     // One line per turn of each two-step path: 4 paths × 2 turns, no prefix written as a path of its own.
     expect(lines).toHaveLength(8);
     expect(new Set(lines.map((l) => (JSON.parse(l) as { id: string }).id)).size).toBe(4);
+  });
+
+  it('refuses the options under their old name `samples`, naming `examples`, instead of dropping them', () => {
+    const old = DatasetExportInput.safeParse({ out: join(freshDir(), 'old'), format: 'messages', samples: { builder: 'agent' } });
+    expect(old.success).toBe(false);
+    expect(old.error!.issues[0]).toMatchObject({ path: ['samples'], message: expect.stringMatching(/as `examples`/) });
+    expect(datasetApi['dataset.preview'].input.safeParse({ selection: {}, samples: {} }).success).toBe(false);
+    expect(DatasetExportInput.parse({ out: 'x', format: 'messages', examples: { builder: 'agent' } }).examples).toEqual({ builder: 'agent' });
   });
 
   it('warns when a split comes out empty, in the summary and the card', async () => {

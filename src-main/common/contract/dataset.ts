@@ -49,6 +49,12 @@ export const PartialExampleOptions = z.object({
   per: z.enum(EXAMPLE_UNITS).optional(),
   reasoning: z.boolean().optional(),
 });
+/**
+ * `examples` was called `samples` before the glossary's renames. An unknown key is dropped
+ * without a word, so a script still sending `samples` would silently get the default builder:
+ * it is refused instead, saying the new name.
+ */
+const RenamedSamples = z.never({ error: 'renamed: send the builder, per and reasoning options as `examples`' }).optional();
 
 /**
  * A dataset format's id. The formats themselves are the core's format registry
@@ -76,6 +82,7 @@ export const DatasetExportInput = z.object({
   selection: DatasetSelection.default({ filter: '', scope: { kind: 'all' } }),
   /** `per` defaults by format: AgentWorldBench holds whole paths. */
   examples: PartialExampleOptions.default({}),
+  samples: RenamedSamples,
   /** The dataset's name in the card and in LLaMA-Factory's dataset_info.json. */
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'use letters, digits, ".", "_" or "-"').optional(),
   /** Fraction of trajectories in train; 1 = no validation split. */
@@ -155,7 +162,7 @@ export type DatasetPreview = z.infer<typeof DatasetPreview>;
 export const datasetApi = {
   /** The live count and the first examples for a selection. */
   'dataset.preview': method(
-    z.object({ selection: DatasetSelection, examples: PartialExampleOptions.default({}), limit: z.number().int().min(0).max(50).default(3) }),
+    z.object({ selection: DatasetSelection, examples: PartialExampleOptions.default({}), samples: RenamedSamples, limit: z.number().int().min(0).max(50).default(3) }),
     DatasetPreview,
   ),
   /** Runs until the export is written; progress arrives as `job.progress` events for `jobId`. */
