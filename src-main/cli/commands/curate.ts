@@ -31,7 +31,7 @@ export function registerCurate(program: Command): void {
     .option('--tag <tag>', 'add a tag (repeat for more)', collect)
     .option('--untag <tag>', 'remove a tag (repeat for more)', collect)
     .option('--note <text>', 'set the note ("" clears it)')
-    .option('--prefer', 'mark it the preferred sample of its action (its siblings lose the mark), as Prefer in the compare view')
+    .option('--prefer', 'mark it the preferred sample of its action (its siblings lose the mark), as Prefer in Samples side by side')
     .action((opts: CurateOptions) =>
       withCore({ workspace: { path: opts.workspace } }, async (core) => {
         const tagging = opts.tag !== undefined || opts.untag !== undefined;
