@@ -151,8 +151,8 @@ def test_embedding_model_places_image_features_at_image_pads(checkpoints, tmp_pa
 
 
 def test_command_lines_refuse_bad_arguments_with_what_to_do(checkpoints, tmp_path, capsys):
-    import convert as convert_cli
-    import reference as reference_cli
+    from qwen35 import convert as convert_cli
+    from qwen35 import reference as reference_cli
 
     assert convert_cli.main(["--from", str(tmp_path), "--out", str(tmp_path / "x")]) == 2
     assert "has no config.json" in capsys.readouterr().err
