@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,29 @@ export function convertToGguf(hfDir: string, out: string, type: 'f32' | 'f16' | 
   });
   if (result.status !== 0) throw new Error(`convert.py --to gguf failed (${result.status}): ${result.stderr || result.error?.message}`);
   return out;
+}
+
+/**
+ * The tiny checkpoint with its final norm (model.norm.weight) set to `value` everywhere, converted
+ * to an f32 GGUF: every logit llama.cpp computes from it is NaN. For the engine's NaN guard.
+ */
+export function poisonedTinyGguf(value: number): string {
+  const why = ggufFixtureUnavailable();
+  if (why) throw new Error(`The GGUF fixture cannot be made: ${why}.`);
+  const scratch = mkdtempSync(join(tmpdir(), 'wl-gguf-poisoned-'));
+  const folder = join(scratch, 'hf');
+  cpSync(TINY_HF, folder, { recursive: true });
+  const path = join(folder, 'model.safetensors');
+  const bytes = readFileSync(path);
+  // safetensors: an 8-byte little-endian header length, the JSON header, then the data.
+  const headerLength = Number(bytes.readBigUInt64LE(0));
+  const header = JSON.parse(bytes.subarray(8, 8 + headerLength).toString('utf8')) as Record<string, { dtype: string; data_offsets: [number, number] }>;
+  const entry = header['model.norm.weight'];
+  if (entry?.dtype !== 'F32') throw new Error('the tiny checkpoint has no float32 model.norm.weight');
+  const [from, to] = entry.data_offsets.map((offset) => 8 + headerLength + offset);
+  for (let at = from!; at < to!; at += 4) bytes.writeFloatLE(value, at);
+  writeFileSync(path, bytes);
+  return convertToGguf(folder, join(scratch, 'poisoned.gguf'));
 }
 
 type Value = string | number | boolean;

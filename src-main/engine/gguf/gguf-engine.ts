@@ -278,11 +278,15 @@ export class GgufEngine implements WorldModelEngine {
         yieldEogToken: true,
       });
       for await (const { token, confidence } of steps) {
-        // A NaN anywhere in the logits makes every probability NaN: the weights or the backend are broken.
+        // A NaN or infinite logit makes the chosen token's probability NaN (inf - inf, 0 / 0):
+        // the weights or the backend are broken, and any token picked from them is noise.
         if (Number.isNaN(confidence)) {
           finishReason = 'error';
-          error = `The model produced NaN logits after ${generated.length} tokens on ${this.backend.device}; ` +
-            'the file may be damaged, or try --device cpu.';
+          error = `The model produced NaN or infinite logits after ${generated.length} tokens on ${this.backend.device}, so no ` +
+            'token can be chosen. ' + (this.backend.gpu
+            ? 'Try --device cpu (a GPU backend can overflow where the CPU does not); if the CPU fails too, '
+            : 'Its weights or its conversion are broken: ') +
+            'convert the model again (f32 to rule out f16 overflow) or download another copy. Nothing was stored.';
           break;
         }
         if (this.model.isEogToken(token)) {
@@ -313,6 +317,8 @@ export class GgufEngine implements WorldModelEngine {
     }
     const rest = stream.finish();
     if (rest && finishReason !== 'error') onToken({ requestId: request.id, text: rest });
+    // A failed sample carries no text: nothing of it may be taken for an observation.
+    if (finishReason === 'error') return result('error', '', 0, prefill.reusedTokens, prefill.computeMs, performance.now() - decodeStarted, error);
     return result(finishReason, prompt.streamPrefix + stream.fullText, generated.length, prefill.reusedTokens,
       prefill.computeMs, performance.now() - decodeStarted, error);
   }
