@@ -1,6 +1,6 @@
 // A real MCP server: any stdio server started from the command the user gives, reached
 // through the official SDK client. Actions and observations have the shapes the MCP log
-// importer produces (../formats/mcp-jsonrpc-log.ts): the action is a tools/call as compact
+// importer produces (../formats/mcp-jsonrpc-log/import.ts): the action is a tools/call as compact
 // JSON {"name","arguments"}; the observation is the pretty-printed result, `isError`
 // included, or the JSON-RPC error object when the request itself failed.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
