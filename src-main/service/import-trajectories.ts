@@ -135,12 +135,8 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
     let present = 0;
     store.transaction(() => {
       for (const bundle of pending) {
-        if (store.hasTrajectory(bundle.trajectory.id, bundle.trajectory.sourceKey)) {
-          present++;
-          continue;
-        }
-        store.insertBundle(bundle);
-        inserted.push(bundle.trajectory.id);
+        if (store.insertBundleIfNew(bundle)) inserted.push(bundle.trajectory.id);
+        else present++;
       }
     });
     report.alreadyPresent += present;

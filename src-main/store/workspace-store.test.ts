@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION, WORKSPACE_APPLICATION_ID } from './migrations';
 import { WorkspaceError, WorkspaceStore } from './workspace-store';
+import { chainBundle } from '../common/trajectory/build';
+import { newId } from '../common/trajectory/ids';
 
 let dir: string;
 beforeEach(() => {
@@ -29,6 +31,40 @@ describe('WorkspaceStore', () => {
     expect(again.info()).toMatchObject({ trajectories: 1, steps: 1, byDomain: { terminal: 1 }, byOrigin: { manual: 1 } });
     expect(again.integrityCheck()).toBe('ok');
     again.close();
+  });
+
+  it('writes an imported trajectory once: the same id or source key again is left out, and plain rows equal full ones', () => {
+    const path = join(dir, 'i.worldloom');
+    const store = WorkspaceStore.create(path);
+    const draft = {
+      title: 'T',
+      domain: 'terminal' as const,
+      systemPrompt: 'sys',
+      sourceKey: 'key-1',
+      steps: [
+        { action: 'ls', observation: 'a', origin: 'imported' as const, provenance: { source: { format: 'x', file: 'f', line: 1 } } },
+        { action: 'pwd', observation: '/', origin: 'imported' as const, reasoning: 'because', agentReasoning: 'look first' },
+      ],
+    };
+    const bundle = chainBundle(draft, newId, '2026-01-01T00:00:00.000Z');
+    const before = store.changes.latest();
+    expect(store.transaction(() => store.insertBundleIfNew(bundle))).toBe(true);
+    expect(store.transaction(() => store.insertBundleIfNew(bundle))).toBe(false);
+    const sameKey = chainBundle({ ...draft, title: 'other' }, newId, '2026-01-01T00:00:00.000Z');
+    expect(store.insertBundleIfNew(sameKey)).toBe(false);
+    expect(store.getNodes(bundle.trajectory.id)).toEqual(bundle.nodes);
+    expect(store.listTrajectories().map((t) => t.title)).toEqual(['T']);
+    expect(store.changes.latest() - before).toBe(1);
+    store.close();
+    // The plain rows (root, first step) hold what the full statement writes for the same values.
+    const db = new Database(path, { readonly: true });
+    const rows = db.prepare(`SELECT edited_from_id, reasoning, agent_reasoning, starred, rating, tags, note, metrics, provenance FROM nodes ORDER BY rowid`).raw().all();
+    db.close();
+    expect(rows).toEqual([
+      [null, null, null, 0, null, '[]', '', null, '{}'],
+      [null, null, null, 0, null, '[]', '', null, '{"source":{"format":"x","file":"f","line":1}}'],
+      [null, 'because', 'look first', 0, null, '[]', '', null, '{}'],
+    ]);
   });
 
   it('keeps the original node when an edit is recorded as a new node', () => {

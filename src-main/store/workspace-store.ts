@@ -86,6 +86,11 @@ export class WorkspaceStore {
       ),
       insertNode: db.prepare(INSERT_NODE_POSITIONAL),
       insertPlainNode: db.prepare(INSERT_PLAIN_NODE),
+      // A trajectory whose id or source key is already there is left as it is (no row, no log entry).
+      insertNewTrajectory: db.prepare(
+        `INSERT INTO trajectories (id, title, domain, system_prompt, world_spec, source_key, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      ),
       trajectoryById: db.prepare(`SELECT * FROM trajectories WHERE id = ?`),
       trajectoryExists: db.prepare(`SELECT 1 FROM trajectories WHERE id = ? OR source_key = ?`),
       nodeById: db.prepare(`SELECT * FROM nodes WHERE id = ?`),
@@ -212,6 +217,20 @@ export class WorkspaceStore {
   insertBundle(bundle: TrajectoryBundle): void {
     if (!this.db.inTransaction) return this.transaction(() => this.insertBundle(bundle));
     this.writeBundle(bundle);
+  }
+
+  /**
+   * Writes a whole trajectory unless one with its id or source key is already in the
+   * workspace; false when it was. Inside `transaction`. One statement decides and writes,
+   * where `hasTrajectory` then `insertBundle` cost a lookup more per trajectory of an import.
+   */
+  insertBundleIfNew(bundle: TrajectoryBundle): boolean {
+    if (!this.db.inTransaction) return this.transaction(() => this.insertBundleIfNew(bundle));
+    const t = bundle.trajectory;
+    const row = this.stmt.insertNewTrajectory.run(t.id, t.title, t.domain, t.systemPrompt, t.worldSpec ? JSON.stringify(t.worldSpec) : null, t.sourceKey, t.createdAt);
+    if (row.changes === 0) return false;
+    for (const n of bundle.nodes) this.writeNode(n);
+    return true;
   }
 
   private writeBundle(bundle: TrajectoryBundle): void {
