@@ -11,7 +11,7 @@ function branchyWorkspace() {
   let at = nodes[0]!.id;
   const path = [at];
   for (let depth = 1; depth <= 6; depth++) {
-    // A sibling at every level, so the path query must leave branches out.
+    // A sibling at every level, so the path query must leave the subtrees beside it out.
     store.addNode({ parentId: at, action: `other ${depth}`, observation: 'x', origin: 'manual' });
     at = store.addNode({ parentId: at, action: `step ${depth}`, observation: `o${depth}`, origin: 'manual' }).id;
     path.push(at);
@@ -20,7 +20,7 @@ function branchyWorkspace() {
 }
 
 describe('NodePaths', () => {
-  it('reads the path from the root to a node, root first, and nothing from the branches beside it', () => {
+  it('reads the path from the root to a node, root first, and nothing from the subtrees beside it', () => {
     const { store, trajectoryId, path } = branchyWorkspace();
     const read = store.paths.pathTo(path[4]!);
     expect(read.map((n) => n.id)).toEqual(path.slice(0, 5));

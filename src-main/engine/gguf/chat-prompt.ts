@@ -58,7 +58,7 @@ export class GgufChatPrompt {
   }
 
   // As in the ONNX engine: a checkpoint kept where a sibling's or a child's prompt diverges lets
-  // the next branch start from it.
+  // the next path start from it.
   private snapshotPoints(messages: readonly ChatMessage[], tokens: readonly number[], options: ChatOptions): Promise<number[]> {
     return divergencePoints(this.renderBound, (text) => this.tokenizer.encode(text), messages, tokens, options);
   }

@@ -93,7 +93,7 @@ describe.skipIf(unavailable)('GgufEngine on the tiny Qwen3.5-MoE GGUF', () => {
     expect(new Set(together.ids.map((ids) => ids.join(','))).size).toBeGreaterThan(1);
   });
 
-  it('reuses the shared prefix of a sibling branch and gives the tokens a fresh evaluation gives', async () => {
+  it('reuses the shared prefix of a sibling path and gives the tokens a fresh evaluation gives', async () => {
     const fresh = await GgufEngine.load(file, { ...options, prefixReuse: false });
     try {
       await tokensOf(engine, [{ id: 'a', messages: BRANCH_A, sampling: GREEDY }]);

@@ -1,4 +1,4 @@
-// Prefix reuse between branches on node-llama-cpp's public API. A context holds a fixed set
+// Prefix reuse between paths on node-llama-cpp's public API. A context holds a fixed set
 // of sequences; each keeps the tokens it last evaluated. node-llama-cpp cannot copy one
 // sequence's state into another, so reuse means giving a prompt to the sequence whose
 // evaluated tokens share the longest prefix with it, erasing the rest, and evaluating only

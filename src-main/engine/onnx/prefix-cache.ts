@@ -1,4 +1,4 @@
-// Branches of a trajectory share their history, so their prompts share a token prefix.
+// Paths of a trajectory share their history, so their prompts share a token prefix.
 // This keeps the computed cache of recent prompts (least recently used first out,
 // bounded by bytes) and hands back the longest part of a new prompt already computed.
 //

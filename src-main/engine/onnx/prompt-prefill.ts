@@ -2,7 +2,7 @@
 // prefix already computed, in chunks (bounded memory, a cancel point between chunks).
 // Snapshots go back into the prefix cache at the prompt's end and where a sibling's or a
 // child's prompt will diverge from it (found by the chat tokenizer), the points later
-// branches are most likely to start from.
+// paths are most likely to start from.
 
 import type { ChatPrompt } from '../chat-template-prompt';
 import type { CacheLayout } from './cache-layout';

@@ -1,6 +1,6 @@
 // A world-model engine that talks to any server speaking /v1/chat/completions: vLLM,
 // SGLang, the llama.cpp server (DESIGN.md "Model engines"). This is how a user moves the
-// model to a bigger machine: the studio stays local and each branch is one HTTP stream.
+// model to a bigger machine: the studio stays local and each sample is one HTTP stream.
 import {
   EngineError,
   type EngineDescription,

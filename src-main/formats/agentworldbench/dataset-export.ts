@@ -15,7 +15,7 @@ import { LineFile } from '../../dataset/writing/line-file';
 import type { FormatEntry } from '../format';
 import type { DatasetFormatSpec, ReadExample } from '../../dataset/writing/dataset-format';
 
-/** A world-model path example back as a one-branch trajectory the exporter understands. */
+/** A world-model path example back as a single-path trajectory the exporter understands. */
 function exampleBundle(example: DatasetExample) {
   const [system, ...turns] = example.messages;
   let n = 0;
