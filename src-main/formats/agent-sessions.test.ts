@@ -13,6 +13,7 @@ import { otelGenAiImporter } from './otel-genai/import';
 import { importerFor } from './registry';
 import { fileSource } from '../parsing/sources';
 import { fixture, runImporter } from '../testing/importer-fixtures';
+import { realWorld, realWorldNote } from '../testing/real-world';
 
 const steps = (bundle: { nodes: { action: string; observation: string }[] }) => bundle.nodes.slice(1).map((n) => [n.action, n.observation]);
 const whats = (skipped: { what: string }[]) => skipped.map((s) => s.what);
@@ -184,10 +185,10 @@ describe('OpenTelemetry GenAI traces (OTLP JSON)', () => {
   });
 });
 
-const REAL = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
+const REAL = realWorld();
 const real = (p: string) => join(REAL, p);
 
-describe.skipIf(!existsSync(REAL))('the shared real files of these formats (../shared/fixtures/real-world is absent, so skipped)', () => {
+describe.skipIf(!existsSync(REAL))(`the shared real files of these formats (${realWorldNote()})`, () => {
   const run = (importer: TrajectoryImporter, path: string) => runImporter(importer, path.split('/').pop()!, readFileSync(real(path), 'utf8'));
 
   it("Inspect's tool-call-error log: recognised; its 11 tool results answer calls the log does not hold, each said", () => {

@@ -8,6 +8,7 @@ import { importerFor } from './registry';
 import { fileHead, fileSource, textSource } from '../parsing/sources';
 import { LineEditor } from './keystrokes';
 import { fixture, runImporter } from '../testing/importer-fixtures';
+import { realWorld, realWorldNote } from '../testing/real-world';
 
 const run = (name: string, text: string) => runImporter(asciinemaImporter, name, text);
 
@@ -189,7 +190,7 @@ describe('keystroke line editor', () => {
   });
 });
 
-const REAL = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world', 'asciinema');
+const REAL = realWorld('asciinema');
 const real = (name: string) => readFileSync(join(REAL, name), 'utf8');
 
 /** Visible text of each output event (escapes and control characters removed), in file order. */
@@ -212,7 +213,7 @@ function expectNothingLost(cast: string, nodes: readonly { action: string; obser
   for (const word of words) expect(imported).toContain(word);
 }
 
-describe.skipIf(!existsSync(REAL))('asciinema importer on the shared real casts (../shared/fixtures/real-world/asciinema is absent, so these are skipped)', () => {
+describe.skipIf(!existsSync(REAL))(`asciinema importer on the shared real casts (${realWorldNote('asciinema')})`, () => {
   it('fish + vim with keystrokes: the terminal\'s query reply is no turn, vim\'s screen is an observation, each key batch a step', () => {
     const text = real('asciinema-cli-demo.v2.cast');
     const { bundles, problems, skipped } = run('demo.cast', text);

@@ -15,6 +15,7 @@ import { chatMessagesImporter } from './messages/import';
 import { shareGptImporter } from './sharegpt/import';
 import { importerFor } from './registry';
 import { fileHead, fileSource, textSource } from '../parsing/sources';
+import { realWorld, realWorldNote } from '../testing/real-world';
 
 let n = 0;
 const original: TrajectoryBundle = chainBundle(
@@ -255,10 +256,10 @@ describe('chat datasets from elsewhere', () => {
   });
 });
 
-const REAL_CHAT = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world', 'chat');
+const REAL_CHAT = realWorld('chat');
 const partsFile = join(REAL_CHAT, 'llamafactory-reason_tool_use_demo_50.jsonl');
 
-describe.skipIf(!existsSync(partsFile))("LLaMA-Factory's reasoning/tool-use demo ({type, value} parts; ../shared/fixtures/real-world/chat is absent, so skipped)", () => {
+describe.skipIf(!existsSync(partsFile))(`LLaMA-Factory's reasoning/tool-use demo ({type, value} parts; ${realWorldNote('chat')})`, () => {
   it('imports real text, reasoning and calls (no placeholders); plain chats and unanswered calls are reported, not imported', () => {
     const { bundles, problems, skipped } = runImporter(chatMessagesImporter, 'reason_tool_use_demo_50.jsonl', readFileSync(partsFile, 'utf8'));
     expect(problems).toEqual([]);

@@ -14,9 +14,10 @@ import { textSource } from '../parsing/sources';
 import { generatedAwb } from '../testing/awb-fixtures';
 import { UnknownFormatError } from './format';
 import { importerFor } from './registry';
+import { realWorld, realWorldNote } from '../testing/real-world';
 
 const FIXTURES = join(__dirname, 'fixtures');
-const REAL_WORLD = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
+const REAL_WORLD = realWorld();
 /** Mutations of each file; a large file gets fewer, so the whole run stays within seconds. WL_FUZZ_SEED=N explores other mutations. */
 const MUTATIONS = 12;
 const SEED = Number(process.env.WL_FUZZ_SEED ?? 0x35);
@@ -220,7 +221,7 @@ describe('every importer, fuzzed', () => {
     expect(fuzz(projectSamples(), SEED)).toEqual([]);
   });
 
-  it.skipIf(!existsSync(REAL_WORLD))('fails only with errors a user can act on, on mutations of the real-world files (../shared/fixtures/real-world)', { timeout: 60_000 }, () => {
+  it.skipIf(!existsSync(REAL_WORLD))(`fails only with errors a user can act on, on mutations of the real-world files (${realWorldNote()})`, { timeout: 60_000 }, () => {
     expect(fuzz(realWorldSamples(), SEED + 1)).toEqual([]);
   });
 

@@ -8,15 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { fileHead, fileSource } from '../parsing/sources';
 import { WorkspaceStore } from '../store/workspace-store';
 import { importTrajectories } from './import-trajectories';
+import { realWorld, realWorldNote } from '../testing/real-world';
 
-const REAL = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
+const REAL = realWorld();
 const files = (kind: string) => (existsSync(join(REAL, kind)) ? readdirSync(join(REAL, kind)).map((f) => [kind, f] as const) : []);
 const expected: Record<string, string> = { 'harbor-rfc-mini-swe-agent-trajectory.json': 'mini-swe-agent' };
 // Harbor's RFC example of a gemini-cli session keeps the agent's words but none of its tool calls:
 // there is no action to import, and the report must say so rather than import an empty tree.
 const NO_TOOL_CALLS = new Set(['gemini-cli-trajectory.json']);
 
-describe.skipIf(!existsSync(REAL))('real files of other tools (../shared/fixtures/real-world; skipped when absent)', () => {
+describe.skipIf(!existsSync(REAL))(`real files of other tools (${realWorldNote()})`, () => {
   const withSteps = [...files('swe-agent'), ...files('atif')].filter(([, name]) => !NO_TOOL_CALLS.has(name));
   it.each(withSteps)('%s/%s imports as one trajectory with no problem', (kind, name) => {
     const path = join(REAL, kind, name);

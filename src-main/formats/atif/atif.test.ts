@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { atifImporter, inlineCalls } from './import';
 import { fixture, runImporter } from '../../testing/importer-fixtures';
+import { realWorld, realWorldNote } from '../../testing/real-world';
 
 const run = (text: string) => runImporter(atifImporter, 'trajectory.json', text);
 
@@ -133,7 +134,7 @@ describe('ATIF importer', () => {
   });
 });
 
-const REAL = join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'real-world', 'atif');
+const REAL = realWorld('atif');
 const real = (name: string) => readFileSync(join(REAL, name), 'utf8');
 interface RealStep {
   step_id: number;
@@ -145,7 +146,7 @@ interface RealStep {
 }
 const HEADER = /^(Current terminal state:\n)?New Terminal Output:\n\n?/;
 
-describe.skipIf(!existsSync(REAL))('ATIF importer on Harbor\'s golden files (../shared/fixtures/real-world/atif; skipped when absent)', () => {
+describe.skipIf(!existsSync(REAL))(`ATIF importer on Harbor's golden files (${realWorldNote('atif')})`, () => {
   const terminus = ['terminus2-context-summarization.trajectory.json', 'terminus2-invalid-json.trajectory.json', 'terminus2-timeout.trajectory.json'];
 
   it.each(terminus)('%s: every command the terminal ran is a turn, unchanged; nothing else is', (name) => {

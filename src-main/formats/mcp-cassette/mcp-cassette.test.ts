@@ -5,9 +5,10 @@ import { mcpCassetteImporter } from './import';
 import { importerFor } from '../registry';
 import { jsonObservation, toolCallAction } from '../../parsing/tool-call';
 import { fixture, runImporter } from '../../testing/importer-fixtures';
+import { realWorld, realWorldNote } from '../../testing/real-world';
 
 const run = (name: string, text: string) => runImporter(mcpCassetteImporter, name, text);
-const REAL = join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'real-world', 'mcp');
+const REAL = realWorld('mcp');
 const realFile = join(REAL, 'mcp-recorder-mock_session.json');
 
 interface Interaction {
@@ -16,7 +17,7 @@ interface Interaction {
   response: { result?: { tools?: { name: string }[] } & Record<string, unknown>; error?: unknown } | null;
 }
 
-describe.skipIf(!existsSync(realFile))('MCP cassettes: the shared real mcp-recorder file (../shared/fixtures/real-world/mcp is absent, so these are skipped)', () => {
+describe.skipIf(!existsSync(realFile))(`MCP cassettes: the shared real mcp-recorder file (${realWorldNote('mcp')})`, () => {
   it('is detected, and every tools/call of the file is a step, in order, with its exact result', () => {
     const text = readFileSync(realFile, 'utf8');
     expect(importerFor('auto', 'mock_session.json', text.slice(0, 64 * 1024)).id).toBe('mcp-cassette');

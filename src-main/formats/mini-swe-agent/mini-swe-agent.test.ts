@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runImporter } from '../../testing/importer-fixtures';
 import { commandOf, miniSweAgentImporter, MINI_SWE_SYSTEM_PROMPT, outputOf } from './import';
 import { importerFor } from '../registry';
+import { realWorld, realWorldNote } from '../../testing/real-world';
 
 const run = (text: string, name = 'run.traj.json') => runImporter(miniSweAgentImporter, name, text);
 
@@ -86,10 +87,10 @@ describe('mini-swe-agent importer', () => {
   });
 });
 
-const REAL = join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'real-world', 'swe-agent');
+const REAL = realWorld('swe-agent');
 const NAME = 'harbor-rfc-mini-swe-agent-trajectory.json';
 
-describe.skipIf(!existsSync(join(REAL, NAME)))('mini-swe-agent on the real mini-swe-agent-1 file (../shared/fixtures/real-world; skipped when absent)', () => {
+describe.skipIf(!existsSync(join(REAL, NAME)))(`mini-swe-agent on the real mini-swe-agent-1 file (${realWorldNote('swe-agent')})`, () => {
   it('imports every command with its output, step by step, and nothing of the agent as the environment', () => {
     const text = readFileSync(join(REAL, NAME), 'utf8');
     const doc = JSON.parse(text) as { messages: { role: string; content: unknown }[] };

@@ -8,6 +8,7 @@ import { importerFor } from '../registry';
 import { textSource } from '../../parsing/sources';
 import { importTrajectories } from '../../service/import-trajectories';
 import { WorkspaceStore } from '../../store/workspace-store';
+import { realWorld, realWorldNote } from '../../testing/real-world';
 
 const FILE = 'acme__tinyjson-42.traj';
 const run = (text: string, name = FILE) => runImporter(sweAgentImporter, name, text);
@@ -86,10 +87,10 @@ describe('SWE-agent importer', () => {
   });
 });
 
-const REAL = join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'real-world', 'swe-agent');
+const REAL = realWorld('swe-agent');
 const real = (name: string) => readFileSync(join(REAL, name), 'utf8');
 
-describe.skipIf(!existsSync(REAL))('SWE-agent importer on real files (../shared/fixtures/real-world/swe-agent; skipped when absent)', () => {
+describe.skipIf(!existsSync(REAL))(`SWE-agent importer on real files (${realWorldNote('swe-agent')})`, () => {
   const withTrajectory = ['6e44b9__sweagenttestrepo-1c2844.traj', 'pydicom__pydicom-1458.traj', 'marshmallow-code__marshmallow-1867.fc-replace-from-source.traj', 'ctf-networking_1.traj'];
 
   it.each(withTrajectory)('%s: every step kept, action, observation and thought unchanged', (name) => {
