@@ -35,7 +35,7 @@ export const events = {
   'nodes.removed': z.object({ reason: z.string(), trajectoryId: z.string(), nodes: z.array(NodeRecord) }),
   /** A node's curation (stars, rating, tags, note) changed: the node as it is now. */
   'nodes.marked': z.object({ trajectoryId: z.string(), node: NodeRecord }),
-  /** Trajectories written to the workspace (created, imported, recorded; never benchmark samples, which stay out of the workspace). */
+  /** Trajectories written to the workspace (created, imported, recorded; never benchmark cases, which stay out of the workspace). */
   'trajectories.added': z.object({
     reason: z.string(),
     /** How many came in; an import of many names only the first 1,000, so one event stays small. */

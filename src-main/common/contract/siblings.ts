@@ -1,4 +1,4 @@
-// The sibling part of the contract: samples of one action from one state, compared with each
+// The sibling part of the contract: samples of one action from one state, side by side with each
 // other and with the real observation (their agreement is the model's certainty there), and
 // the curator's pick of the best one. Pure: the renderer imports it too.
 import { z } from 'zod';
@@ -55,7 +55,7 @@ export const ActionSamples = z.object({
 });
 export type ActionSamples = z.infer<typeof ActionSamples>;
 
-/** One state whose samples of an action can be compared: a row of "where is the model unsure". */
+/** One state with two or more samples of an action: a row of "where is the model unsure". */
 export const AgreementRow = z.object({
   parentId: z.string(),
   /** The action's first line. */
