@@ -217,7 +217,7 @@ export function* chatRowItems(row: ChatRow, chatAs: ChatAs | undefined, ctx: Row
   }
   yield* skipped;
   if (steps.length === 0 && guess.as === 'agent' && row.turns.some((t) => t.role === 'assistant' && (t.toolCalls?.length || callsInText(t.content).calls.length))) {
-    // A sample that teaches the agent to call (the row ends at its call): no tool answered, so there is no observation.
+    // An example that teaches the agent to call (the row ends at its call): no tool answered, so there is no observation.
     yield skip('no trajectory: every tool call in it is unanswered', 'the conversation ends at the agent\'s call, before any tool result, so no action has an observation to pair with');
     return;
   }
@@ -250,7 +250,7 @@ const sameTurn = (a: ChatTurn, b: ChatTurn) => a.role === b.role && a.content ==
 
 /**
  * Whether `next` continues `row`: the same conversation with more turns, as the rows of a
- * per-step export are (each step's sample repeats the history before it).
+ * per-step export are (each step's example repeats the history before it).
  */
 export function continues(row: ChatRow, next: ChatRow): boolean {
   if (next.turns.length <= row.turns.length) return false;
@@ -285,14 +285,14 @@ function* jsonRows(source: ImportSource): Iterable<JsonRow> {
   for (let i = 0; i < rows.length; i++) yield { kind: 'json', lineNo: i + 1, line: null, text: JSON.stringify(rows[i]), value: rows[i] };
 }
 
-/** `next` with the reasoning only `row` held (a per-step sample keeps the last turn's reasoning only). */
+/** `next` with the reasoning only `row` held (a per-step example keeps the last turn's reasoning only). */
 function merged(row: ChatRow, next: ChatRow): ChatRow {
   return { ...next, turns: next.turns.map((t, i) => (t.reasoning === undefined && row.turns[i]?.reasoning !== undefined ? { ...t, reasoning: row.turns[i]!.reasoning } : t)) };
 }
 
 /**
  * Reads a JSONL chat file row by row through `rowTurns`. Consecutive rows where each
- * continues the one before (a per-step export: every sample repeats its history) are one
+ * continues the one before (a per-step export: every example repeats its history) are one
  * conversation, imported once as its longest row.
  */
 export function* chatLines(
