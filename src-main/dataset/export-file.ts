@@ -27,8 +27,9 @@ async function writeInPlace(path: string, write: (out: WriteStream) => Promise<v
   // What an export killed here before left behind (kill -9 skips every cleanup).
   removeDeadPartials(path);
   const tmp = temporaryBeside(path);
+  let opened: WriteStream | null = null;
   try {
-    const out = createWriteStream(tmp, { flags: 'wx' });
+    const out = (opened = createWriteStream(tmp, { flags: 'wx' }));
     const done = new Promise<void>((ok, fail) => {
       out.on('finish', ok);
       out.on('error', fail);
@@ -43,6 +44,13 @@ async function writeInPlace(path: string, write: (out: WriteStream) => Promise<v
     await done;
     await rename(tmp, path);
   } catch (err) {
+    // The file is opened in the background: let the stream close first, or it could create
+    // the temporary file after it was removed, and leave it behind once the caller is told.
+    if (opened && !opened.closed) {
+      const closed = once(opened, 'close').catch(() => undefined);
+      opened.destroy();
+      await closed;
+    }
     await rm(tmp, { force: true });
     throw err;
   }
