@@ -8,6 +8,9 @@ import { ImportFormatError } from '../../parsing/import-item';
 import type { ImportSource, SourceLine } from '../../parsing/sources';
 import { MAX_IMPORT_BYTES, MAX_LINE_BYTES, importLimitHint, rowsAllowed } from '../../parsing/json-limits';
 
+/** Rows written out between two chances for other requests to run. */
+const PAUSE_EVERY_BYTES = 4 * 1024 * 1024;
+
 /** The columns a chat row is read from (../../parsing/chat-rows.ts); others are never decoded. */
 const CHAT_COLUMNS = ['messages', 'tools', 'domain', 'title'];
 
@@ -68,6 +71,7 @@ export async function parquetChatLines(path: string, name: string, limits: Parqu
 
   const lines: SourceLine[] = [];
   let emitted = 0;
+  let lastPause = 0;
   let groupStart = 0;
   for (const group of metadata.row_groups) {
     const groupRows = Number(group.num_rows);
@@ -89,6 +93,11 @@ export async function parquetChatLines(path: string, name: string, limits: Parqu
       emitted += text.length;
       if (emitted > maxBytes) throw tooBig(`holds more than ${mib(maxBytes)} of rows`);
       lines.push({ lineNo, text });
+      // One row group can hold hundreds of MiB of rows (repeats of one dictionary entry): let other requests in as they are written out.
+      if (emitted - lastPause > PAUSE_EVERY_BYTES) {
+        lastPause = emitted;
+        await new Promise((next) => setImmediate(next));
+      }
     }
     groupStart += groupRows;
     // Let other requests in between row groups.
