@@ -58,6 +58,27 @@ export interface GenerateResult {
   timings: { prefillMs: number; decodeMs: number; totalMs: number };
 }
 
+/**
+ * The result of a request that produced no text: refused before it ran (an empty or
+ * oversized prompt), cancelled, or failed. Every engine answers such a request this way.
+ */
+export function emptyResult(
+  id: string,
+  finishReason: FinishReason,
+  details: { error?: string; promptTokens?: number; totalMs?: number } = {},
+): GenerateResult {
+  return {
+    id,
+    text: '',
+    finishReason,
+    ...(details.error !== undefined && { error: details.error }),
+    promptTokens: details.promptTokens ?? 0,
+    completionTokens: 0,
+    cachedPromptTokens: 0,
+    timings: { prefillMs: 0, decodeMs: 0, totalMs: details.totalMs ?? 0 },
+  };
+}
+
 export interface TokenEvent {
   requestId: string;
   /** The text this token added (may be empty while a multi-byte character is incomplete). */

@@ -7,6 +7,7 @@
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import type { DeviceChoice } from '../../common/device';
 import {
+  emptyResult,
   EngineError,
   type ChatMessage,
   type EngineDescription,
@@ -207,10 +208,7 @@ export class GgufEngine implements WorldModelEngine {
     const started = performance.now();
     const results: GenerateResult[] = new Array(requests.length);
     const fail = (index: number, finishReason: 'error' | 'cancelled', error?: string, promptTokens = 0): void => {
-      results[index] = {
-        id: requests[index]!.id, text: '', finishReason, error, promptTokens, completionTokens: 0, cachedPromptTokens: 0,
-        timings: { prefillMs: 0, decodeMs: 0, totalMs: performance.now() - started },
-      };
+      results[index] = emptyResult(requests[index]!.id, finishReason, { error, promptTokens, totalMs: performance.now() - started });
     };
     const ready: { index: number; prompt: ChatPrompt }[] = [];
     for (const [index, request] of requests.entries()) {

@@ -6,6 +6,7 @@
 
 import type { InferenceSession } from 'onnxruntime-node';
 import {
+  emptyResult,
   EngineError,
   type ChatMessage,
   type EngineDescription,
@@ -225,11 +226,7 @@ export class OnnxEngine implements WorldModelEngine {
     const started = performance.now();
     const results: GenerateResult[] = new Array(requests.length);
     const fail = (index: number, finishReason: 'error' | 'cancelled', error?: string, promptTokens = 0): void => {
-      const totalMs = performance.now() - started;
-      results[index] = {
-        id: requests[index]!.id, text: '', finishReason, error, promptTokens, completionTokens: 0,
-        cachedPromptTokens: 0, timings: { prefillMs: 0, decodeMs: 0, totalMs },
-      };
+      results[index] = emptyResult(requests[index]!.id, finishReason, { error, promptTokens, totalMs: performance.now() - started });
     };
 
     // Prompts: one prefill per distinct prompt (unless reuse is off), shared by its requests.

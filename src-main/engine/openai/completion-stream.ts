@@ -147,15 +147,3 @@ export class CompletionStream {
     };
   }
 }
-
-export function emptyResult(id: string, finishReason: FinishReason): GenerateResult {
-  return {
-    id,
-    text: '',
-    finishReason,
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedPromptTokens: 0,
-    timings: { prefillMs: 0, decodeMs: 0, totalMs: 0 },
-  };
-}

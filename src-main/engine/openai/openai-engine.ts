@@ -2,6 +2,7 @@
 // SGLang, the llama.cpp server (DESIGN.md "Model engines"). This is how a user moves the
 // model to a bigger machine: the studio stays local and each sample is one HTTP stream.
 import {
+  emptyResult,
   EngineError,
   type EngineDescription,
   type GenerateRequest,
@@ -11,7 +12,7 @@ import {
 } from '../../common/engine';
 import { approximateTokenCount } from './approximate-tokens';
 import { chatCompletionBody } from './chat-request';
-import { CompletionStream, emptyResult, StreamFailure } from './completion-stream';
+import { CompletionStream, StreamFailure } from './completion-stream';
 import { DEFAULT_RETRY, retryDelayMs, sleep, type RetryPolicy } from './retry';
 import { Semaphore } from './semaphore';
 import { postStreaming } from './streaming-post';
