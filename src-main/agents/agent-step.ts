@@ -1,18 +1,14 @@
 // One step an agent took inside a simulated world: the world model predicts what the
-// environment returns, through the studio's own simulate path (simulateStep), and the new
+// environment returns, through the one simulator (simulation/simulator.ts), and the new
 // node records who acted (provenance.agent) and any perturbation injected. Its origin is the
 // caller's: a policy's step is `agent`; an MCP client's call is `simulated`, or `perturbed`
 // where a perturbation was injected, so the tree marks it like any other perturbed state.
-import { join } from 'node:path';
 import type { SamplingOverrides, SimulateResult } from '../common/contract/simulation';
 import { applyTransform, instructionFor, type PerturbationRecord } from '../common/perturbations/apply';
 import type { PerturbationRegistry } from '../common/perturbations/registry';
 import type { Origin, Provenance } from '../common/trajectory/model';
 import { UserError } from '../common/user-error';
-import { announceNodesAdded } from '../service/change-events';
-import type { Studio } from '../service/studio';
-import { generationParameters } from '../simulation/generation-parameters';
-import { simulateStep } from '../simulation/simulate-step';
+import type { Simulator } from '../simulation/simulator';
 
 export type AgentProvenance = NonNullable<Provenance['agent']>;
 
@@ -28,35 +24,29 @@ export interface AgentStepInput {
   registry?: PerturbationRegistry;
 }
 
-/** Simulates `action` at `nodeId` as an agent's step, stores the samples and tells every UI. */
-export async function simulateAgentStep(studio: Studio, input: AgentStepInput, onText?: (sample: number, text: string) => void, signal?: AbortSignal): Promise<SimulateResult> {
-  const engine = studio.models.current;
-  if (!engine) throw new UserError('No world model is loaded: start with --model DIR|URL, or install the embedded model.', 'no-model');
-  const store = studio.requireStore();
+/** Simulates `action` at `nodeId` as an agent's step through the one simulator, which stores the samples and tells every UI. */
+export async function simulateAgentStep(simulator: Simulator, input: AgentStepInput, onText?: (sample: number, text: string) => void, signal?: AbortSignal): Promise<SimulateResult> {
+  const store = simulator.store();
   const node = store.getNode(input.nodeId);
   if (!node) throw new UserError(`Node ${input.nodeId} is not in this workspace.`, 'not-found');
   const trajectory = store.getTrajectory(node.trajectoryId)!;
   const ctx = { domain: trajectory.domain, action: input.action };
   const record = input.perturbation ?? null;
   const instruction = record?.mode === 'instruction' ? instructionFor(record, ctx, input.registry) : null;
-  const sampling = generationParameters(engine, store).resolve(input.sampling ?? {});
-  const result = await simulateStep(
-    store,
-    engine,
-    { builtinDir: join(studio.extras.resourcesDir, 'prompts') },
+  return simulator.simulate(
     {
       nodeId: input.nodeId,
       action: input.action,
       samples: input.samples ?? 1,
-      sampling,
+      sampling: input.sampling,
       origin: input.origin ?? 'agent',
       provenance: { agent: input.agent, ...(record ? { perturbations: [record] } : {}), ...(instruction ? { controlInstruction: instruction } : {}) },
       controlInstruction: instruction,
       transformObservation: record?.mode === 'transform' ? (observation) => applyTransform(record, observation, ctx, input.registry) : undefined,
+      // An agent acts, and each of its steps is a new event in its episode: never handed an earlier one.
+      reason: 'agent',
     },
     ({ sample, text }) => onText?.(sample, text),
     signal,
   );
-  announceNodesAdded(studio, 'agent', result.nodes);
-  return result;
 }

@@ -1,12 +1,11 @@
 // Policy expansion: at a node, a policy proposes K next actions, the world model simulates M
-// samples of each (the studio's simulate path), and every new node is expanded the same way,
+// samples of each (the one simulator), and every new node is expanded the same way,
 // level by level (breadth-first) to depth D, until a token or time budget runs out or the job
 // is cancelled. Every action node records the policy in provenance.agent (origin `agent`).
 import type { ExpandInput, ExpandResult } from '../common/contract/agents';
 import type { NodeRecord } from '../common/trajectory/model';
 import { UserError } from '../common/user-error';
-import type { JobContext } from '../service/jobs';
-import type { Studio } from '../service/studio';
+import type { Simulator } from '../simulation/simulator';
 import { simulateAgentStep } from './agent-step';
 import { openPolicy } from './policy';
 
@@ -17,8 +16,14 @@ export function plannedSimulations(k: number, m: number, depth: number): number 
   return total;
 }
 
-export async function expandNode(studio: Studio, input: ExpandInput, job: JobContext): Promise<ExpandResult> {
-  const store = studio.requireStore();
+/** What expansion needs of the job it runs as: its cancel signal and a place to report progress. */
+export interface ExpansionJob {
+  readonly signal: AbortSignal;
+  progress(done: number, total: number | null, label?: string): void;
+}
+
+export async function expandNode(simulator: Simulator, input: ExpandInput, job: ExpansionJob): Promise<ExpandResult> {
+  const store = simulator.store();
   const start = store.getNode(input.nodeId);
   if (!start) throw new UserError(`Node ${input.nodeId} is not in this workspace.`, 'not-found');
   const trajectory = store.getTrajectory(start.trajectoryId)!;
@@ -54,7 +59,7 @@ export async function expandNode(studio: Studio, input: ExpandInput, job: JobCon
           if (stopped) return result(stopped);
           job.progress(done, total, `Level ${level} of ${input.depth}: ${added.length} nodes so far`);
           const simulated = await simulateAgentStep(
-            studio,
+            simulator,
             { nodeId: node.id, action, samples: input.samples, agent: proposal.agent, sampling: input.sampling },
             undefined,
             job.signal,

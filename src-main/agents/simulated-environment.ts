@@ -13,7 +13,8 @@ import { deriveSeed } from '../common/perturbations/rng';
 import type { NodeRecord, TrajectoryRecord } from '../common/trajectory/model';
 import { UserError } from '../common/user-error';
 import { workspaceRegistry } from '../simulation/workspace-perturbations';
-import type { Studio } from '../service/studio';
+import type { Simulator } from '../simulation/simulator';
+import type { WorkspaceStore } from '../store/workspace-store';
 import { simulateAgentStep } from './agent-step';
 import { environmentTools, type EnvironmentTools } from '../common/trajectory/environment-tools';
 import { parsePerturbationSchedule, perturbationAt, type PerturbationSchedule } from './perturbation-schedule';
@@ -38,6 +39,14 @@ export interface AgentCall {
   error?: string;
 }
 
+/** What the environment needs of the core that serves it (the Studio): its simulator, its job runner and the open workspace. */
+export interface EnvironmentCore {
+  readonly version: string;
+  readonly simulator: Simulator;
+  requireStore(): WorkspaceStore;
+  readonly jobs: { start<T>(kind: 'simulate', label: string, work: (job: { readonly signal: AbortSignal }) => Promise<T>): Promise<T> };
+}
+
 export class SimulatedEnvironment {
   readonly trajectory: TrajectoryRecord;
   readonly startNode: NodeRecord;
@@ -48,7 +57,7 @@ export class SimulatedEnvironment {
   private readonly listeners = new Set<(call: AgentCall) => void>();
 
   constructor(
-    private readonly studio: Studio,
+    private readonly studio: EnvironmentCore,
     private readonly options: SimulatedEnvironmentOptions,
   ) {
     const store = studio.requireStore();
@@ -115,7 +124,7 @@ export class SimulatedEnvironment {
         try {
           const result = await this.studio.jobs.start('simulate', `Agent ${client?.name ?? 'MCP client'}: ${tool.name}`, (job) =>
             simulateAgentStep(
-              this.studio,
+              this.studio.simulator,
               {
                 nodeId: cursor,
                 action,

@@ -1,6 +1,6 @@
 // The host door: serves the built renderer over HTTP and the API contract over a
 // WebSocket, on 127.0.0.1 only, behind a random token carried in the printed URL.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,7 @@ import type { Envelope } from '../common/contract/api';
 import { contentSecurityPolicy } from '../common/contract/content-security-policy';
 import { dispatch, toUserError } from '../service/dispatch';
 import type { Studio } from '../service/studio';
+import { hostAllowed, LOOPBACK, loopbackNames, originAllowed, secretMatches } from './loopback';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -51,26 +52,13 @@ function rawText(data: RawData): string {
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }
 
-function tokenMatches(expected: Buffer, given: string | null): boolean {
-  if (!given) return false;
-  const buf = Buffer.from(given);
-  return buf.length === expected.length && timingSafeEqual(buf, expected);
-}
-
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const expected = Buffer.from(token);
   const root = normalize(options.rendererDir);
   if (!existsSync(join(root, 'index.html'))) {
     throw new Error(`The UI is not built (${join(root, 'index.html')} is missing). Run \`npm run build\` first.`);
   }
   let port = 0;
-
-  /** The names this host answers to: a page opened as localhost works as well as 127.0.0.1. */
-  const hostNames = () => [`127.0.0.1:${port}`, `localhost:${port}`];
-  const originAllowed = (origin: string | undefined) => hostNames().some((h) => origin === `http://${h}`);
-  // A page on another site that rebinds its DNS name to 127.0.0.1 still sends its own Host.
-  const hostAllowed = (host: string | undefined) => host !== undefined && hostNames().includes(host);
 
   const serveStatic = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -83,7 +71,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     }
     res.writeHead(200, {
       'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': contentSecurityPolicy(`'self' ${hostNames().map((h) => `ws://${h}`).join(' ')}`),
+      'content-security-policy': contentSecurityPolicy(`'self' ${loopbackNames(port).map((h) => `ws://${h}`).join(' ')}`),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
@@ -97,7 +85,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
    * match, so neither a leaked link nor another local page can fetch it.
    */
   const serveDownload = (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    if (!tokenMatches(expected, url.searchParams.get('token'))) {
+    if (!secretMatches(token, url.searchParams.get('token'))) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden: this link needs the token of the studio that made the file.');
       return;
     }
@@ -142,7 +130,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       res.writeHead(405).end();
       return;
     }
-    if (!hostAllowed(req.headers.host)) {
+    if (!hostAllowed(req.headers.host, port)) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end(`Open the studio at http://127.0.0.1:${port}/ (the link \`worldloom serve\` printed).`);
       return;
     }
@@ -174,8 +162,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     }
     // The token keeps other local users and pages out; the Origin check stops other
     // web pages in the same browser from opening the socket with a leaked token.
-    const allowed = originAllowed(req.headers.origin) && hostAllowed(req.headers.host);
-    if (url.pathname !== '/api' || !tokenMatches(expected, url.searchParams.get('token')) || !allowed) {
+    const allowed = originAllowed(req.headers.origin, port) && hostAllowed(req.headers.host, port);
+    if (url.pathname !== '/api' || !secretMatches(token, url.searchParams.get('token')) || !allowed) {
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
@@ -226,7 +214,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   await new Promise<void>((ok, fail) => {
     http.once('error', fail);
-    http.listen(options.port ?? 0, '127.0.0.1', () => ok());
+    http.listen(options.port ?? 0, LOOPBACK, () => ok());
   });
   port = (http.address() as AddressInfo).port;
   return {

@@ -1,22 +1,11 @@
-// Announces what a change did, so every UI applies it to what it already holds instead of
-// reading the tree again: nodes added or removed, a node's marks, trajectories added. Changes
-// other processes write to the open workspace are announced the same way (watchOtherWriters).
+// What other processes (the CLI, another window, a recorder) write to the open workspace,
+// announced as the same change events this process's own changes send through the Studio's
+// announce methods, so every UI applies it to what it already holds instead of reading the
+// tree again: nodes added or removed, a node's marks, trajectories added or removed.
 import { EMPTY_CURATION, type NodeRecord } from '../common/trajectory/model';
 import type { ChangeEntry } from '../store/change-log';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { Studio } from './studio';
-
-/** New nodes of one trajectory (simulated, perturbed, replayed, run for real, edited, added by hand). */
-export function announceNodesAdded(studio: Studio, reason: string, nodes: readonly NodeRecord[]): void {
-  if (nodes.length === 0) return;
-  studio.emit('nodes.added', { reason, trajectoryId: nodes[0]!.trajectoryId, nodes: [...nodes] });
-}
-
-/** New trajectories (created, imported, recorded, opened from an evaluation). */
-export function announceTrajectoriesAdded(studio: Studio, reason: string, trajectoryIds: readonly string[]): void {
-  if (trajectoryIds.length === 0) return;
-  studio.emit('trajectories.added', { reason, count: trajectoryIds.length, trajectoryIds: trajectoryIds.slice(0, 1000) });
-}
 
 /** How often a studio looks whether another process wrote to its workspace (a cheap PRAGMA). */
 export const WATCH_INTERVAL_MS = 400;
@@ -60,7 +49,7 @@ export function announceEntries(studio: Studio, store: WorkspaceStore, entries: 
   const removed: string[] = [];
   for (const id of trajectoriesTouched) (store.getTrajectory(id) ? added : removed).push(id);
   if (removed.length) studio.emit('trajectories.removed', { reason: 'elsewhere', trajectoryIds: removed });
-  announceTrajectoriesAdded(studio, 'elsewhere', added);
+  studio.announceTrajectoriesAdded('elsewhere', added);
 
   const nodesAdded = new Map<string, NodeRecord[]>();
   const nodesRemoved = new Map<string, NodeRecord[]>();
@@ -91,7 +80,7 @@ export function announceEntries(studio: Studio, store: WorkspaceStore, entries: 
     }
   }
   for (const [trajectoryId, nodes] of nodesRemoved) studio.emit('nodes.removed', { reason: 'elsewhere', trajectoryId, nodes: sortByDepth(nodes) });
-  for (const nodes of nodesAdded.values()) announceNodesAdded(studio, 'elsewhere', sortByDepth(nodes));
+  for (const nodes of nodesAdded.values()) studio.announceNodesAdded('elsewhere', sortByDepth(nodes));
 }
 
 function push(map: Map<string, NodeRecord[]>, key: string, node: NodeRecord): void {

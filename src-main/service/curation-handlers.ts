@@ -1,7 +1,6 @@
 // Handlers for the curation part of the contract (contract/curation.ts). Every change is
 // written to the workspace at once (there is no unsaved state) and announced to every UI.
 import type { curationApi } from '../common/contract/curation';
-import { announceNodesAdded, announceTrajectoriesAdded } from './change-events';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { HandlersOf, Studio } from './studio';
 
@@ -14,7 +13,7 @@ export function curationHandlers(studio: Studio): HandlersOf<typeof curationApi>
     },
     'node.edit': ({ id, action, observation }) => {
       const node = studio.requireStore().editNode(id, { action, observation });
-      announceNodesAdded(studio, 'edited', [node]);
+      studio.announceNodesAdded('edited', [node]);
       return node;
     },
     'node.undoEdit': ({ id }) => {
@@ -24,7 +23,7 @@ export function curationHandlers(studio: Studio): HandlersOf<typeof curationApi>
     },
     'node.redoEdit': ({ id }) => {
       const node = studio.requireStore().redoEdit(id);
-      announceNodesAdded(studio, 'edit-redone', [node]);
+      studio.announceNodesAdded('edit-redone', [node]);
       return node;
     },
     'node.delete': ({ ids, label }) => {
@@ -41,8 +40,8 @@ export function curationHandlers(studio: Studio): HandlersOf<typeof curationApi>
     },
     'deletion.restore': ({ id }) => {
       const restored = studio.requireStore().restoreDeletion(id);
-      if (restored.deletion.kind === 'nodes') announceNodesAdded(studio, 'restored', restored.nodes);
-      else announceTrajectoriesAdded(studio, 'restored', restored.trajectories.map((t) => t.id));
+      if (restored.deletion.kind === 'nodes') studio.announceNodesAdded('restored', restored.nodes);
+      else studio.announceTrajectoriesAdded('restored', restored.trajectories.map((t) => t.id));
       return restored;
     },
     'deletion.list': ({ limit }) => studio.requireStore().listDeletions(limit),

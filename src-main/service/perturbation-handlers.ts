@@ -6,7 +6,6 @@ import { loadUserPerturbations } from '../common/perturbations/user-file';
 import { generationParameters } from '../simulation/generation-parameters';
 import { perturbStep } from '../simulation/perturb-step';
 import { USER_FILE_NAME, USER_PERTURBATIONS_SETTING, workspaceRegistry } from '../simulation/workspace-perturbations';
-import { announceNodesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
 
 export function perturbationHandlers(studio: Studio): HandlersOf<typeof perturbationApi> {
@@ -45,7 +44,7 @@ export function perturbationHandlers(studio: Studio): HandlersOf<typeof perturba
           (done, total) => job.progress(done, total),
           job.signal,
         );
-        announceNodesAdded(studio, 'perturbed', result.nodes);
+        studio.announceNodesAdded('perturbed', result.nodes);
         return result;
       }, jobId);
     },

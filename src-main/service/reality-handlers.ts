@@ -1,5 +1,5 @@
 // Handlers for the sim-vs-real part of the contract (contract/reality.ts).
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { realityApi } from '../common/contract/reality';
 import { buildReport, compareTrajectory } from '../reality/comparison';
 import { recordTrajectory } from '../reality/record';
@@ -10,7 +10,6 @@ import { runReal } from '../reality/run-real';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { writeTextFile } from '../dataset/export-file';
 import type { JobKind } from '../common/contract/jobs';
-import { announceNodesAdded, announceTrajectoriesAdded } from './change-events';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
 
@@ -36,7 +35,7 @@ export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
     'reality.record': ({ jobId, domain, actions, title, environment }) =>
       job('record', jobId, `Recording a real ${domain} session`, async (progress, signal) => {
         const result = await recordTrajectory(studio.requireStore(), { domain, actions, title, settings: environment }, progress, signal);
-        announceTrajectoriesAdded(studio, 'recorded', [result.trajectoryId]);
+        studio.announceTrajectoriesAdded('recorded', [result.trajectoryId]);
         return result;
       }),
     'reality.runReal': ({ jobId, nodeId, environment, confirmedActions }) =>
@@ -44,18 +43,14 @@ export function realityHandlers(studio: Studio): HandlersOf<typeof realityApi> {
         const store = studio.requireStore();
         const result = await runReal(store, { nodeId, settings: environment, confirmedActions }, progress, signal);
         const trajectoryId = store.getNode(nodeId)!.trajectoryId;
-        announceNodesAdded(studio, 'ran-real', result.nodes);
+        studio.announceNodesAdded('ran-real', result.nodes);
         return { ...result, comparison: comparison(store, trajectoryId, nodeId) };
       }),
     'reality.replay': ({ jobId, trajectoryId, sampling }) =>
       job('replay', jobId, 'Replaying through the world model', async (progress, signal) => {
-        const engine = studio.models.current;
-        if (!engine) throw new UserError('No world model is loaded. Open the model panel and pick a model folder or an endpoint, then replay.', 'no-model');
-        const store = studio.requireStore();
-        const templates = { builtinDir: join(studio.extras.resourcesDir, 'prompts') };
-        const result = await replayTrajectory(store, engine, templates, { trajectoryId, sampling }, progress, signal);
-        announceNodesAdded(studio, 'replayed', result.nodes.filter((n) => !result.reused.includes(n.id)));
-        return { ...result, comparison: comparison(store, trajectoryId) };
+        // The simulator announces each step's prediction as it is made.
+        const result = await replayTrajectory(studio.simulator, { trajectoryId, sampling }, progress, signal);
+        return { ...result, comparison: comparison(studio.requireStore(), trajectoryId) };
       }),
     'reality.compare': ({ trajectoryId, nodeId }) => comparison(studio.requireStore(), trajectoryId, nodeId),
     'reality.report': ({ trajectoryIds }) => report(trajectoryIds),

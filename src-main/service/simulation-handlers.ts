@@ -1,23 +1,16 @@
 // Handlers for the simulation part of the contract (contract/simulation.ts).
-import { join } from 'node:path';
 import type { simulationApi } from '../common/contract/simulation';
 import { promptHash } from '../common/prompt/prompt-hash';
 import { instructionOfNode } from '../simulation/perturb-step';
 import { generationParameters, engineRequestParts } from '../simulation/generation-parameters';
 import { installGpuRuntime } from '../simulation/gpu-runtime';
-import { existingSamples, missingRanges } from '../simulation/sample-reuse';
-import { simulateStep } from '../simulation/simulate-step';
 import { promptForStep } from '../simulation/step-prompt';
 import { readSimulatePanel, writeSamplingOverrides, writeSimulatePanel } from '../store/workspace-settings';
-import type { SimulateResult } from '../common/contract/simulation';
-import type { NodeRecord } from '../common/trajectory/model';
 import { workspaceRegistry } from '../simulation/workspace-perturbations';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
-import { announceNodesAdded } from './change-events';
 
 export function simulationHandlers(studio: Studio): HandlersOf<typeof simulationApi> {
-  const templates = () => ({ builtinDir: join(studio.extras.resourcesDir, 'prompts') });
   const settings = () => generationParameters(studio.models.current, studio.workspace);
   return {
     'model.state': () => studio.models.state(),
@@ -40,53 +33,20 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
       return settings().describe();
     },
     'simulate.run': ({ jobId, nodeId, action, samples, sampling, continuation }) => {
-      const engine = studio.models.current;
-      if (!engine) {
-        throw new UserError('No world model is loaded. Open the model panel and pick a model folder or an endpoint.', 'no-model');
-      }
-      const store = studio.requireStore();
-      const resolved = generationParameters(engine, store).resolve(sampling);
+      // Checked and resolved before the job starts: a bad setting is refused at once.
+      const prepared = studio.simulator.prepare({ nodeId, action, samples, sampling, continuation, reuse: true, reason: 'simulated' });
+      const store = prepared.store;
       return studio.jobs.start(
         'simulate',
         samples > 1 ? `Simulating ${samples} samples` : 'Simulating',
         async (job) => {
           // The panel opens as it was left: how many samples, and the seed this run used.
-          if (!store.readOnly) writeSimulatePanel(store, { samples, seed: resolved.seed });
-          // A sample already made with this seed, action, prompt, model and settings would come out the same: it is reused.
-          const existing = continuation ? new Array<NodeRecord | null>(samples).fill(null) : await existingSamples(store, engine, templates(), nodeId, action, samples, resolved);
-          const nodes: NodeRecord[] = [];
-          const incomplete: SimulateResult['incomplete'] = [];
-          let last: SimulateResult | null = null;
-          let cancelled = false;
-          for (const range of missingRanges(existing)) {
-            const result = await simulateStep(
-              store,
-              engine,
-              templates(),
-              { nodeId, action, samples: range.count, sampling: { ...resolved, seed: resolved.seed + range.start }, continuation },
-              ({ sample, text, completionTokens, elapsedMs }) => studio.emit('simulate.token', { jobId, sample: sample + range.start, text, completionTokens, elapsedMs }),
-              job.signal,
-            );
-            last = result;
-            result.nodes.forEach((n) => (existing[Number(n.provenance.seed) - resolved.seed] = n));
-            nodes.push(...result.nodes);
-            incomplete.push(...result.incomplete.map((i) => ({ ...i, sample: i.sample + range.start })));
-            if (result.cancelled) {
-              cancelled = true;
-              break;
-            }
-          }
-          announceNodesAdded(studio, 'simulated', nodes);
-          const reused = existing.filter((n): n is NodeRecord => n !== null && !nodes.includes(n));
-          return {
-            nodes: existing.filter((n): n is NodeRecord => n !== null),
-            incomplete,
-            cancelled,
-            tokensPerSecond: last?.tokensPerSecond ?? 0,
-            device: last?.device ?? engine.describe().device,
-            sampling: resolved,
-            reused: reused.map((n) => n.id),
-          };
+          if (!store.readOnly) writeSimulatePanel(store, { samples, seed: prepared.sampling.seed });
+          return studio.simulator.run(
+            prepared,
+            ({ sample, text, completionTokens, elapsedMs }) => studio.emit('simulate.token', { jobId, sample, text, completionTokens, elapsedMs }),
+            job.signal,
+          );
         },
         jobId,
       );
@@ -104,7 +64,7 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
       const step = action ?? node.action;
       const recorded = action === undefined ? recordedThinking(node.provenance.sampling) : {};
       const instruction = action === undefined ? instructionOfNode(store, node, workspaceRegistry(store)) : null;
-      const prompt = await promptForStep(store, templates(), at, step, instruction);
+      const prompt = await promptForStep(store, studio.templates, at, step, instruction);
       const { templateKwargs = {} } = engineRequestParts(settings().resolve({ ...recorded, ...sampling }));
       const engine = studio.models.current;
       let rendered: string | null = null;

@@ -1,12 +1,15 @@
 // The core behind every door: it owns the open workspace and implements the API contract.
 // No Electron import here; the Electron door adds native dialogs through `DoorExtras`.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { z } from 'zod';
 import type { api, ApiEvent, ApiEventPayload, WorkspaceInfo } from '../common/contract/api';
 import { WorkspaceStore } from '../store/workspace-store';
 import { rememberRecent } from './recent-workspaces';
 import type { ModelSpec, ModelState } from '../common/contract/simulation';
 import { ModelSession, type SecretStore } from '../simulation/model-session';
+import { Simulator } from '../simulation/simulator';
+import type { TemplateFolders } from '../prompt/template-files';
+import type { NodeRecord } from '../common/trajectory/model';
 import { evaluationHandlers } from './evaluation-handlers';
 import { siblingHandlers } from './sibling-handlers';
 import { perturbationHandlers } from './perturbation-handlers';
@@ -53,6 +56,8 @@ export class Studio {
   readonly jobs = new Jobs((progress) => this.emit('job.progress', progress));
   /** Reports and exports made for a browser (the host door), each fetched once through the host. */
   readonly downloads = new Downloads();
+  /** Every simulated step of every door and agent: settings, reuse, simulate, announce. */
+  readonly simulator = new Simulator(this);
 
   constructor(
     readonly extras: DoorExtras,
@@ -68,6 +73,24 @@ export class Studio {
 
   emit<E extends ApiEvent>(event: E, payload: ApiEventPayload<E>): void {
     for (const l of this.listeners) l(event, payload);
+  }
+
+  /** New nodes of one trajectory (simulated, perturbed, replayed, run for real, edited, added by hand). */
+  announceNodesAdded(reason: string, nodes: readonly NodeRecord[]): void {
+    if (nodes.length === 0) return;
+    this.emit('nodes.added', { reason, trajectoryId: nodes[0]!.trajectoryId, nodes: [...nodes] });
+  }
+
+  /** New trajectories (created, imported, recorded, opened from an evaluation). */
+  announceTrajectoriesAdded(reason: string, trajectoryIds: readonly string[]): void {
+    if (trajectoryIds.length === 0) return;
+    // An import of many: the UIs read the list again rather than hold every id.
+    this.emit('trajectories.added', { reason, count: trajectoryIds.length, trajectoryIds: trajectoryIds.slice(0, 1000) });
+  }
+
+  /** The prompt templates: the installation's built-in ones. */
+  get templates(): TemplateFolders {
+    return { builtinDir: join(this.extras.resourcesDir, 'prompts') };
   }
 
   get workspace(): WorkspaceStore | null {

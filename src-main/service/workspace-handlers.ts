@@ -7,7 +7,6 @@ import { buildOutline } from '../common/trajectory/outline';
 import { openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from '../dataset/export-file';
 import { importAsJob, type ImportReport } from './import-trajectories';
-import { announceNodesAdded, announceTrajectoriesAdded } from './change-events';
 import type { JobContext } from './jobs';
 import type { ImportSource } from '../parsing/sources';
 import { ImportUploads } from './import-upload';
@@ -40,11 +39,11 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
           });
         try {
           const result = await work(importFile, job);
-          announceTrajectoriesAdded(studio, 'imported', added);
+          studio.announceTrajectoriesAdded('imported', added);
           return result;
         } catch (err) {
           if (job.signal.aborted) store.removeTrajectories(added);
-          else announceTrajectoriesAdded(studio, 'imported', added);
+          else studio.announceTrajectoriesAdded('imported', added);
           throw err;
         }
       },
@@ -91,7 +90,7 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
   },
   'trajectory.create': (input) => {
     const bundle = studio.requireStore().createTrajectory(input);
-    announceTrajectoriesAdded(studio, 'created', [bundle.trajectory.id]);
+    studio.announceTrajectoriesAdded('created', [bundle.trajectory.id]);
     return bundle;
   },
   'node.addManual': ({ parentId, action, observation }) => {
@@ -102,7 +101,7 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       origin: 'manual',
       provenance: { source: { format: 'manual' } },
     });
-    announceNodesAdded(studio, 'added', [node]);
+    studio.announceNodesAdded('added', [node]);
     return node;
   },
   'import.text': ({ name, text, format, jobId, chatAs }) =>

@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RESOURCES_DIR } from '../../cli/paths';
+import { RESOURCES_DIR } from '../../testing/paths';
 import { EngineError } from '../../common/engine';
 import { ChatTokenizer } from './chat-tokenizer';
 import { backtrackingProblem } from './tokenizer-patterns';

@@ -3,7 +3,7 @@
 // in `reasoning_content` as vLLM and SGLang send it with a reasoning parser. On 127.0.0.1,
 // behind a key (`Authorization: Bearer KEY`). A malformed request gets an OpenAI-style error
 // object with a message saying what to fix; nothing a client sends ends the server.
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import type { SamplingOverrides } from '../common/contract/simulation';
 import type { Studio } from '../service/studio';
 import { engineRequestParts, generationParameters } from '../simulation/generation-parameters';
 import { ReasoningSplitter } from './reasoning-split';
+import { bearerOf, hostAllowed, LOOPBACK, secretMatches } from './loopback';
 import { refuseOversizedPrompt } from '../simulation/prompt-size';
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -102,9 +103,9 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (![`127.0.0.1:${port}`, `localhost:${port}`].includes(req.headers.host ?? '')) throw new ApiError(421, `Use http://127.0.0.1:${port}/v1.`);
+    if (!hostAllowed(req.headers.host, port)) throw new ApiError(421, `Use http://127.0.0.1:${port}/v1.`);
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
-    if (!keyMatches(key, req.headers.authorization)) {
+    if (!secretMatches(key, bearerOf(req))) {
       throw new ApiError(401, 'Send the key `worldloom serve --openai` printed, as "Authorization: Bearer KEY" (api_key= in the OpenAI client).', 'authentication_error', 'invalid_api_key');
     }
     if (path === '/v1/models') {
@@ -234,7 +235,7 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
 
   await new Promise<void>((ok, fail) => {
     http.once('error', fail);
-    http.listen(options.port ?? 0, '127.0.0.1', () => ok());
+    http.listen(options.port ?? 0, LOOPBACK, () => ok());
   });
   port = (http.address() as AddressInfo).port;
   return {
@@ -247,13 +248,6 @@ export async function startOpenAiApi(options: OpenAiApiOptions): Promise<Running
         http.close(() => ok());
       }),
   };
-}
-
-function keyMatches(key: string, header: string | undefined): boolean {
-  if (!header?.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice(7).trim());
-  const expected = Buffer.from(key);
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** The chat as the engine takes it: developer messages are system messages, tool results are user turns, parts are joined. */

@@ -1,11 +1,12 @@
 // Policy expansion through the contract, as the CLI and the dialog call it: a script policy
 // and an OpenAI-compatible policy (Worldloom's own `serve --openai`) expand a node three
 // levels deep; budgets and Cancel stop it; every node names the policy that chose its action.
+// It sits with the doors, not with agents/, because one policy is served by a door (openai-api).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCES_DIR } from '../cli/paths';
+import { RESOURCES_DIR } from '../testing/paths';
 import type { ExpandResult } from '../common/contract/agents';
 import type { JobProgress } from '../common/contract/jobs';
 import type { NodeRecord } from '../common/trajectory/model';
@@ -14,9 +15,9 @@ import { dispatch } from '../service/dispatch';
 import { importTrajectories } from '../service/import-trajectories';
 import { Studio } from '../service/studio';
 import { previewDataset } from '../dataset/export-dataset';
-import { plannedSimulations } from './expand';
+import { plannedSimulations } from '../agents/expand';
 import { startOpenAiApi } from './openai-api';
-import { parseActionScript } from './policy';
+import { parseActionScript } from '../agents/policy';
 
 const DEMO = join(RESOURCES_DIR, 'demo', 'demo-trajectories.jsonl');
 

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCES_DIR } from '../cli/paths';
+import { RESOURCES_DIR } from '../testing/paths';
 import { Studio } from '../service/studio';
 import { startOpenAiApi, type CompletedChat, type RunningOpenAiApi } from './openai-api';
 import { RequestRecorder } from './request-recorder';

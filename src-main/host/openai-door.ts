@@ -2,7 +2,6 @@
 // `--record-to` records every request into a workspace (the open one, whose studio then shows
 // the new paths at once, or another file).
 import { resolve } from 'node:path';
-import { announceNodesAdded, announceTrajectoriesAdded } from '../service/change-events';
 import type { Studio } from '../service/studio';
 import { WorkspaceStore } from '../store/workspace-store';
 import { startOpenAiApi, type RunningOpenAiApi } from './openai-api';
@@ -22,8 +21,8 @@ export async function startOpenAiDoor(studio: Studio, flags: OpenAiFlags, print:
     const path = resolve(flags.recordTo);
     if (studio.workspace && resolve(studio.workspace.info().path) === path) {
       recorder = new RequestRecorder(studio.workspace, (nodes, trajectories) => {
-        announceTrajectoriesAdded(studio, 'recorded', trajectories);
-        announceNodesAdded(studio, 'agent', nodes);
+        studio.announceTrajectoriesAdded('recorded', trajectories);
+        studio.announceNodesAdded('agent', nodes);
       });
     } else {
       ownStore = WorkspaceStore.openOrCreate(path);

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, RESOURCES_DIR } from '../cli/paths';
+import { PROJECT_ROOT, RESOURCES_DIR } from '../testing/paths';
 import { perturbationCatalog } from '../common/perturbations/registry';
 import type { Domain, NodeRecord } from '../common/trajectory/model';
 import { fileHead, fileSource } from '../parsing/sources';
@@ -19,8 +19,8 @@ import { Studio } from '../service/studio';
 import { WorkspaceStore } from '../store/workspace-store';
 import { recordedMcpTools } from '../common/trajectory/environment-tools';
 import { startMcpHttp, type RunningMcpHttp } from './mcp-http';
-import { perturbationAt } from './perturbation-schedule';
-import { SimulatedEnvironment } from './simulated-environment';
+import { perturbationAt } from '../agents/perturbation-schedule';
+import { SimulatedEnvironment } from '../agents/simulated-environment';
 
 const DEMO = join(RESOURCES_DIR, 'demo', 'demo-trajectories.jsonl');
 

@@ -1,13 +1,14 @@
 // The simulated environment over MCP's Streamable HTTP transport, on 127.0.0.1 behind a
 // random token (`Authorization: Bearer TOKEN`, or `?token=` for clients that cannot set
 // headers). Each MCP session (one initialize) gets its own server, hence its own path.
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { SimulatedEnvironment } from './simulated-environment';
+import type { SimulatedEnvironment } from '../agents/simulated-environment';
+import { bearerOf, hostAllowed, LOOPBACK, originAllowed, secretMatches } from './loopback';
 
 export interface RunningMcpHttp {
   /** The endpoint, token included as a query parameter. */
@@ -20,15 +21,6 @@ export interface RunningMcpHttp {
 
 /** Most a request body may hold; a tool call's arguments are far smaller. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-export function bearerMatches(expected: string, req: IncomingMessage, url: URL): boolean {
-  const header = req.headers.authorization;
-  const given = header?.startsWith('Bearer ') ? header.slice(7).trim() : url.searchParams.get('token');
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /** A session unused this long is closed (its client must initialize again). */
 export const MCP_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -69,15 +61,14 @@ export async function startMcpHttp(environment: SimulatedEnvironment, options: M
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    // A web page that rebinds its own name to 127.0.0.1 still sends its own Host.
-    if (![`127.0.0.1:${port}`, `localhost:${port}`].includes(req.headers.host ?? '')) return reply(res, 421, `Connect to http://127.0.0.1:${port}/mcp.`);
+    if (!hostAllowed(req.headers.host, port)) return reply(res, 421, `Connect to http://127.0.0.1:${port}/mcp.`);
     // The MCP transport spec: a request a web page sends carries its Origin, which must be ours.
     const origin = req.headers.origin;
-    if (origin !== undefined && ![`http://127.0.0.1:${port}`, `http://localhost:${port}`].includes(origin)) {
+    if (origin !== undefined && !originAllowed(origin, port)) {
       return reply(res, 403, `Requests from ${origin} are refused: mcp-serve answers local clients, not web pages.`);
     }
     if (url.pathname !== '/mcp') return reply(res, 404, 'The MCP endpoint is /mcp.');
-    if (!bearerMatches(token, req, url)) return reply(res, 401, 'Send the token mcp-serve printed, as "Authorization: Bearer TOKEN".');
+    if (!secretMatches(token, bearerOf(req) ?? url.searchParams.get('token'))) return reply(res, 401, 'Send the token mcp-serve printed, as "Authorization: Bearer TOKEN".');
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing) {
@@ -117,7 +108,7 @@ export async function startMcpHttp(environment: SimulatedEnvironment, options: M
   });
   await new Promise<void>((ok, fail) => {
     http.once('error', fail);
-    http.listen(options.port ?? 0, '127.0.0.1', () => ok());
+    http.listen(options.port ?? 0, LOOPBACK, () => ok());
   });
   port = (http.address() as AddressInfo).port;
   const endpoint = `http://127.0.0.1:${port}/mcp`;
