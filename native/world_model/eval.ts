@@ -30,6 +30,7 @@ import { replayTrajectory } from '../../src-main/reality/replay';
 import { workspaceRegistry } from '../../src-main/simulation/workspace-perturbations';
 import { generationParameters } from '../../src-main/simulation/generation-parameters';
 import { perturbStep } from '../../src-main/simulation/perturb-step';
+import { Simulator } from '../../src-main/simulation/simulator';
 import { WorkspaceStore } from '../../src-main/store/workspace-store';
 import { BASELINES } from './baselines';
 import { conditionShown, exactLinesShown } from './perturbation-judge';
@@ -122,12 +123,14 @@ async function main(): Promise<void> {
     const demoIds = addDemoTrajectories(store, join(REPO_ROOT, 'resources', 'demo'));
     const steps: Step[] = [];
     const refused = new Map<string, number>();
+    // No UI listens here: the new nodes need no announcing.
+    const simulator = new Simulator({ models: { current: engine }, requireStore: () => store, templates: TEMPLATES, announceNodesAdded: () => {} });
     for (const trajectoryId of [...ids, ...wideIds, ...handIds, ...demoIds]) {
       const trajectory = store.getTrajectory(trajectoryId)!;
       // Greedy: a replay that scores the model should show what it most expects.
       let predicted = new Map<string, string>();
       try {
-        const result = await replayTrajectory(store, engine, TEMPLATES, { trajectoryId, sampling: { temperature: 0, maxTokens: MAX_TOKENS } });
+        const result = await replayTrajectory(simulator, { trajectoryId, sampling: { temperature: 0, maxTokens: MAX_TOKENS } });
         predicted = new Map(result.nodes.map((n) => [n.provenance.replayOf as string, n.observation]));
       } catch (error) {
         // A model that cannot simulate a session at all (a prompt past its context) predicted nothing for it.
