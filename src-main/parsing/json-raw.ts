@@ -61,17 +61,7 @@ export function rawValueAt(text: string, path: readonly (string | number)[]): st
 /** The value on one line with no whitespace between tokens; every token as written. */
 export function compactRaw(raw: string): string {
   let out = '';
-  for (let i = 0; i < raw.length; ) {
-    const c = raw[i]!;
-    if (c === '"') {
-      const end = skipString(raw, i);
-      out += raw.slice(i, end);
-      i = end;
-    } else {
-      if (!isSpace(c)) out += c;
-      i++;
-    }
-  }
+  for (const token of tokensOf(raw)) out += token;
   return out;
 }
 
@@ -80,34 +70,37 @@ export function prettyRaw(raw: string): string {
   let out = '';
   let depth = 0;
   const newline = () => '\n' + '  '.repeat(depth);
-  for (let i = 0; i < raw.length; ) {
-    const c = raw[i]!;
-    if (c === '"') {
-      const end = skipString(raw, i);
-      out += raw.slice(i, end);
-      i = end;
-      continue;
-    }
-    i++;
-    if (isSpace(c)) continue;
-    if (c === '{' || c === '[') {
-      const next = raw[skipSpace(raw, i)];
+  const tokens = tokensOf(raw);
+  for (let next = tokens.next(); !next.done; ) {
+    const token = next.value;
+    next = tokens.next();
+    if (token === '{' || token === '[') {
       // An empty container stays on its line: {} and [].
-      if ((c === '{' && next === '}') || (c === '[' && next === ']')) {
-        out += c + next;
-        i = skipSpace(raw, i) + 1;
+      if (next.value === (token === '{' ? '}' : ']')) {
+        out += token + next.value;
+        next = tokens.next();
         continue;
       }
       depth++;
-      out += c + newline();
-    } else if (c === '}' || c === ']') {
+      out += token + newline();
+    } else if (token === '}' || token === ']') {
       depth--;
-      out += newline() + c;
-    } else if (c === ',') out += ',' + newline();
-    else if (c === ':') out += ': ';
-    else out += c;
+      out += newline() + token;
+    } else if (token === ',') out += ',' + newline();
+    else if (token === ':') out += ': ';
+    else out += token;
   }
   return out;
+}
+
+/** The tokens of a JSON text as written: strings, numbers and literals whole, punctuation one by one; whitespace dropped. */
+function* tokensOf(raw: string): Generator<string, void, undefined> {
+  for (let i = skipSpace(raw, 0); i < raw.length; ) {
+    const c = raw[i]!;
+    const end = c === '"' ? skipString(raw, i) : '{}[],:'.includes(c) ? i + 1 : skipValue(raw, i);
+    yield raw.slice(i, end);
+    i = skipSpace(raw, end);
+  }
 }
 
 const isSpace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
