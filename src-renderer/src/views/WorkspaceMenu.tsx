@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { useOverlay } from '../state/overlays';
+import { ConfirmDialog } from './ConfirmDialog';
 import { closeWorkspace, useStudio } from '../state/store';
 import { plural } from '../../../src-main/common/plural';
 
@@ -96,35 +96,9 @@ function WorkspaceSummary() {
 
 function ConfirmClose({ onDone }: { onDone(): void }) {
   const path = useStudio((s) => s.workspace?.path ?? '');
-  useOverlay('confirm-close', true, onDone);
   return (
-    <div className="overlay" onClick={onDone}>
-      <form
-        className="overlay-card confirm"
-        role="alertdialog"
-        aria-modal="true"
-        aria-label="Close the workspace?"
-        onClick={(e) => e.stopPropagation()}
-        onSubmit={(e) => {
-          e.preventDefault();
-          onDone();
-          void closeWorkspace();
-        }}
-      >
-        <h2>Close the workspace?</h2>
-        <p>
-          <span className="workspace-path-full">{path}</span> closes and the start screen comes back. Nothing is lost: every change is already in the
-          file.
-        </p>
-        <div className="row">
-          <button type="submit" autoFocus>
-            Close workspace
-          </button>
-          <button type="button" onClick={onDone}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </div>
+    <ConfirmDialog overlay="confirm-close" title="Close the workspace?" confirm="Close workspace" onCancel={onDone} onConfirm={() => void closeWorkspace()}>
+      <span className="workspace-path-full">{path}</span> closes and the start screen comes back. Nothing is lost: every change is already in the file.
+    </ConfirmDialog>
   );
 }
