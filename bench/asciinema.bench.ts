@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileHead, fileLines, fileSource } from '../src-main/parsing/sources';
-import { TerminalScreen } from '../src-main/formats/terminal-screen';
+import { TerminalScreen } from '../src-main/parsing/terminal-screen';
 import { importAsJob, importTrajectories } from '../src-main/service/import-trajectories';
 import { WorkspaceStore } from '../src-main/store/workspace-store';
 import { writeGeneratedCast } from '../src-main/testing/cast-fixtures';

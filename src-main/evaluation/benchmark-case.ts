@@ -6,7 +6,7 @@
 // whichever tool (Worldloom or the public script) wrote it.
 import type { BenchmarkCaseView } from '../common/contract/evaluation';
 import { actionFromPrompt, observationFromResponse } from '../common/trajectory/turn-format';
-import { AwbLine, domainOf } from '../formats/agentworldbench';
+import { AwbLine, domainOf } from '../parsing/agentworldbench-line';
 import { turnOf } from './benchmark-data';
 import { evaluatedLines, openRunFolder } from './result-files';
 import { predictionProvenanceOf, subtaskOfLine } from './result-lines';

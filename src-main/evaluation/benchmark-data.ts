@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '../common/engine';
-import { AwbLine, domainOf } from '../formats/agentworldbench';
+import { AwbLine, domainOf } from '../parsing/agentworldbench-line';
 import { jsonLines } from '../parsing/json-lines';
 import { fileSource } from '../parsing/sources';
 import type { Domain } from '../common/trajectory/model';

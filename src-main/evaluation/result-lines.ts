@@ -7,7 +7,7 @@
 // the public script carries along untouched. Readers here take lines from either tool. Pure.
 import { EvaluationSampling } from '../common/contract/evaluation';
 import type { FinishReason, GenerateResult } from '../common/engine';
-import { domainOf } from '../formats/agentworldbench';
+import { domainOf } from '../parsing/agentworldbench-line';
 import { compareObservations, type MetricsRecord } from '../common/metrics/compare';
 import { contentAfterReasoning, parseModelOutput } from '../common/prompt/model-output';
 import { DOMAINS, type Domain } from '../common/trajectory/model';

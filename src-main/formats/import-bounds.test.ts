@@ -11,7 +11,7 @@ import { generatedAwb } from '../testing/awb-fixtures';
 import { MAX_JSON_DEPTH } from '../parsing/json-limits';
 import { IMPORTERS } from './registry';
 import { fileHead, fileLines, fileSource, textSource } from '../parsing/sources';
-import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS } from './terminal-screen';
+import { MAX_TERMINAL_COLS, MAX_TERMINAL_ROWS } from '../parsing/terminal-screen';
 import { fixture } from '../testing/importer-fixtures';
 
 let dir: string;

@@ -4,7 +4,7 @@
 // one line in FORMATS. The file dialogs, the CLI help, the export dialog (through `app.info`)
 // and the contract's checks all read this list.
 import type { DatasetFormatSpec } from '../dataset/writing/dataset-format';
-import { agentWorldBenchFormatEntry } from './agentworldbench/dataset-export';
+import { agentWorldBenchFormatEntry } from './agentworldbench';
 import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
 import { claudeCodeFormat } from './claude-code';

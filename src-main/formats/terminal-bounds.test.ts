@@ -10,8 +10,8 @@ import { importAsJob, importTrajectories } from '../service/import-trajectories'
 import { WorkspaceStore } from '../store/workspace-store';
 import { importOffThread } from './off-thread-import';
 import { fileHead, fileSource } from '../parsing/sources';
-import { TerminalScreen } from './terminal-screen';
-import { MAX_OBSERVATION_CHARS } from './asciinema';
+import { TerminalScreen } from '../parsing/terminal-screen';
+import { MAX_OBSERVATION_CHARS } from './asciinema/import';
 import { writeGeneratedCast } from '../testing/cast-fixtures';
 
 let dir: string;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentWorldBenchImporter } from '../formats/agentworldbench';
+import { agentWorldBenchImporter } from '../formats/agentworldbench/import';
 import { runImporter } from '../testing/importer-fixtures';
 import { WorkspaceStore } from '../store/workspace-store';
 import type { NodeRecord } from '../common/trajectory/model';

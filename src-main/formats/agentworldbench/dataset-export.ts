@@ -4,7 +4,8 @@
 // it (template filled), so re-importing gives back the same chat.
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentWorldBenchExporter, agentWorldBenchImporter } from '../agentworldbench';
+import { agentWorldBenchExporter } from './export';
+import { agentWorldBenchImporter } from './import';
 import { fileSource } from '../../parsing/sources';
 import { chainBundle } from '../../common/trajectory/build';
 import { actionFromPrompt, observationFromResponse } from '../../common/trajectory/turn-format';
@@ -12,7 +13,6 @@ import { buildExamples } from '../../dataset/builders';
 import type { DatasetExample } from '../../dataset/example';
 import { SPLITS } from '../../dataset/example';
 import { LineFile } from '../../dataset/writing/line-file';
-import type { FormatEntry } from '../format';
 import type { DatasetFormatSpec, ReadExample } from '../../dataset/writing/dataset-format';
 
 /** A world-model path example back as a single-path trajectory the exporter understands. */
@@ -83,14 +83,4 @@ export const agentWorldBenchFormat: DatasetFormatSpec = {
     }
     return out;
   },
-};
-
-/** Reads AgentWorldBench lines; exports the whole workspace to one `.jsonl` file, or a dataset folder with a card. */
-export const agentWorldBenchFormatEntry: FormatEntry = {
-  id: 'agentworldbench',
-  label: 'AgentWorldBench JSONL',
-  extensions: ['jsonl'],
-  importer: agentWorldBenchImporter,
-  fileWriter: agentWorldBenchExporter,
-  datasetWriter: agentWorldBenchFormat,
 };

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type IPty } from 'node-pty';
-import { TerminalScreen } from '../../formats/terminal-screen';
+import { TerminalScreen } from '../../parsing/terminal-screen';
 import { recordStep, RealEnvironmentError, type RealEnvironment, type RealLogEntry, type RealStep } from '../environment';
 import {
   BASHRC_IN_SANDBOX,

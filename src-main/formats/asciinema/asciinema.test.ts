@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asciinemaImporter } from './asciinema';
+import { asciinemaImporter } from './import';
 import { learnPrompt } from './learned-prompt';
-import { importerFor } from './registry';
-import { fileHead, fileSource, textSource } from '../parsing/sources';
+import { importerFor } from '../registry';
+import { fileHead, fileSource, textSource } from '../../parsing/sources';
 import { LineEditor } from './keystrokes';
-import { fixture, runImporter } from '../testing/importer-fixtures';
-import { realWorld, realWorldNote } from '../testing/real-world';
+import { fixture, runImporter } from '../../testing/importer-fixtures';
+import { realWorld, realWorldNote } from '../../testing/real-world';
 
 const run = (name: string, text: string) => runImporter(asciinemaImporter, name, text);
 

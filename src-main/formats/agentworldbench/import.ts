@@ -1,57 +1,21 @@
-// AgentWorldBench JSONL (import and export). The benchmark unrolls each trajectory into
-// one line per evaluated turn. A line carries either the whole trajectory or only its
+// AgentWorldBench JSONL, read (./export.ts writes it). The benchmark unrolls each trajectory
+// into one line per evaluated turn. A line carries either the whole trajectory or only its
 // prefix up to the evaluated turn (the public eval reads no further); lines of one
 // trajectory (same id and system prompt, lists that agree where they overlap) are one
 // trajectory and are imported once. GUI prompts (Android, Web, OS) hold the task and the
 // screen before the action: they are kept on the node (provenance.gui) and the first
 // screen is the trajectory's initial state.
 import { z } from 'zod';
-import { chainBundle } from '../common/trajectory/build';
-import { DOMAINS, type Domain, type NodeRecord, type TrajectoryBundle } from '../common/trajectory/model';
-import { jsonLines } from '../parsing/json-lines';
-import type { ImportItem } from '../parsing/import-item';
-import type { ImportSource } from '../parsing/sources';
-import type { TrajectoryExporter } from '../dataset/writing/file-writer';
-import type { TrajectoryImporter } from './format';
-import { contentKey } from '../parsing/content-key';
-import {
-  actionFromPrompt,
-  guiBlocksFromPrompt,
-  observationFromResponse,
-  promptForAction,
-  responseForObservation,
-  type GuiBlocks,
-} from '../common/trajectory/turn-format';
-import { plainZodIssue } from '../parsing/json-document';
-
-export { actionFromPrompt, observationFromResponse, promptForAction, responseForObservation };
-
-
-/** One line of an AgentWorldBench file: one evaluated turn, carrying its whole trajectory. */
-export const AwbLine = z.object({
-  task: z.string(),
-  id: z.union([z.string(), z.number()]),
-  prompt: z.array(z.string()).min(1),
-  response: z.array(z.string()),
-  current_prompt: z.string().optional(),
-  system_str: z.string(),
-  turn_idx: z.number().int().min(1).optional(),
-  total_turns: z.number().int().min(1).optional(),
-});
-export type AwbLine = z.infer<typeof AwbLine>;
-
-/** The domain named by `task` ("prefix/terminal" → terminal), else by a `<domain>_test.jsonl` file name. */
-export function domainOf(task: string, fileName: string): Domain | undefined {
-  const fromTask = task.split('/').pop()!.trim().toLowerCase();
-  if ((DOMAINS as readonly string[]).includes(fromTask)) return fromTask as Domain;
-  const fromFile = /(?:^|[\\/])([a-z]+)_test\.jsonl$/i.exec(fileName)?.[1]?.toLowerCase();
-  if (fromFile && (DOMAINS as readonly string[]).includes(fromFile)) return fromFile as Domain;
-  return undefined;
-}
-
-
-
-
+import { chainBundle } from '../../common/trajectory/build';
+import { DOMAINS, type Domain, type TrajectoryBundle } from '../../common/trajectory/model';
+import { jsonLines } from '../../parsing/json-lines';
+import type { ImportItem } from '../../parsing/import-item';
+import type { ImportSource } from '../../parsing/sources';
+import type { TrajectoryImporter } from '../format';
+import { contentKey } from '../../parsing/content-key';
+import { actionFromPrompt, guiBlocksFromPrompt, observationFromResponse, promptForAction, responseForObservation, type GuiBlocks } from '../../common/trajectory/turn-format';
+import { AwbLine, domainOf } from '../../parsing/agentworldbench-line';
+import { plainZodIssue } from '../../parsing/json-document';
 
 function describeZodError(err: z.ZodError): { field: string; reason: string } {
   const issue = err.issues[0]!;
@@ -430,12 +394,6 @@ function guiOf(prompt: string): GuiBlocks | null {
   };
 }
 
-/** The GUI blocks a node's turn is written with, as the import kept them. */
-function nodeGui(node: NodeRecord): GuiBlocks | undefined {
-  const gui = (node.provenance as { gui?: unknown }).gui;
-  return gui && typeof gui === 'object' ? (gui as GuiBlocks) : undefined;
-}
-
 function bundleFromLine(
   rec: AwbLine,
   domain: Domain,
@@ -483,62 +441,3 @@ function bundleFromLine(
     now,
   );
 }
-
-/** Every root-to-leaf path of a trajectory, each a list of step nodes (root excluded). */
-export function leafPaths(nodes: readonly NodeRecord[]): NodeRecord[][] {
-  const children = new Map<string | null, NodeRecord[]>();
-  for (const n of nodes) {
-    const list = children.get(n.parentId) ?? [];
-    list.push(n);
-    children.set(n.parentId, list);
-  }
-  const paths: NodeRecord[][] = [];
-  const walk = (node: NodeRecord, path: NodeRecord[]) => {
-    const kids = children.get(node.id) ?? [];
-    if (kids.length === 0) {
-      if (path.length > 0) paths.push(path);
-      return;
-    }
-    for (const kid of kids) walk(kid, [...path, kid]);
-  };
-  for (const root of children.get(null) ?? []) walk(root, []);
-  return paths;
-}
-
-export const agentWorldBenchExporter: TrajectoryExporter = {
-  id: 'agentworldbench',
-  label: 'AgentWorldBench JSONL',
-  extension: 'jsonl',
-  exportTo(bundles, write) {
-    let trajectories = 0;
-    let records = 0;
-    for (const { trajectory, nodes } of bundles) {
-      const root = nodes.find((n) => n.parentId === null);
-      const baseId = root?.provenance.source?.sampleId ?? trajectory.id;
-      const task = root?.provenance.source?.task ?? trajectory.domain;
-      const paths = leafPaths(nodes);
-      paths.forEach((path, p) => {
-        const prompt = path.map((n, i) => n.provenance.source?.rawAction ?? promptForAction(i + 1, n.action, nodeGui(n)));
-        const response = path.map((n) => n.provenance.source?.rawObservation ?? responseForObservation(n.observation));
-        const id = paths.length > 1 ? `${baseId}#${p + 1}` : baseId;
-        for (let t = 0; t < path.length; t++) {
-          write(
-            JSON.stringify({
-              task,
-              id,
-              prompt,
-              response,
-              current_prompt: prompt[t],
-              system_str: trajectory.systemPrompt,
-              turn_idx: t + 1,
-              total_turns: path.length,
-            }) + '\n',
-          );
-          records++;
-        }
-      });
-      trajectories++;
-    }
-    return { trajectories, records };
-  },
-};

@@ -3,7 +3,7 @@
 // they started typing). Any shell and any theme (fish's `user@host ~>`, powerline
 // segments, `(venv) ~/src >`) repeats its prompt; output rarely repeats a line that waits
 // for input. A prompt given by the user (`--prompt REGEX`) wins. Pure.
-import { parsePrompt } from '../common/metrics/terminal-state';
+import { parsePrompt } from '../../common/metrics/terminal-state';
 
 export interface PromptMatch {
   /** The prompt as shown (trailing spaces dropped). */

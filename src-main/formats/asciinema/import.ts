@@ -1,7 +1,8 @@
 // asciinema casts (v2 and v3) as terminal trajectories: each command typed at the shell
 // becomes an action, and the screen text it produced (through the next prompt) its
-// observation. Output is rendered by a real terminal emulator (./terminal-screen.ts) so
-// colours, carriage-return progress bars and cursor moves read as a person saw them.
+// observation. Output is rendered by a real terminal emulator
+// (../../parsing/terminal-screen.ts) so colours, carriage-return progress bars and cursor
+// moves read as a person saw them.
 // Turns follow what the screen shows, not raw input events:
 // - with recorded keystrokes (`asciinema rec -I`), a line submitted with Enter (or ^C, ^D)
 //   ends the turn before it; that observation runs through the prompt that came back, and
@@ -16,17 +17,17 @@
 //   ends a turn whose action is the wait: one observation per pause.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { parsePrompt } from '../common/metrics/terminal-state';
-import { chainBundle, type StepDraft } from '../common/trajectory/build';
-import { ImportFormatError, type ImportItem } from '../parsing/import-item';
-import type { ImportSource } from '../parsing/sources';
-import type { TrajectoryImporter, FormatEntry, ImporterOptions } from './format';
-import { contentKey } from '../parsing/content-key';
+import { parsePrompt } from '../../common/metrics/terminal-state';
+import { chainBundle, type StepDraft } from '../../common/trajectory/build';
+import { ImportFormatError, type ImportItem } from '../../parsing/import-item';
+import type { ImportSource } from '../../parsing/sources';
+import type { TrajectoryImporter, ImporterOptions } from '../format';
+import { contentKey } from '../../parsing/content-key';
 import { LineEditor, keyNotation, type SubmittedLine } from './keystrokes';
-import { importLimitHint, MAX_IMPORT_BYTES, parseBoundedJson } from '../parsing/json-limits';
-import { plainZodIssue } from '../parsing/json-document';
+import { importLimitHint, MAX_IMPORT_BYTES, parseBoundedJson } from '../../parsing/json-limits';
+import { plainZodIssue } from '../../parsing/json-document';
 import { givenPrompt, grammarPrompt, learnPrompt, type PromptMatcher } from './learned-prompt';
-import { clampTerminalSize, TerminalScreen } from './terminal-screen';
+import { clampTerminalSize, TerminalScreen } from '../../parsing/terminal-screen';
 
 const FORMAT = 'asciinema';
 /** The sequences that enter the alternate screen (a full-screen program starting). */
@@ -1071,5 +1072,3 @@ function splitByPauses(replay: Replay, command: string | undefined, matcher: Pro
   if (framesLeftOut) left.push({ kind: 'skipped', line: null, what: `${framesLeftOut} further screen${framesLeftOut === 1 ? '' : 's'} of the full-screen program`, reason: `at most ${MAX_FRAMES} frames of a program that never pauses are kept, one every ${FRAME_SECONDS} s at most` });
   return { initialState: initialState ?? '', turns, splitBy: 'pauses', prompt: matcher, fullScreen: false, left };
 }
-
-export const asciinemaFormat: FormatEntry = { id: 'asciinema', label: 'asciinema cast', extensions: ['cast'], importer: asciinemaImporter };

@@ -2,11 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { importTrajectories } from '../service/import-trajectories';
-import { WorkspaceStore } from '../store/workspace-store';
-import { awbLines } from '../testing/awb-fixtures';
-import { actionFromPrompt, agentWorldBenchExporter, observationFromResponse } from './agentworldbench';
-import { fileHead, fileSource, textSource } from '../parsing/sources';
+import { importTrajectories } from '../../service/import-trajectories';
+import { WorkspaceStore } from '../../store/workspace-store';
+import { awbLines } from '../../testing/awb-fixtures';
+import { actionFromPrompt, observationFromResponse } from '../../common/trajectory/turn-format';
+import { agentWorldBenchExporter } from './export';
+import { fileHead, fileSource, textSource } from '../../parsing/sources';
 
 let store: WorkspaceStore;
 let dir: string;
