@@ -23,6 +23,19 @@ export function parseJsonDocument(text: string): { value: unknown } | { problem:
   }
 }
 
+/**
+ * The document's value, for an importer's parse to `yield*`: a text that is not JSON (or
+ * nests too deep) yields its problem and gives undefined, which no JSON value is.
+ */
+export function* jsonDocument(text: string): Generator<ImportItem, unknown, undefined> {
+  const doc = parseJsonDocument(text);
+  if ('problem' in doc) {
+    yield doc.problem;
+    return undefined;
+  }
+  return doc.value;
+}
+
 const NOUNS: Record<string, string> = {
   string: 'text',
   number: 'a number',

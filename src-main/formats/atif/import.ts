@@ -19,7 +19,7 @@ import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
 import type { TrajectoryImporter } from '../format';
 import { contentKey } from '../../parsing/content-key';
-import { contentText, parseJsonDocument, zodProblem } from '../../parsing/json-document';
+import { contentText, jsonDocument, zodProblem } from '../../parsing/json-document';
 import { parseBoundedJson } from '../../parsing/json-limits';
 import { callsInText, jsonObservation, toolCallAction } from '../../parsing/tool-call';
 
@@ -159,12 +159,9 @@ export const atifImporter: TrajectoryImporter = {
   },
   *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
     const text = source.text();
-    const doc = parseJsonDocument(text);
-    if ('problem' in doc) {
-      yield doc.problem;
-      return;
-    }
-    const parsed = Doc.safeParse(doc.value);
+    const value = yield* jsonDocument(text);
+    if (value === undefined) return;
+    const parsed = Doc.safeParse(value);
     if (!parsed.success) {
       yield zodProblem(parsed.error);
       return;

@@ -13,7 +13,7 @@ import { agentSessionItems, type AgentEvent } from '../../parsing/agent-session'
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
-import { parseJsonDocument } from '../../parsing/json-document';
+import { jsonDocument } from '../../parsing/json-document';
 
 const FORMAT = 'gemini-cli';
 
@@ -99,12 +99,8 @@ export const geminiCliImporter: TrajectoryImporter = {
   },
   *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
     const text = source.text();
-    const doc = parseJsonDocument(text);
-    if ('problem' in doc) {
-      yield doc.problem;
-      return;
-    }
-    const value = doc.value;
+    const value = yield* jsonDocument(text);
+    if (value === undefined) return;
     let events: Iterable<AgentEvent>;
     let sessionId: string | undefined;
     let model: string | undefined;

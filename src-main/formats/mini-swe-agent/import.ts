@@ -10,7 +10,7 @@ import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
 import type { TrajectoryImporter } from '../format';
 import { contentKey } from '../../parsing/content-key';
-import { contentText, parseJsonDocument, zodProblem } from '../../parsing/json-document';
+import { contentText, jsonDocument, zodProblem } from '../../parsing/json-document';
 import { shellCommandOf, toolCallAction } from '../../parsing/tool-call';
 
 const FORMAT = 'mini-swe-agent';
@@ -127,12 +127,9 @@ export const miniSweAgentImporter: TrajectoryImporter = {
   },
   *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
     const text = source.text();
-    const doc = parseJsonDocument(text);
-    if ('problem' in doc) {
-      yield doc.problem;
-      return;
-    }
-    const parsed = Doc.safeParse(doc.value);
+    const value = yield* jsonDocument(text);
+    if (value === undefined) return;
+    const parsed = Doc.safeParse(value);
     if (!parsed.success) {
       yield { kind: 'problem', line: null, reason: 'a mini-swe-agent file is a list of chat messages, or an object with a "messages" list; this file is neither' };
       return;
