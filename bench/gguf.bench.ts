@@ -7,16 +7,22 @@
 // - the q8_0 file's decode against the f32 file's (a quantised file should be faster); goal > 1
 // - resample ×8 from ≥ 1,500 tokens of history under the model's template: prefix reuse vs none
 //
+// - the bytes of weights each decoded token reads (the file's tensors: all but the routed experts
+//   whole, experts_used of experts of those, one row of the embedding) and this machine's memory
+//   bandwidth (a one-thread copy loop, measured in the same run), so every decode rate is also
+//   printed as a fraction of the rate that bandwidth allows (bandwidth / bytes per token)
+//
 // The checkpoint: WORLDLOOM_GGUF_BENCH_HF (e.g. one made with make_checkpoint.py --preset
 // real-dims), else the tiny fixture; its ONNX folder: WORLDLOOM_GGUF_BENCH_ONNX, else the tiny
 // fixture's tokens-fp32 when benching the fixture. A figure whose runs did not produce
 // identical tokens gets ratio 0, so it shows as missed.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readGgufFileInfo } from 'node-llama-cpp';
 import type { GenerateRequest } from '../src-main/common/engine';
 import { GgufEngine } from '../src-main/engine/gguf/gguf-engine';
 import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
@@ -75,6 +81,56 @@ function convert(hf: string, out: string, type: 'f32' | 'q8_0'): string {
   return out;
 }
 
+/**
+ * Bytes of weights one decoded token reads from a GGUF: every tensor once, except the routed
+ * experts (experts_used of expert_count of each stacked tensor) and the token embedding (one row).
+ * Each tensor's size is the distance to the next one's offset (the file's alignment padding,
+ * at most 32 bytes a tensor, is counted with it). The key/value cache is left out.
+ */
+async function activeBytesPerToken(file: string): Promise<{ bytes: number; total: number }> {
+  const info = await readGgufFileInfo(file, { readTensorInfo: true, logWarnings: false });
+  const metadata = info.architectureMetadata as { expert_count?: number; expert_used_count?: number };
+  const share = metadata.expert_count ? (metadata.expert_used_count ?? metadata.expert_count) / metadata.expert_count : 1;
+  const tensors = [...(info.tensorInfo ?? [])].sort((a, b) => Number(a.fileOffset) - Number(b.fileOffset));
+  const end = statSync(file).size;
+  let bytes = 0;
+  let total = 0;
+  tensors.forEach((tensor, i) => {
+    const size = Number(tensors[i + 1]?.fileOffset ?? end) - Number(tensor.fileOffset);
+    total += size;
+    if (tensor.name.includes('_exps.')) bytes += size * share;
+    else if (tensor.name === 'token_embd.weight') bytes += size / Number(tensor.dimensions.at(-1) ?? 1);
+    else bytes += size;
+  });
+  return { bytes, total };
+}
+
+/**
+ * This machine's memory bandwidth as one thread sees it: copies of a 256 MiB buffer (far past any
+ * cache), bytes read plus bytes written per second, the best of five.
+ */
+function copyBandwidth(): number {
+  const size = 256 * 1024 * 1024;
+  const source = Buffer.alloc(size, 1);
+  const target = Buffer.alloc(size);
+  source.copy(target);
+  let best = 0;
+  for (let round = 0; round < 5; round++) {
+    const started = performance.now();
+    source.copy(target);
+    const seconds = (performance.now() - started) / 1000;
+    best = Math.max(best, (2 * size) / seconds);
+  }
+  return best;
+}
+
+/** "… tok/s is 12% of the 140 tok/s that 11.2 GB/s allows for 80 MB a token". */
+function ofLimit(rate: number, bytesPerToken: number, bandwidth: number): string {
+  const limit = bandwidth / bytesPerToken;
+  return `${((100 * rate) / limit).toFixed(0)}% of the ${limit.toFixed(1)} tok/s that ${(bandwidth / 1e9).toFixed(1)} GB/s allows for ` +
+    `${(bytesPerToken / 1e6).toFixed(1)} MB of weights a token`;
+}
+
 /** Resample ×8 of one node, the second call timed (the first computed the prompt on every sequence). */
 async function resample(file: string, prefixReuse: boolean, history: GenerateRequest['messages']): Promise<{ ms: number; tokens: string[]; cached: number; promptTokens: number }> {
   const engine = await GgufEngine.load(file, { device: 'cpu', threads: THREADS, sequences: 8, prefixReuse, contextLength: 4096 });
@@ -129,6 +185,17 @@ export const ggufSuite: BenchSuite = {
 
       const oursRate = median(ours.map((run) => run.tokensPerSecond));
       const theirRate = median(theirs.map((run) => run.tokensPerSecond));
+      const bandwidth = copyBandwidth();
+      const f32Bytes = await activeBytesPerToken(f32);
+      const q8Bytes = await activeBytesPerToken(q8);
+      figures.push({
+        name: 'memory bandwidth (one-thread copy loop)',
+        value: bandwidth / 1e9,
+        unit: 'GB/s',
+        note: `bytes read + written per second copying 256 MiB, best of 5; f32 file ${(f32Bytes.bytes / 1e6).toFixed(1)} MB of ` +
+          `${(f32Bytes.total / 1e6).toFixed(1)} MB read per decoded token, q8_0 ${(q8Bytes.bytes / 1e6).toFixed(1)} MB; ` +
+          `3× transformers would be ${((100 * 3 * theirRate) / (bandwidth / f32Bytes.bytes)).toFixed(0)}% of the f32 limit`,
+      });
       const identical = theirs.every((peer) => same(ours[0]!.tokens, peer.tokens.slice(0, ours[0]!.tokens.length)));
       figures.push({
         name: `GGUF ${label}decode tokens/s vs transformers (PyTorch)`,
@@ -138,7 +205,8 @@ export const ggufSuite: BenchSuite = {
         goal: 3,
         higherIsBetter: true,
         note: `transformers ${theirRate.toFixed(1)} tok/s; ${ours[0]!.tokens.length} greedy tokens after a ${prompt.length}-token prompt, ` +
-          `f32 file, F32 KV cache, ${THREADS} thread each, medians of ${ROUNDS} runs; ${identical ? 'identical token ids' : 'TOKEN IDS DIFFER'}`,
+          `f32 file, F32 KV cache, ${THREADS} thread each, medians of ${ROUNDS} runs; ${identical ? 'identical token ids' : 'TOKEN IDS DIFFER'}; ` +
+          `${ofLimit(oursRate, f32Bytes.bytes, bandwidth)} (transformers ${ofLimit(theirRate, f32Bytes.bytes, bandwidth).split(' of the')[0]})`,
       });
       const oursPrefill = median(ours.map((run) => run.prefillMs));
       const theirPrefill = median(theirs.map((run) => run.prefillMs));
@@ -157,7 +225,7 @@ export const ggufSuite: BenchSuite = {
         ratio: q8Rate / oursRate,
         goal: 1,
         higherIsBetter: true,
-        note: `f32 ${oursRate.toFixed(1)} tok/s; q8_0 tokens ${same(q8Runs[0]!.tokens, ours[0]!.tokens) ? 'equal to' : 'differ from (rounded weights)'} f32's`,
+        note: `f32 ${oursRate.toFixed(1)} tok/s; q8_0 ${ofLimit(q8Rate, q8Bytes.bytes, bandwidth)}; q8_0 tokens ${same(q8Runs[0]!.tokens, ours[0]!.tokens) ? 'equal to' : 'differ from (rounded weights)'} f32's`,
       });
       if (onnx) {
         const onnxEngine = await OnnxEngine.load(onnx, { providers: ['cpu'], intraOpThreads: THREADS, prefixReuse: false });
@@ -169,7 +237,7 @@ export const ggufSuite: BenchSuite = {
           unit: 'tok/s',
           ratio: oursRate / onnxRate,
           higherIsBetter: true,
-          note: `ONNX ${onnxRate.toFixed(1)} tok/s (${(onnxRate / theirRate).toFixed(2)}× transformers); ` +
+          note: `ONNX ${onnxRate.toFixed(1)} tok/s (${(onnxRate / theirRate).toFixed(2)}× transformers; ${ofLimit(onnxRate, f32Bytes.bytes, bandwidth)}); ` +
             `${same(onnxRuns[0]!.tokens, ours[0]!.tokens) ? 'identical token ids' : 'TOKEN IDS DIFFER'}; for reference, no goal`,
         });
       }
