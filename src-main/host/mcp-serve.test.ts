@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT, RESOURCES_DIR } from '../testing/paths';
 import { perturbationCatalog } from '../common/perturbations/registry';
 import type { Domain, NodeRecord } from '../common/trajectory/model';
@@ -196,8 +196,9 @@ describe('worldloom mcp-serve', () => {
         await expect(first.listTools()).rejects.toThrow();
         const idle = await connect();
         await expect(idle.listTools()).resolves.toBeTruthy();
-        await new Promise((settle) => setTimeout(settle, 1200));
-        await expect(idle.listTools()).rejects.toThrow();
+        // Each try is a use that keeps the session alive for 300 ms more, so the tries are spaced
+        // wider than that: the session closes between two of them.
+        await vi.waitFor(() => expect(idle.listTools()).rejects.toThrow(), { timeout: 20_000, interval: 700 });
       } finally {
         await http.close();
         await studio.dispose();
