@@ -13,7 +13,8 @@ import { refreshTags, rerunSearch, withChangedTags } from './search-actions';
 import { comparisonMayHaveChanged, followRealityJob } from './compare';
 import { followExportJob } from './dataset';
 import { receiveGpuInstallLine, receiveToken, refreshModel } from './simulation';
-import { followImport, insertNode, notify, refreshTrajectories, selectTrajectory, useStudio } from './store';
+import { insertNode, notify, refreshTrajectories, selectTrajectory, useStudio } from './store';
+import { followImport } from './import-actions';
 import { treeNodeOf, withChangedNode, withoutLeaf } from './tree-rows';
 
 const set = useStudio.setState;
@@ -35,7 +36,7 @@ export function followChanges(): void {
   onEvent('nodes.added', ({ trajectoryId, nodes }) => {
     // Each event arrives once, so counting here counts each node once, whoever made it.
     set(countedNodes(get().workspace, get().trajectories, nodes, 1));
-    for (const node of nodes) insertNode(node, false);
+    for (const node of nodes) insertNode(node);
     comparisonMayHaveChanged(trajectoryId);
   });
   onEvent('nodes.removed', ({ trajectoryId, nodes }) => {

@@ -5,7 +5,7 @@ import type { Curation, NodeRecord } from '../../../src-main/common/trajectory/m
 import { call } from '../api/client';
 import { inTurn } from './change-queue';
 import { rerunSearch } from './search-actions';
-import { attempt, insertNode, notify, selectNode, selectTrajectory, useStudio } from './store';
+import { attempt, notify, selectNewNode, selectNode, selectTrajectory, useStudio } from './store';
 import { currentNodeRecord, forgetNode, rememberNode } from './node-records';
 import { treeNodeOf, withChangedNode, withoutLeaf } from './tree-rows';
 import { recorded, takeRedo, takeUndo, type UndoEntry } from './undo-history';
@@ -78,7 +78,7 @@ export async function removeTag(id: string, tag: string): Promise<void> {
 
 async function putBackEdit(id: string): Promise<void> {
   const node = await call('node.redoEdit', { id });
-  await show(node, () => insertNode(node));
+  await show(node, () => selectNewNode(node));
   set({ inspectorView: 'diff' });
 }
 
@@ -98,7 +98,7 @@ async function takeBackEdit(edit: NodeRecord): Promise<void> {
 export async function saveEdit(originalId: string, action: string, observation: string): Promise<NodeRecord | undefined> {
   return inTurn(() => attempt('Saving the edit', async () => {
     const edit = await call('node.edit', { id: originalId, action, observation });
-    insertNode(edit);
+    selectNewNode(edit);
     set({ editingNodeId: null, inspectorView: 'diff' });
     record({ label: `edit of step ${edit.depth}`, undo: () => takeBackEdit(edit), redo: () => putBackEdit(edit.id) });
     void rerunSearch();

@@ -13,7 +13,12 @@ vi.mock('../api/client', () => ({
     calls.push({ method, input });
     const answer = answers.get(method);
     if (!answer) throw new Error(`not in this test: ${method}`);
-    return answer(input);
+    const value = answer(input);
+    // As the core does: the new nodes are announced (nodes.added) before the reply, and the
+    // event is what puts them into the tree.
+    const made = (value as { nodes?: NodeRecord[] } | undefined)?.nodes;
+    if (method === 'simulate.run' && made?.length) listeners.get('nodes.added')?.({ reason: 'simulated', trajectoryId: made[0]!.trajectoryId, nodes: made });
+    return value;
   }),
   onEvent: vi.fn((event: string, listener: (payload: unknown) => void) => {
     listeners.set(event, listener);
@@ -25,6 +30,8 @@ const simulation = await import('./simulation');
 const { useSimulation, simulate, resample, freshSeed, MAX_SEED, continueSample, retryWithLargerBudget, runOrCancelSimulation, changeDraft } = simulation;
 const { useGenerationSettings } = await import('./generation-settings');
 const { selectTrajectory, useStudio } = await import('./store');
+// The one router of the core's events, as the app starts it.
+(await import('./change-events')).followChanges();
 
 const SAMPLING: Sampling = { temperature: 0.6, topK: 20, topP: 0.95, maxTokens: 64, seed: 7, stop: [], presencePenalty: 0, repetitionPenalty: 1, thinking: true };
 

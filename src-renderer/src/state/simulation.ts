@@ -7,7 +7,7 @@ import type { ApiEventPayload } from '../../../src-main/common/contract/api';
 import { call } from '../api/client';
 import { refreshSettings, useGenerationSettings } from './generation-settings';
 import { appendTokens, continuedStream, EMPTY_STREAM } from './sample-streams';
-import { insertNode, notify, useStudio } from './store';
+import { notify, selectNewNode, useStudio } from './store';
 import { recordAddedNodes } from './cleanup-actions';
 import { areaHook } from './studio';
 import type { PendingSample, SimulateDraft } from './slices/simulation';
@@ -188,7 +188,8 @@ async function run(request: RunRequest): Promise<void> {
     if (!result.cancelled) set({ pending: [...get().pending.filter((p) => p.key !== settled), ...fresh].slice(-MAX_PENDING) });
     // With a sample left to continue at this node, the selection stays where its notice shows; else the first new state is shown.
     const left = get().pending.some((p) => p.nodeId === request.nodeId);
-    result.nodes.forEach((node, i) => insertNode(node, i === 0 && !left));
+    // The new nodes are in the tree from their nodes.added event; the reply only selects.
+    if (result.nodes[0] && !left) selectNewNode(result.nodes[0]);
     if (fresh.length > 0) {
       notify('error', `${fresh.length} of ${plural(request.samples, 'sample')} ran out of tokens and ${fresh.length === 1 ? 'was' : 'were'} not stored`, [
         ...fresh.map((p) => `sample ${p.sample.sample + 1}: ${p.sample.message}`),

@@ -1,16 +1,12 @@
 // The workspace slice's actions. The renderer's one store (./studio.ts) is changed only by
 // user intents (the actions in each area's file) and by events from the core (./change-events.ts).
 // Views read from it and call these actions; they never call the door themselves.
-import type { ImportReport } from '../../../src-main/common/contract/api';
 import type { Domain, NodeRecord } from '../../../src-main/common/trajectory/model';
-import { UPLOAD_CHUNK_BYTES } from '../../../src-main/common/contract/workspace';
 import { call } from '../api/client';
 import { lastMessageArrivedAt } from '../api/door';
 import { forgetNodes, refreshNodes, rememberNode } from './node-records';
 import { indexOutline, revealed, treeNodeOf, withAddedNode } from './tree-rows';
 import { EMPTY_HISTORY } from './undo-history';
-import { recordImportedTrajectories } from './cleanup-actions';
-import { importReportNotice } from './import-report';
 import { initialWorkspace, type Notice } from './slices/workspace';
 import { useStudio } from './studio';
 import { rememberOpenLocation, requestedOpenLocation } from './open-location';
@@ -62,6 +58,12 @@ export async function loadApp(): Promise<boolean> {
 export async function refreshTrajectories(): Promise<void> {
   const [workspace, trajectories] = await Promise.all([call('workspace.info', {}), call('trajectory.list', {})]);
   set({ workspace, trajectories });
+}
+
+/** Asks the desktop app's dialog for a workspace file and opens it; nothing when the user cancels. */
+export async function pickAndOpenWorkspace(mode: 'open' | 'create'): Promise<void> {
+  const { path } = await call('dialog.pickWorkspace', { mode });
+  if (path) await openWorkspace(path, mode);
 }
 
 export async function openWorkspace(path: string, mode: 'open' | 'create'): Promise<void> {
@@ -155,33 +157,42 @@ export function setCollapsed(collapsed: ReadonlySet<string>): void {
   set({ collapsed });
 }
 
-/** Puts a node the core just wrote into the open tree, without refetching the trajectory. */
-export function insertNode(node: NodeRecord, select = true): void {
+/**
+ * Puts a node the core just wrote into the open tree, without refetching the trajectory, and
+ * shows its ancestors open. Only the nodes.added event calls it (./change-events.ts): each new
+ * node is inserted once, from its event, whichever door or agent made it.
+ */
+export function insertNode(node: NodeRecord): void {
   rememberNode(node);
   const { tree, trajectory } = get();
-  if (!tree || trajectory?.id !== node.trajectoryId) return;
-  // Already there when its change event came first: then only the selection is this call's to make.
-  if (!tree.byId.has(node.id)) {
-    const next = withAddedNode(tree, treeNodeOf(node));
-    set({ tree: next, collapsed: revealed(next, get().collapsed, node.id) });
-  }
-  if (select) revealNode(node.id);
+  if (!tree || trajectory?.id !== node.trajectoryId || tree.byId.has(node.id)) return;
+  const next = withAddedNode(tree, treeNodeOf(node));
+  set({ tree: next, collapsed: revealed(next, get().collapsed, node.id) });
 }
 
 /**
- * Shows nodes a call of this UI just wrote: put into the open tree (their change event may
- * already have put them there) with the first selected, or their trajectory opened.
+ * Selects a node a call of this UI just made. Its nodes.added event puts it into the tree (the
+ * core sends the event before the reply); were the reply first, the event's insert shows it selected.
  */
+export function selectNewNode(node: NodeRecord): void {
+  rememberNode(node);
+  if (get().trajectory?.id !== node.trajectoryId) return;
+  if (get().tree?.byId.has(node.id)) revealNode(node.id);
+  else selectNode(node.id);
+}
+
+/** Shows nodes a call of this UI just made: the first selected in the open tree, or their trajectory opened. */
 export async function showNewNodes(nodes: readonly NodeRecord[], trajectoryId = nodes[0]?.trajectoryId): Promise<void> {
   if (!trajectoryId) return;
-  if (get().trajectory?.id === trajectoryId && get().tree) nodes.forEach((node, i) => insertNode(node, i === 0));
-  else await selectTrajectory(trajectoryId, nodes[0]?.id, nodes);
+  if (get().trajectory?.id === trajectoryId && get().tree) {
+    if (nodes[0]) selectNewNode(nodes[0]);
+  } else await selectTrajectory(trajectoryId, nodes[0]?.id, nodes);
 }
 
 export async function addManualStep(parentId: string, action: string, observation: string): Promise<NodeRecord | undefined> {
   return attempt('Adding the step', async () => {
     const node = await call('node.addManual', { parentId, action, observation });
-    insertNode(node);
+    selectNewNode(node);
     return node;
   });
 }
@@ -195,87 +206,4 @@ export async function createTrajectory(input: { title: string; domain: Domain; s
     return true;
   });
   return created === true;
-}
-
-function reportImport(reports: ImportReport[]): void {
-  const imported = reports.flatMap((r) => r.trajectoryIds);
-  // A report names at most 1,000 trajectories: an import beyond that cannot be taken back whole with Ctrl+Z.
-  if (reports.every((r) => r.trajectoryIds.length === r.imported)) {
-    recordImportedTrajectories(`import of ${imported.length} trajector${imported.length === 1 ? 'y' : 'ies'}`, imported);
-  } else {
-    notify('info', 'This import is too large to take back with Ctrl+Z', ['Delete its trajectories from the list instead.']);
-  }
-  for (const r of reports) {
-    const { kind, title, lines } = importReportNotice(r);
-    notify(kind, title, lines);
-  }
-}
-
-/** A slice of a file as base64, read by the browser without decoding the bytes as text. */
-function base64Slice(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
-    reader.readAsDataURL(blob);
-  });
-}
-
-/**
- * Sends a dropped file to the core in chunks and imports it there: the page never holds the
- * whole file, and the core reads its bytes exactly as `worldloom import` reads a file.
- */
-async function uploadAndImport(file: File, jobId: string): Promise<ImportReport> {
-  const { uploadId } = await call('import.begin', { name: file.name, format: 'auto', size: file.size });
-  try {
-    for (let offset = 0; offset < file.size; offset += UPLOAD_CHUNK_BYTES) {
-      if (get().importJob?.cancelling) throw new Error(`The upload of ${file.name} was cancelled; nothing of it was kept.`);
-      followImport({ label: `Uploading ${file.name}`, done: offset, total: file.size });
-      const data = await base64Slice(file.slice(offset, offset + UPLOAD_CHUNK_BYTES));
-      await call('import.chunk', { uploadId, offset, data });
-    }
-  } catch (err) {
-    await call('import.abort', { uploadId }).catch(() => undefined);
-    throw err;
-  }
-  followImport({ label: `Importing ${file.name}`, done: 0, total: null });
-  return call('import.finish', { uploadId, jobId });
-}
-
-/** Updates the import this UI follows (its own job.progress events arrive here too). */
-export function followImport(progress: { jobId?: string; label: string; done: number; total: number | null }): void {
-  const job = get().importJob;
-  if (job && (!progress.jobId || progress.jobId === job.jobId)) set({ importJob: { ...job, label: progress.label, done: progress.done, total: progress.total } });
-}
-
-/** Imports as one job this UI follows; the new trajectories arrive as a trajectories.added event. */
-async function importJob(work: (jobId: string) => Promise<ImportReport[]>): Promise<void> {
-  const jobId = `import-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  set({ importJob: { jobId, label: 'Importing', done: 0, total: null, cancelling: false } });
-  try {
-    await attempt('Importing', async () => reportImport(await work(jobId)));
-  } finally {
-    set({ importJob: null });
-  }
-}
-
-export async function importFiles(files: File[]): Promise<void> {
-  await importJob(async (jobId) => {
-    const reports: ImportReport[] = [];
-    for (const file of files) reports.push(await uploadAndImport(file, jobId));
-    return reports;
-  });
-}
-
-export async function importPaths(paths: string[]): Promise<void> {
-  if (paths.length === 0) return;
-  await importJob((jobId) => call('import.files', { paths, format: 'auto', jobId }));
-}
-
-/** Stops the import: an upload stops sending, and whatever the core had imported is taken back. */
-export async function cancelImport(): Promise<void> {
-  const job = get().importJob;
-  if (!job || job.cancelling) return;
-  set({ importJob: { ...job, cancelling: true, label: 'Cancelling the import' } });
-  await call('job.cancel', { jobId: job.jobId });
 }

@@ -1,15 +1,7 @@
 import { useEffect, useState, type DragEvent } from 'react';
-import { onMenuCommand } from '../api/client';
-import { call } from '../api/client';
-import {
-  cancelImport,
-  closeWorkspace,
-  importFiles,
-  importPaths,
-  loadApp,
-  openWorkspace,
-  useStudio,
-} from '../state/store';
+import { loadApp, useStudio } from '../state/store';
+import { cancelImport, importFiles } from '../state/import-actions';
+import { followMenuCommands } from '../state/menu-commands';
 import { followChanges } from '../state/change-events';
 import { listenForKeptDeletions } from '../state/cleanup-actions';
 import { listenForSimulation, refreshModel } from '../state/simulation';
@@ -56,23 +48,7 @@ export function App() {
     // Every event of the core goes through one router (state/change-events.ts).
     followChanges();
     listenForKeptDeletions();
-    const offMenu = onMenuCommand(async (command) => {
-      if (command === 'workspace.new' || command === 'workspace.open') {
-        const mode = command === 'workspace.new' ? 'create' : 'open';
-        const { path } = await call('dialog.pickWorkspace', { mode });
-        if (path) await openWorkspace(path, mode);
-      } else if (command === 'import') {
-        const { paths } = await call('dialog.pickImportFiles', {});
-        await importPaths(paths);
-      } else if (command === 'workspace.close') {
-        // The menu's Close asks first, as the toolbar's does; with no workspace view open there is nothing to ask about.
-        if (!document.dispatchEvent(new CustomEvent('worldloom:close-workspace', { cancelable: true }))) return;
-        await closeWorkspace();
-      } else if (command === 'export') {
-        document.dispatchEvent(new CustomEvent('worldloom:export'));
-      }
-    });
-    return () => offMenu();
+    return followMenuCommands();
   }, []);
 
   const onDrop = (e: DragEvent) => {

@@ -1,17 +1,12 @@
 import { useState } from 'react';
-import { call } from '../api/client';
 import type { AppInfo } from '../../../src-main/common/contract/api';
-import { openDemoWorkspace, openWorkspace } from '../state/store';
+import { openDemoWorkspace, openWorkspace, pickAndOpenWorkspace } from '../state/store';
 
 /** Shown once the main process has said that no workspace is open. */
 export function StartScreen({ app }: { app: AppInfo }) {
   const [path, setPath] = useState('');
   const suggested = `${app.defaultWorkspaceDir}/my-world.worldloom`;
 
-  const pickNative = async (mode: 'open' | 'create') => {
-    const picked = await call('dialog.pickWorkspace', { mode });
-    if (picked.path) await openWorkspace(picked.path, mode);
-  };
 
   return (
     <main className="start">
@@ -19,8 +14,8 @@ export function StartScreen({ app }: { app: AppInfo }) {
       <p className="muted">Explore, curate and debug what a language world model predicts, path by path.</p>
       {app.nativeDialogs ? (
         <div className="row">
-          <button onClick={() => void pickNative('create')}>New workspace…</button>
-          <button onClick={() => void pickNative('open')}>Open workspace…</button>
+          <button onClick={() => void pickAndOpenWorkspace('create')}>New workspace…</button>
+          <button onClick={() => void pickAndOpenWorkspace('open')}>Open workspace…</button>
         </div>
       ) : (
         <form

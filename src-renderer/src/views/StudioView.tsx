@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { DOMAINS, type Domain } from '../../../src-main/common/trajectory/model';
-import { call } from '../api/client';
 import { redo, undo } from '../state/curation-actions';
 import { hasQuery } from '../state/search-actions';
-import { createTrajectory, importFiles, importPaths, useStudio } from '../state/store';
+import { createTrajectory, useStudio } from '../state/store';
+import { importFiles, pickAndImport } from '../state/import-actions';
 import { listenForOverlayEscape, useOverlays } from '../state/overlays';
 import { WorkspaceMenu } from './WorkspaceMenu';
 import { changeLayout, setHelpOpen } from '../state/view-actions';
@@ -80,8 +80,7 @@ export function StudioView() {
 
   const startImport = async () => {
     if (nativeDialogs) {
-      const { paths } = await call('dialog.pickImportFiles', {});
-      await importPaths(paths);
+      await pickAndImport();
     } else fileInput.current?.click();
   };
 

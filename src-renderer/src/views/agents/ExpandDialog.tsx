@@ -2,10 +2,10 @@
 // script of candidate actions or an OpenAI-compatible chat model, M samples of each, D levels
 // deep, within a token or time budget — as one job with progress and Cancel. The new nodes
 // reach the tree through the core's nodes.added events as they are made.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ExpandResult, PolicySpec } from '../../../../src-main/common/contract/agents';
 import type { JobProgress } from '../../../../src-main/common/contract/jobs';
-import { call, onEvent } from '../../api/client';
+import { cancelJob, expandWithPolicy } from '../../state/expansion';
 import { useStudio } from '../../state/store';
 import { plural } from '../../../../src-main/common/plural';
 
@@ -37,8 +37,6 @@ export function ExpandDialog({ onDone }: { onDone: () => void }) {
   const [result, setResult] = useState<ExpandResult | null>(null);
   const [error, setError] = useState('');
 
-  useEffect(() => onEvent('job.progress', (p) => p.jobId === jobId && setProgress(p)), [jobId]);
-
   const policy = (): PolicySpec =>
     policyKind === 'script'
       ? { kind: 'script', text: script, name: 'expand dialog' }
@@ -52,16 +50,19 @@ export function ExpandDialog({ onDone }: { onDone: () => void }) {
     setError('');
     setProgress(null);
     try {
-      const done = await call('agents.expand', {
-        jobId: id,
-        nodeId,
-        policy: policy(),
-        actions,
-        samples,
-        depth,
-        ...(tokenBudget.trim() ? { tokenBudget: whole(tokenBudget, 1, 1e12) } : {}),
-        ...(timeBudget.trim() ? { timeBudgetSeconds: whole(timeBudget, 1, 7 * 24 * 3600) } : {}),
-      });
+      const done = await expandWithPolicy(
+        {
+          jobId: id,
+          nodeId,
+          policy: policy(),
+          actions,
+          samples,
+          depth,
+          ...(tokenBudget.trim() ? { tokenBudget: whole(tokenBudget, 1, 1e12) } : {}),
+          ...(timeBudget.trim() ? { timeBudgetSeconds: whole(timeBudget, 1, 7 * 24 * 3600) } : {}),
+        },
+        setProgress,
+      );
       setResult(done);
     } catch (err) {
       setError((err as Error).message);
@@ -147,7 +148,7 @@ export function ExpandDialog({ onDone }: { onDone: () => void }) {
           Expand
         </button>
         {running && (
-          <button type="button" onClick={() => void call('job.cancel', { jobId: jobId! })}>
+          <button type="button" onClick={() => void cancelJob(jobId!)}>
             Cancel
           </button>
         )}
