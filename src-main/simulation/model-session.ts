@@ -75,9 +75,23 @@ export class ModelSession {
   }
 }
 
-async function openEngine(spec: ModelSpec, secrets?: SecretStore): Promise<WorldModelEngine> {
-  if (spec.kind === 'onnx') return OnnxEngine.load(spec.path, { device: spec.device ?? 'auto' });
-  if (spec.kind === 'gguf') return GgufEngine.load(spec.path, { device: spec.device ?? 'auto' });
+/**
+ * How each kind of engine opens, by the kind its spec names: a new engine is its folder under
+ * engine/, its spec in the contract (ModelSpec) and one line here; the type makes a kind without
+ * an opener fail to compile.
+ */
+const ENGINES: { [K in ModelSpec['kind']]: (spec: Extract<ModelSpec, { kind: K }>, secrets?: SecretStore) => Promise<WorldModelEngine> } = {
+  onnx: (spec) => OnnxEngine.load(spec.path, { device: spec.device ?? 'auto' }),
+  gguf: (spec) => GgufEngine.load(spec.path, { device: spec.device ?? 'auto' }),
+  openai: openAiEngine,
+};
+
+function openEngine(spec: ModelSpec, secrets?: SecretStore): Promise<WorldModelEngine> {
+  const open = ENGINES[spec.kind] as (spec: ModelSpec, secrets?: SecretStore) => Promise<WorldModelEngine>;
+  return open(spec, secrets);
+}
+
+async function openAiEngine(spec: Extract<ModelSpec, { kind: 'openai' }>, secrets?: SecretStore): Promise<WorldModelEngine> {
   const secretName = `api-key:${spec.baseUrl}`;
   const engine = new OpenAiCompatibleEngine({
     baseUrl: spec.baseUrl,
