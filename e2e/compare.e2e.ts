@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 
-const CAST = join(ROOT, 'src-main', 'formats', 'fixtures', 'build-session.cast');
+const CAST = join(ROOT, 'src-main', 'formats', 'asciinema', 'fixtures', 'build-session.cast');
 const sandboxed = existsSync('/usr/bin/bwrap');
 
 describe.skipIf(NO_CHROMIUM !== '')(`sim vs real in the host UI${NO_CHROMIUM}`, () => {

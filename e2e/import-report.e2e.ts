@@ -4,7 +4,7 @@ import { NO_CHROMIUM, ROOT, useStudioInBrowser, watchPageErrors } from './suppor
 import { createWorkspace, importFile, openTrajectory, tree } from './support/studio-page';
 
 // An ATIF run with a harness turn (mark_task_complete) and the agent's closing message.
-const atif = join(ROOT, 'src-main', 'formats', 'fixtures', 'trajectory.json');
+const atif = join(ROOT, 'src-main', 'formats', 'atif', 'fixtures', 'trajectory.json');
 
 describe.skipIf(NO_CHROMIUM !== '')(`someone importing another tool's trajectory in the host UI${NO_CHROMIUM}`, () => {
   const session = useStudioInBrowser();

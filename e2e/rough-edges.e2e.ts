@@ -73,7 +73,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`rough edges of the studio in the host UI${N
     const workspace = join(dir, 'rough.worldloom');
     const deep = join(dir, 'deep_test.jsonl');
     writeFileSync(deep, deepSession(DEEP_STEPS));
-    for (const file of [join(ROOT, 'e2e', 'fixtures', 'terminal_test.jsonl'), join(ROOT, 'src-main', 'formats', 'fixtures', 'notes-server.mcp.jsonl'), deep]) {
+    for (const file of [join(ROOT, 'e2e', 'fixtures', 'terminal_test.jsonl'), join(ROOT, 'src-main', 'formats', 'mcp-jsonrpc-log', 'fixtures', 'notes-server.mcp.jsonl'), deep]) {
       execFileSync(process.execPath, [CLI, 'import', file, '--workspace', workspace], { stdio: 'pipe' });
     }
     return ['--workspace', workspace, '--model', TEST_MODEL];

@@ -19,7 +19,7 @@ const steps = (bundle: { nodes: { action: string; observation: string }[] }) => 
 const whats = (skipped: { what: string }[]) => skipped.map((s) => s.what);
 
 describe('Claude Code session JSONL', () => {
-  const text = fixture('claude-code-session.jsonl');
+  const text = fixture('claude-code', 'claude-code-session.jsonl');
 
   it('is recognised without --format', () => {
     expect(importerFor('auto', '5f0c9a1e.jsonl', text).id).toBe('claude-code');
@@ -59,7 +59,7 @@ describe('Claude Code session JSONL', () => {
 });
 
 describe('Codex CLI rollout JSONL', () => {
-  const text = fixture('codex-rollout-2025-10-02.jsonl');
+  const text = fixture('codex-rollout', 'codex-rollout-2025-10-02.jsonl');
 
   it('is recognised without --format', () => {
     expect(importerFor('auto', 'rollout-2025-10-02T09-00-00-0199a1b2.jsonl', text).id).toBe('codex-rollout');
@@ -92,7 +92,7 @@ describe('Codex CLI rollout JSONL', () => {
 
 describe('gemini-cli sessions', () => {
   it('a chat recording: each tool call with its result is a step; the cancelled call and the app notes are said', () => {
-    const text = fixture('gemini-cli-session.json');
+    const text = fixture('gemini-cli', 'gemini-cli-session.json');
     expect(importerFor('auto', 'session-2025-10-03T08-00.json', text).id).toBe('gemini-cli');
     const { bundles, problems, skipped } = runImporter(geminiCliImporter, 'session.json', text);
     expect(problems).toEqual([]);
@@ -122,7 +122,7 @@ describe('gemini-cli sessions', () => {
 });
 
 function inspectSample1() {
-  return (JSON.parse(fixture('inspect-log.json')) as { samples: unknown[] }).samples[0];
+  return (JSON.parse(fixture('inspect-log', 'inspect-log.json')) as { samples: unknown[] }).samples[0];
 }
 
 describe('Inspect AI eval logs', () => {
@@ -140,7 +140,7 @@ describe('Inspect AI eval logs', () => {
   };
 
   it('a .json log: one trajectory per sample that called tools; a sample that only answered is said', () => {
-    const text = fixture('inspect-log.json');
+    const text = fixture('inspect-log', 'inspect-log.json');
     expect(importerFor('auto', '2025-10-04T00-00-00_make-hello.json', text).id).toBe('inspect-log');
     const run = runImporter(inspectLogImporter, 'make-hello.json', text);
     expectSample1([...run.bundles.map((bundle) => ({ kind: 'trajectory' as const, bundle }))]);
@@ -151,7 +151,7 @@ describe('Inspect AI eval logs', () => {
   it('a .eval archive (zip of header.json and samples/*.json) reads the same', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wl-inspect-'));
     const path = join(dir, 'make-hello.eval');
-    const header = JSON.parse(fixture('inspect-log.json')) as Record<string, unknown>;
+    const header = JSON.parse(fixture('inspect-log', 'inspect-log.json')) as Record<string, unknown>;
     delete header.samples;
     writeFileSync(path, zipSync({ 'header.json': strToU8(JSON.stringify(header)), 'samples/1_epoch_1.json': strToU8(JSON.stringify(inspectSample1())), '_journal/start.json': strToU8('{}') }));
     expect(importerFor('auto', 'make-hello.eval', readFileSync(path, 'latin1').slice(0, 4096)).id).toBe('inspect-log');
@@ -161,7 +161,7 @@ describe('Inspect AI eval logs', () => {
 });
 
 describe('OpenTelemetry GenAI traces (OTLP JSON)', () => {
-  const text = fixture('otel-genai-trace.json');
+  const text = fixture('otel-genai', 'otel-genai-trace.json');
 
   it('one trajectory per trace, spans in time order: tool spans and the calls and results in model messages are steps', () => {
     expect(importerFor('auto', 'traces.json', text).id).toBe('otel-genai');

@@ -37,10 +37,10 @@ const worldloomJsonl = () =>
   }) + '\n';
 
 const SAMPLES: [format: string, name: string, text: () => string][] = [
-  ['atif', 'trajectory.json', () => fixture('trajectory.json')],
-  ['swe-agent', 'acme__tinyjson-42.traj', () => fixture('acme__tinyjson-42.traj')],
-  ['asciinema', 'build-session.cast', () => fixture('build-session.cast')],
-  ['mcp-jsonrpc-log', 'notes-server.mcp.jsonl', () => fixture('notes-server.mcp.jsonl')],
+  ['atif', 'trajectory.json', () => fixture('atif', 'trajectory.json')],
+  ['swe-agent', 'acme__tinyjson-42.traj', () => fixture('swe-agent', 'acme__tinyjson-42.traj')],
+  ['asciinema', 'build-session.cast', () => fixture('asciinema', 'build-session.cast')],
+  ['mcp-jsonrpc-log', 'notes-server.mcp.jsonl', () => fixture('mcp-jsonrpc-log', 'notes-server.mcp.jsonl')],
   ['agentworldbench', 'terminal_test.jsonl', () => generatedAwb(2, 2).join('\n') + '\n'],
   ['jsonl', 'export.jsonl', worldloomJsonl],
 ];

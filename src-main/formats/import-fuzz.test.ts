@@ -12,11 +12,11 @@ import { UserError } from '../common/user-error';
 import { ImportFormatError, type ImportItem } from '../parsing/import-item';
 import { textSource } from '../parsing/sources';
 import { generatedAwb } from '../testing/awb-fixtures';
+import { fixture } from '../testing/importer-fixtures';
 import { UnknownFormatError } from './format';
 import { importerFor } from './registry';
 import { realWorld, realWorldNote } from '../testing/real-world';
 
-const FIXTURES = join(__dirname, 'fixtures');
 const REAL_WORLD = realWorld();
 /** Mutations of each file; a large file gets fewer, so the whole run stays within seconds. WL_FUZZ_SEED=N explores other mutations. */
 const MUTATIONS = 12;
@@ -61,7 +61,7 @@ function projectSamples(): Sample[] {
   ];
   const sharegpt = [{ conversations: [{ from: 'system', value: 'You simulate a shell.' }, { from: 'human', value: 'ls' }, { from: 'gpt', value: 'a b' }] }];
   return [
-    ...own.map(([name, format]) => ({ name, format, text: readFileSync(join(FIXTURES, name), 'utf8') })),
+    ...own.map(([name, format]) => ({ name, format, text: fixture(format, name) })),
     { name: 'terminal_test.jsonl', format: 'agentworldbench', text: generatedAwb(2, 3).join('\n') + '\n' },
     { name: 'export.jsonl', format: 'jsonl', text: worldloomLine() + '\n' },
     { name: 'chat.jsonl', format: 'messages', text: chat.map((c) => JSON.stringify(c)).join('\n') + '\n' },

@@ -8,15 +8,15 @@ const worldloomLine = '{"format":"worldloom.trajectory","version":1,"trajectory"
 
 describe('--format auto', () => {
   it.each([
-    ['build-session.cast', fixture('build-session.cast'), 'asciinema'],
-    ['typed-session.cast', fixture('typed-session.cast'), 'asciinema'],
-    ['renamed.txt', fixture('typed-session.cast'), 'asciinema'],
-    ['acme__tinyjson-42.traj', fixture('acme__tinyjson-42.traj'), 'swe-agent'],
-    ['instance.json', fixture('acme__tinyjson-42.traj'), 'swe-agent'],
-    ['notes-server.mcp.jsonl', fixture('notes-server.mcp.jsonl'), 'mcp-jsonrpc-log'],
+    ['build-session.cast', fixture('asciinema', 'build-session.cast'), 'asciinema'],
+    ['typed-session.cast', fixture('asciinema', 'typed-session.cast'), 'asciinema'],
+    ['renamed.txt', fixture('asciinema', 'typed-session.cast'), 'asciinema'],
+    ['acme__tinyjson-42.traj', fixture('swe-agent', 'acme__tinyjson-42.traj'), 'swe-agent'],
+    ['instance.json', fixture('swe-agent', 'acme__tinyjson-42.traj'), 'swe-agent'],
+    ['notes-server.mcp.jsonl', fixture('mcp-jsonrpc-log', 'notes-server.mcp.jsonl'), 'mcp-jsonrpc-log'],
     ['log.jsonl', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}', 'mcp-jsonrpc-log'],
-    ['trajectory.json', fixture('trajectory.json'), 'atif'],
-    ['run-7.json', fixture('trajectory.json'), 'atif'],
+    ['trajectory.json', fixture('atif', 'trajectory.json'), 'atif'],
+    ['run-7.json', fixture('atif', 'trajectory.json'), 'atif'],
     ['terminal_test.jsonl', awbLine, 'agentworldbench'],
     ['export.jsonl', worldloomLine, 'jsonl'],
     ['train.jsonl', '{"messages": [{"role": "user", "content": "ls"}, {"role": "assistant", "content": "a"}]}', 'messages'],
@@ -32,12 +32,12 @@ describe('--format auto', () => {
   });
 
   it.each([
-    ['claude-code.jsonl', fixture('claude-code-session.jsonl'), 'claude-code'],
-    ['rollout-2025-10-02.jsonl', fixture('codex-rollout-2025-10-02.jsonl'), 'codex-rollout'],
-    ['session.json', fixture('gemini-cli-session.json'), 'gemini-cli'],
-    ['log.json', fixture('inspect-log.json'), 'inspect-log'],
-    ['traces.json', fixture('otel-genai-trace.json'), 'otel-genai'],
-    ['demo.cast', fixture('fish-demo.cast'), 'asciinema'],
+    ['claude-code.jsonl', fixture('claude-code', 'claude-code-session.jsonl'), 'claude-code'],
+    ['rollout-2025-10-02.jsonl', fixture('codex-rollout', 'codex-rollout-2025-10-02.jsonl'), 'codex-rollout'],
+    ['session.json', fixture('gemini-cli', 'gemini-cli-session.json'), 'gemini-cli'],
+    ['log.json', fixture('inspect-log', 'inspect-log.json'), 'inspect-log'],
+    ['traces.json', fixture('otel-genai', 'otel-genai-trace.json'), 'otel-genai'],
+    ['demo.cast', fixture('asciinema', 'fish-demo.cast'), 'asciinema'],
   ])('%s is read as %s', (name, text, id) => {
     expect(importerFor('auto', name, text.slice(0, HEAD)).id).toBe(id);
   });

@@ -11,7 +11,7 @@ import { Studio } from '../service/studio';
 const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
 const MEMORY_SERVER = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-memory/dist/index.js', import.meta.url));
-const MCP_LOG = fileURLToPath(new URL('../formats/fixtures/notes-server.mcp.jsonl', import.meta.url));
+const MCP_LOG = fileURLToPath(new URL('../formats/mcp-jsonrpc-log/fixtures/notes-server.mcp.jsonl', import.meta.url));
 const noBwrap = existsSync('/usr/bin/bwrap') ? '' : ' — skipped: bubblewrap is not installed';
 
 let studio: Studio;

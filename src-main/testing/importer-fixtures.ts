@@ -5,7 +5,8 @@ import type { ImportItem } from '../parsing/import-item';
 import type { TrajectoryImporter } from '../formats/format';
 import { textSource } from '../parsing/sources';
 
-export const fixture = (name: string) => readFileSync(join(__dirname, '..', 'formats', 'fixtures', name), 'utf8');
+/** A format's fixture: src-main/formats/<format>/fixtures/<name>. */
+export const fixture = (format: string, name: string) => readFileSync(join(__dirname, '..', 'formats', format, 'fixtures', name), 'utf8');
 
 export function runImporter(importer: TrajectoryImporter, name: string, text: string) {
   let n = 0;

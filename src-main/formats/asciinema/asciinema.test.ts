@@ -14,7 +14,7 @@ const run = (name: string, text: string) => runImporter(asciinemaImporter, name,
 
 describe('asciinema importer', () => {
   it('splits a v2 cast without keystrokes on shell prompts and renders ANSI output', () => {
-    const { bundles, problems } = run('build-session.cast', fixture('build-session.cast'));
+    const { bundles, problems } = run('build-session.cast', fixture('asciinema', 'build-session.cast'));
     expect(problems).toEqual([]);
     expect(bundles).toHaveLength(1);
     const { trajectory, nodes } = bundles[0]!;
@@ -36,7 +36,7 @@ describe('asciinema importer', () => {
   });
 
   it('splits a v3 cast on recorded keystrokes, using the echo after Tab completion', () => {
-    const { bundles, problems } = run('typed-session.cast', fixture('typed-session.cast'));
+    const { bundles, problems } = run('typed-session.cast', fixture('asciinema', 'typed-session.cast'));
     expect(problems).toEqual([]);
     const [root, ...steps] = bundles[0]!.nodes;
     expect(root!.observation).toBe('root@c0ffee:/app#');
@@ -505,7 +505,7 @@ describe('asciinema importer: v1 recordings', () => {
 });
 
 describe('a fish session with full-screen programs and no keystrokes (fish-demo.cast: asciinema rec, neofetch, asciiquarium, cacafire, agg)', () => {
-  const text = fixture('fish-demo.cast');
+  const text = fixture('asciinema', 'fish-demo.cast');
   const parse = (prompt?: string) => {
     let n = 0;
     const items = [...asciinemaImporter.parse(textSource('fish-demo.cast', text), () => `id-${n++}`, 'now', prompt ? { prompt } : {})];
@@ -548,7 +548,7 @@ describe('a fish session with full-screen programs and no keystrokes (fish-demo.
 
 describe('a full-screen program that animates without a pause and without a shell (cacafire-only.cast)', () => {
   it('keeps a frame every 2 s of screen change, not only its last screen', () => {
-    const { bundles, problems } = run('cacafire-only.cast', fixture('cacafire-only.cast'));
+    const { bundles, problems } = run('cacafire-only.cast', fixture('asciinema', 'cacafire-only.cast'));
     expect(problems).toEqual([]);
     const steps = bundles[0]!.nodes.slice(1);
     // 60 frames 0.2 s apart, the picture changing every second: a frame kept every 2 s.

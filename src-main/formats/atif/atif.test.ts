@@ -9,7 +9,7 @@ const run = (text: string) => runImporter(atifImporter, 'trajectory.json', text)
 
 describe('ATIF importer', () => {
   it('pairs tool calls with results by source_call_id and reads terminal keystrokes as commands', () => {
-    const { bundles, problems, skipped } = run(fixture('trajectory.json'));
+    const { bundles, problems, skipped } = run(fixture('atif', 'trajectory.json'));
     expect(problems).toEqual([]);
     const { trajectory, nodes } = bundles[0]!;
     expect(trajectory).toMatchObject({ domain: 'terminal', title: 'terminus-2 · fix-permissions__7Kq2' });
@@ -92,7 +92,7 @@ describe('ATIF importer', () => {
   });
 
   it('reports unanswered calls, stray results and malformed steps by JSON path', () => {
-    const doc = JSON.parse(fixture('trajectory.json'));
+    const doc = JSON.parse(fixture('atif', 'trajectory.json'));
     doc.steps[2].observation.results[0].source_call_id = 'call_9_9';
     doc.steps[4].observation.results.shift();
     doc.steps[1].source = 'robot';

@@ -54,7 +54,7 @@ describe.skipIf(!existsSync(realFile))(`MCP cassettes: the shared real mcp-recor
 
 describe('MCP cassettes: agent-vcr .vcr', () => {
   it('reads the initialize handshake, calls, protocol errors and server requests of a .vcr', () => {
-    const text = fixture('weather-errors.vcr');
+    const text = fixture('mcp-cassette', 'weather-errors.vcr');
     expect(importerFor('auto', 'weather-errors.vcr', text).id).toBe('mcp-cassette');
     const { bundles, problems, skipped } = run('weather-errors.vcr', text);
     expect(problems).toEqual([]);

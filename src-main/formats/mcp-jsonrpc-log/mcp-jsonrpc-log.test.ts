@@ -8,7 +8,7 @@ const rpc = (m: object) => JSON.stringify({ jsonrpc: '2.0', ...m });
 
 describe('MCP JSON-RPC log importer', () => {
   it('pairs tools/call requests with their responses, including tool and protocol errors', () => {
-    const { bundles, problems } = run(fixture('notes-server.mcp.jsonl'));
+    const { bundles, problems } = run(fixture('mcp-jsonrpc-log', 'notes-server.mcp.jsonl'));
     // The log ends with a call that was never answered.
     expect(problems).toEqual([{ kind: 'problem', line: 16, field: 'id', reason: 'tools/call request has no response in the log' }]);
     const { trajectory, nodes } = bundles[0]!;

@@ -15,7 +15,7 @@ const run = (text: string, name = FILE) => runImporter(sweAgentImporter, name, t
 
 describe('SWE-agent importer', () => {
   it("imports each step as action → observation with the thought as the agent's reasoning", () => {
-    const { bundles, problems, skipped } = run(fixture(FILE));
+    const { bundles, problems, skipped } = run(fixture('swe-agent', FILE));
     expect(problems).toEqual([]);
     const { trajectory, nodes } = bundles[0]!;
     expect(trajectory).toMatchObject({ domain: 'swe', title: 'acme__tinyjson-42 (SWE-agent, submitted)' });
@@ -45,7 +45,7 @@ describe('SWE-agent importer', () => {
   });
 
   it('reports a malformed step by its JSON path in plain words and imports the others', () => {
-    const doc = JSON.parse(fixture(FILE));
+    const doc = JSON.parse(fixture('swe-agent', FILE));
     doc.trajectory[1].action = 17;
     delete doc.history;
     const { bundles, problems } = run(JSON.stringify(doc));
@@ -58,7 +58,7 @@ describe('SWE-agent importer', () => {
   });
 
   it('says a step with no action (a format error the harness answered) was left out', () => {
-    const doc = JSON.parse(fixture(FILE));
+    const doc = JSON.parse(fixture('swe-agent', FILE));
     doc.trajectory[1].action = '';
     doc.trajectory[1].observation = 'Your output was not formatted correctly.\nTry again.';
     const { bundles, skipped } = run(JSON.stringify(doc));
