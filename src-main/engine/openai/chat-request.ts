@@ -2,10 +2,17 @@
 // streamed chunks that answer it.
 import type { FinishReason, GenerateRequest } from '../../common/engine';
 
+/**
+ * Which server's names the request uses where they differ. llama.cpp's server says who it is in
+ * its model list (`owned_by: "llamacpp"`); every other server gets the vLLM/SGLang names.
+ */
+export type ServerDialect = 'openai' | 'llama.cpp';
+
 export function chatCompletionBody(
   request: GenerateRequest,
   model: string,
   extraBody: Readonly<Record<string, unknown>>,
+  server: ServerDialect = 'openai',
 ): Record<string, unknown> {
   const s = request.sampling;
   const messages: { role: string; content: string }[] = request.messages.map((m) => ({ role: m.role, content: m.content }));
@@ -30,7 +37,10 @@ export function chatCompletionBody(
     ...(s.stop.length > 0 ? { stop: s.stop } : {}),
     // Left out when off, so a server applies its own default (vLLM: the model's generation_config.json).
     ...(s.presencePenalty ? { presence_penalty: s.presencePenalty } : {}),
-    ...(s.repetitionPenalty !== undefined && s.repetitionPenalty !== 1 ? { repetition_penalty: s.repetitionPenalty } : {}),
+    // vLLM and SGLang read `repetition_penalty`; llama.cpp's server reads only `repeat_penalty`.
+    ...(s.repetitionPenalty !== undefined && s.repetitionPenalty !== 1
+      ? { [server === 'llama.cpp' ? 'repeat_penalty' : 'repetition_penalty']: s.repetitionPenalty }
+      : {}),
     ...(Object.keys(templateKwargs).length > 0 ? { chat_template_kwargs: templateKwargs } : {}),
     // Resume the last assistant message instead of starting a new one: vLLM and SGLang read
     // continue_final_message (vLLM also wants add_generation_prompt off); llama.cpp's server

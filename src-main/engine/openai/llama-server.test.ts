@@ -108,6 +108,17 @@ describe('OpenAiCompatibleEngine against llama-server', () => {
     });
   }
 
+  it("sends the repetition penalty as llama-server's repeat_penalty (it ignores vLLM's repetition_penalty), and nothing when it is off", async () => {
+    const url = await llamaServer((_body, res) => stream(res, [delta({ content: 'ok' })], 'stop', true));
+    const e = engine(url);
+    await e.load();
+    await e.generate([{ ...request, sampling: { ...request.sampling, repetitionPenalty: 1.05 } }], () => {});
+    await e.generate([{ ...request, sampling: { ...request.sampling, repetitionPenalty: 1 } }], () => {});
+    expect(bodies[0]).toMatchObject({ repeat_penalty: 1.05 });
+    expect(bodies[0]).not.toHaveProperty('repetition_penalty');
+    expect(bodies[1]).not.toHaveProperty('repeat_penalty');
+  });
+
   it('reads finish_reason "length" inside the reasoning as out of tokens while reasoning', async () => {
     const url = await llamaServer((_body, res) => stream(res, words(REASONING).map((w) => delta({ reasoning_content: w })), 'length', true));
     const [result] = await engine(url).generate([{ ...request, sampling: { ...request.sampling, maxTokens: 11 } }], () => {});

@@ -11,7 +11,7 @@ import {
   type WorldModelEngine,
 } from '../../common/engine';
 import { approximateTokenCount } from './approximate-tokens';
-import { chatCompletionBody } from './chat-request';
+import { chatCompletionBody, type ServerDialect } from './chat-request';
 import { CompletionStream, StreamFailure } from './completion-stream';
 import { DEFAULT_RETRY, retryDelayMs, sleep, type RetryPolicy } from './retry';
 import { Semaphore } from './semaphore';
@@ -52,6 +52,8 @@ interface ServedModel {
   id: string;
   max_model_len?: number;
   context_length?: number;
+  /** llama.cpp's server answers "llamacpp" here. */
+  owned_by?: string;
 }
 
 export class OpenAiCompatibleEngine implements WorldModelEngine {
@@ -65,6 +67,7 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
   #model: string | undefined;
   #contextLength = 0;
   #hasTokenizeEndpoint: boolean | undefined;
+  #dialect: ServerDialect = 'openai';
   #notes: string[] = [];
 
   constructor(options: OpenAiEngineOptions) {
@@ -106,6 +109,7 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
     const served = listed.find((m) => m.id === this.#model);
     if (!served) throw unknownModelError(this.#context(), '', ids);
     this.#contextLength = served.max_model_len ?? served.context_length ?? 0;
+    this.#dialect = served.owned_by === 'llamacpp' ? 'llama.cpp' : 'openai';
     this.#notes = this.#contextLength ? [] : ['The server does not report the context length.'];
     return this.describe();
   }
@@ -195,7 +199,7 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
    */
   async #generateOne(request: GenerateRequest, onToken: (e: TokenEvent) => void, signal: AbortSignal): Promise<GenerateResult> {
     const ctx = this.#context(request.sampling.maxTokens);
-    let body = JSON.stringify(chatCompletionBody(request, this.#model!, this.#extraBody));
+    let body = JSON.stringify(chatCompletionBody(request, this.#model!, this.#extraBody, this.#dialect));
     let budgetFitted = false;
     for (let attempt = 1; ; attempt++) {
       const stream = new CompletionStream(request, onToken, performance.now());
@@ -216,7 +220,7 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
         const room = budgetFitted || response.status !== 400 ? null : roomLeft(answer);
         if (room !== null && room > 0 && room < request.sampling.maxTokens) {
           budgetFitted = true;
-          body = JSON.stringify(chatCompletionBody({ ...request, sampling: { ...request.sampling, maxTokens: room } }, this.#model!, this.#extraBody));
+          body = JSON.stringify(chatCompletionBody({ ...request, sampling: { ...request.sampling, maxTokens: room } }, this.#model!, this.#extraBody, this.#dialect));
           attempt--;
           continue;
         }
