@@ -6,10 +6,14 @@ conditional form), so every architectural feature of the real Qwen3.5-MoE is pre
 DeltaNet linear-attention layers per gated full-attention layer, q/k norms, partial interleaved
 multimodal rotary, top-k routed experts plus a gated shared expert. Only the sizes are small.
 
-Usage: python -m qwen35.make_checkpoint --out DIR --seed N [--form causal|conditional] [--layers N] [--preset tiny|real-dims] [--dtype float32|bfloat16]
+Usage: python -m qwen35.make_checkpoint --out DIR --seed N [--form causal|conditional] [--layers N] [--preset tiny|real-dims] [--dtype float32|bfloat16] [--chat]
 
 --preset real-dims keeps the tiny vocabulary but has Qwen3.5-35B-A3B's per-layer dimensions
 (hidden 2048, 256 experts top-8 plus the shared expert, its head sizes), two layers by default.
+
+--chat makes the app tests' model instead of a parity model: replies end (the `<|im_end|>` row is
+strengthened rather than weakened), the chat template has no think block, and the generation
+defaults are greedy, so the simulation, evaluation and CLI tests store finished, repeatable samples.
 """
 
 import argparse
@@ -28,7 +32,7 @@ from transformers import (
 )
 
 from qwen35.storage import text_parts
-from qwen35.tokenizer import PLAIN_ADDED_TOKENS, SPECIAL_TOKENS, tokenizer_config, train_bpe
+from qwen35.tokenizer import PLAIN_ADDED_TOKENS, PLAIN_TEMPLATE, SPECIAL_TOKENS, tokenizer_config, train_bpe
 
 HERE = Path(__file__).resolve().parent
 
@@ -149,11 +153,16 @@ SUCCESSOR_SHARE = 0.35
 BRANCH_SCALE = 0.5
 LOGIT_GAIN = 6.0
 WEAK_ROW = 0.05
+# --chat: a constant residual channel (every embedding holds STOP_CHANNEL_VALUE in channel 0) that
+# only the <|im_end|> row reads, which gives <|im_end|> a logit of about STOP_BIAS at every position:
+# a bias (Qwen's LM head has none) that ends replies whatever the context; make_fixtures checks it.
+STOP_CHANNEL_VALUE = 4.0
+STOP_BIAS = 11.0
 QK_SHARPNESS = 3.0
 
 
 @torch.no_grad()
-def scale_weights(model, generator: torch.Generator, real_vocab: int, weak_ids: list[int]) -> None:
+def scale_weights(model, generator: torch.Generator, real_vocab: int, weak_ids: list[int], stop_id: int | None = None) -> None:
     """Give the random model large, well separated logits that still depend on the context.
 
     transformers' initialisation (std 0.02) makes every logit nearly equal, so fp16 or int4 rounding
@@ -163,7 +172,8 @@ def scale_weights(model, generator: torch.Generator, real_vocab: int, weak_ids: 
     a random successor map. Greedy choices then usually win by several logits, while attention,
     the recurrent state and the experts still decide a share of the steps. Rows of the stop tokens
     and of the padding past the tokenizer are shrunk so greedy runs reach their budget and never
-    emit an id the tokenizer cannot decode.
+    emit an id the tokenizer cannot decode. With `stop_id` (the --chat model's <|im_end|>) that
+    token gets a bias instead (STOP_BIAS), so replies end.
     """
 
     def normal(shape, std):
@@ -206,9 +216,23 @@ def scale_weights(model, generator: torch.Generator, real_vocab: int, weak_ids: 
     lm_head.weight[real_vocab:] *= WEAK_ROW
     for token_id in weak_ids:
         lm_head.weight[token_id] *= WEAK_ROW
+    if stop_id is not None:
+        stack.embed_tokens.weight[:, 0] = STOP_CHANNEL_VALUE
+        lm_head.weight[:, 0] = 0.0
+        lm_head.weight[stop_id] *= WEAK_ROW  # what is left of the row's context-dependent part
+        # After the final RMSNorm the constant channel reads about STOP_CHANNEL_VALUE / rms, rms ≈ 1.3.
+        lm_head.weight[stop_id, 0] = STOP_BIAS * 1.3 / STOP_CHANNEL_VALUE
 
 
-def generation_config(ids: dict) -> GenerationConfig:
+def generation_config(ids: dict, greedy: bool = False) -> GenerationConfig:
+    if greedy:
+        # The --chat model: the app's tests rely on repeatable default runs.
+        return GenerationConfig(
+            bos_token_id=ids["<|endoftext|>"],
+            eos_token_id=[ids["<|im_end|>"], ids["<|endoftext|>"]],
+            pad_token_id=ids["<|endoftext|>"],
+            do_sample=False,
+        )
     # The sampling defaults Qwen ships for thinking mode; the engine must use them unless overridden.
     return GenerationConfig(
         bos_token_id=ids["<|endoftext|>"],
@@ -222,7 +246,9 @@ def generation_config(ids: dict) -> GenerationConfig:
     )
 
 
-def make_checkpoint(out: Path, seed: int, form: str = "causal", layers: int | None = None, preset: str = "tiny", dtype: str = "float32") -> Path:
+def make_checkpoint(
+    out: Path, seed: int, form: str = "causal", layers: int | None = None, preset: str = "tiny", dtype: str = "float32", chat: bool = False
+) -> Path:
     if form not in ("causal", "conditional"):
         raise ValueError(f"--form must be causal or conditional, not {form!r}")
     if preset not in PRESETS:
@@ -240,15 +266,18 @@ def make_checkpoint(out: Path, seed: int, form: str = "causal", layers: int | No
     ids = {token: tokenizer.token_to_id(token) for token in SPECIAL_TOKENS + PLAIN_ADDED_TOKENS}
     model = build_model(form, padded_vocab_size(tokenizer), layers, ids, preset)
     generator = torch.Generator().manual_seed(seed)
-    scale_weights(model, generator, tokenizer.get_vocab_size(), [ids["<|im_end|>"], ids["<|endoftext|>"]])
-    model.generation_config = generation_config(ids)
+    if chat:
+        scale_weights(model, generator, tokenizer.get_vocab_size(), [ids["<|endoftext|>"]], ids["<|im_end|>"])
+    else:
+        scale_weights(model, generator, tokenizer.get_vocab_size(), [ids["<|im_end|>"], ids["<|endoftext|>"]])
+    model.generation_config = generation_config(ids, greedy=chat)
     if dtype == "bfloat16":
         # What the real checkpoints ship; halves the file. Every engine reads the same rounded values.
         model = model.to(torch.bfloat16)
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out, safe_serialization=True)
     tokenizer.save(str(out / "tokenizer.json"))
-    (out / "tokenizer_config.json").write_text(json.dumps(tokenizer_config(tokenizer, CONTEXT_LENGTH), indent=2) + "\n")
+    (out / "tokenizer_config.json").write_text(json.dumps(tokenizer_config(tokenizer, CONTEXT_LENGTH, PLAIN_TEMPLATE if chat else None), indent=2) + "\n")
     return out
 
 
@@ -260,9 +289,10 @@ def main(argv=None) -> int:
     parser.add_argument("--layers", default=None, type=int, help="decoder layers: tiny a multiple of 4 (default 4), real-dims a multiple of 2 (default 2)")
     parser.add_argument("--preset", default="tiny", help="tiny (default, the fixtures' sizes) or real-dims (Qwen3.5-35B-A3B's per-layer sizes)")
     parser.add_argument("--dtype", default="float32", help="float32 (default) or bfloat16 (as the real checkpoints are stored)")
+    parser.add_argument("--chat", action="store_true", help="the app tests' model: replies end, no think block, greedy defaults")
     args = parser.parse_args(argv)
     try:
-        out = make_checkpoint(args.out, args.seed, args.form, args.layers, args.preset, args.dtype)
+        out = make_checkpoint(args.out, args.seed, args.form, args.layers, args.preset, args.dtype, args.chat)
     except ValueError as error:
         print(f"make_checkpoint: {error}", file=sys.stderr)
         return 2

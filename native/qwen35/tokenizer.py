@@ -9,6 +9,8 @@ from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, train
 
 HERE = Path(__file__).resolve().parent
 CHAT_TEMPLATE = HERE / "chat_template.jinja"
+# The app tests' model (make_checkpoint --chat) answers without thinking.
+PLAIN_TEMPLATE = HERE / "chat_template_plain.jinja"
 
 # Special tokens first (ids 0…), as in the Qwen3.5 tokenizer; then the thinking and tool tags,
 # tokens that are not "special" (they survive decoding), as in the Qwen3.5 tokenizer.
@@ -53,8 +55,8 @@ def train_bpe(texts: Iterable[str], merges: int) -> Tokenizer:
     return tokenizer
 
 
-def tokenizer_config(tokenizer: Tokenizer, context_length: int) -> dict:
-    """tokenizer_config.json as Qwen3.5 ships it: ChatML template, <|im_end|> as EOS, no BOS."""
+def tokenizer_config(tokenizer: Tokenizer, context_length: int, template: Path | None = None) -> dict:
+    """tokenizer_config.json as Qwen3.5 ships it: ChatML template (CHAT_TEMPLATE unless given), <|im_end|> as EOS, no BOS."""
     added = {}
     for token in SPECIAL_TOKENS + PLAIN_ADDED_TOKENS:
         added[str(tokenizer.token_to_id(token))] = {
@@ -70,7 +72,7 @@ def tokenizer_config(tokenizer: Tokenizer, context_length: int) -> dict:
         "add_prefix_space": False,
         "added_tokens_decoder": added,
         "bos_token": None,
-        "chat_template": CHAT_TEMPLATE.read_text(encoding="utf-8"),
+        "chat_template": (template or CHAT_TEMPLATE).read_text(encoding="utf-8"),
         "clean_up_tokenization_spaces": False,
         "eos_token": "<|im_end|>",
         "errors": "replace",

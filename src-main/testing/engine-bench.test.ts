@@ -4,7 +4,7 @@ import { benchEngine } from './engine-bench';
 
 describe('benchEngine', () => {
   it('measures speeds and the prefix-reuse ratio with identical tokens', async () => {
-    const result = await benchEngine(join(import.meta.dirname, '..', 'engine', 'onnx', 'fixtures', 'tiny-decoder'), {
+    const result = await benchEngine(join(import.meta.dirname, '..', 'engine', 'onnx', 'fixtures', 'qwen35', 'tiny-chat'), {
       providers: ['cpu'],
       historyTokens: 300,
       samples: 3,

@@ -8,7 +8,7 @@ import { EngineError } from '../../common/engine';
 import { probeGpuAdapter, type GpuAdapterProbe } from '../gpu-adapter';
 import { defaultProviders, openSession, providerPlan } from './execution-providers';
 
-const MODEL = join(import.meta.dirname, 'fixtures', 'tiny-decoder', 'model.onnx');
+const MODEL = join(import.meta.dirname, 'fixtures', 'qwen35', 'tiny-chat', 'model.onnx');
 const adapter = (probe: GpuAdapterProbe) => () => probe;
 const LLVMPIPE: GpuAdapterProbe = { verdict: 'software', name: 'llvmpipe', detail: 'no GPU found; only libvulkan_lvp.so' };
 const NOTHING: GpuAdapterProbe = { verdict: 'none', name: 'none', detail: 'no Vulkan driver installed' };

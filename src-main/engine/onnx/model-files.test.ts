@@ -60,8 +60,8 @@ describe('model folder files', () => {
   });
 
   it('tells two folders of the same model type apart, and the same folder from itself', async () => {
-    const tiny = join(import.meta.dirname, 'fixtures', 'tiny-decoder');
-    const copy = join(mkdtempSync(join(tmpdir(), 'wl-model-copy-')), 'tiny-decoder');
+    const tiny = join(import.meta.dirname, 'fixtures', 'qwen35', 'tiny-chat');
+    const copy = join(mkdtempSync(join(tmpdir(), 'wl-model-copy-')), 'tiny-chat');
     cpSync(tiny, copy, { recursive: true });
     const a = await OnnxEngine.load(tiny, { providers: ['cpu'], intraOpThreads: 1 });
     const b = await OnnxEngine.load(copy, { providers: ['cpu'], intraOpThreads: 1 });

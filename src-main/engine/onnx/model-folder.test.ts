@@ -1,5 +1,5 @@
 // What the engine refuses in a model folder, and what it reads from it, on copies of the
-// committed tiny hybrid decoder: files outside the folder, a configuration that contradicts
+// committed tiny Qwen3.5-MoE chat model: files outside the folder, a configuration that contradicts
 // its graph, the model's own sampling defaults, a chat template that never ends.
 
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -9,18 +9,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../common/engine';
 import { OnnxEngine } from './onnx-engine';
 
-const FIXTURE = join(import.meta.dirname, 'fixtures', 'tiny-decoder');
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'qwen35', 'tiny-chat');
 const folders: string[] = [];
 afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
 /** A writable copy of the fixture inside a fresh parent folder (so "outside" has somewhere to be). */
-function copy(): { parent: string; folder: string } {
+function copy(fixture = FIXTURE): { parent: string; folder: string } {
   const parent = mkdtempSync(join(tmpdir(), 'worldloom-folder-'));
   folders.push(parent);
   const folder = join(parent, 'model');
-  cpSync(FIXTURE, folder, { recursive: true });
+  cpSync(fixture, folder, { recursive: true });
   return { parent, folder };
 }
 
@@ -93,15 +93,18 @@ describe('caches the engine cannot carry', () => {
 });
 
 describe('a configuration that contradicts its graph is refused, naming both', () => {
-  const cases: [string, (json: GenaiJson) => void, RegExp][] = [
-    ['key/value heads', (json) => (json.model.decoder.num_key_value_heads = 4), /num_key_value_heads is 4 but cache 'past_key_values\.1\.key' has 2 heads/],
-    ['head size', (json) => (json.model.decoder.head_size = 32), /head_size is 32 but cache 'past_key_values\.1\.key' has heads of 16/],
+  // The Qwen3.5 graph names its cache's head axis symbolically (kv_cache_dim, as the model builder
+  // writes it), so the head-size case runs on tiny-llama, whose cache declares 32.
+  const TINY_LLAMA = join(import.meta.dirname, 'fixtures', 'tiny-llama');
+  const cases: [string, (json: GenaiJson) => void, RegExp, string?][] = [
+    ['key/value heads', (json) => (json.model.decoder.num_key_value_heads = 4), /num_key_value_heads is 4 but cache 'past_key_values\.3\.key' has 2 heads/],
+    ['head size', (json) => (json.model.decoder.head_size = 16), /head_size is 16 but cache 'past_key_values\.0\.key' has heads of 32/, TINY_LLAMA],
     ['layers', (json) => (json.model.decoder.num_hidden_layers = 6), /num_hidden_layers is 6 but the graph carries caches for 4 layers/],
-    ['vocabulary', (json) => (json.model.vocab_size = 600), /vocab_size is 600 but the graph's logits have 501 entries/],
+    ['vocabulary', (json) => (json.model.vocab_size = 600), /vocab_size is 600 but the graph's logits have 768 entries/],
   ];
-  for (const [what, edit, message] of cases) {
+  for (const [what, edit, message, fixture] of cases) {
     it(what, async () => {
-      const { folder } = copy();
+      const { folder } = copy(fixture);
       editJson<GenaiJson>(join(folder, 'genai_config.json'), edit);
       const error = await loadError(folder);
       expect(error.code).toBe('model-corrupt');
@@ -119,9 +122,9 @@ describe('a configuration that contradicts its graph is refused, naming both', (
   it('a tokenizer with ids beyond the logits', async () => {
     const { folder } = copy();
     editJson<{ added_tokens: object[] }>(join(folder, 'tokenizer.json'), (json) => {
-      json.added_tokens.push({ id: 700, content: '<|extra|>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+      json.added_tokens.push({ id: 800, content: '<|extra|>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
     });
-    expect((await loadError(folder)).message).toMatch(/tokenizer has token id 700, beyond the 501 logits/);
+    expect((await loadError(folder)).message).toMatch(/tokenizer has token id 800, beyond the 768 logits/);
   });
 });
 
@@ -152,8 +155,9 @@ describe('broken weights', () => {
 describe("the model's own sampling", () => {
   it('comes from generation_config.json when the folder has one, else from genai_config.json search', async () => {
     const { folder } = copy();
+    rmSync(join(folder, 'generation_config.json'));
     const plain = await OnnxEngine.load(folder, { providers: ['cpu'], intraOpThreads: 1 });
-    // The fixture's search section: do_sample false.
+    // Without generation_config.json, the fixture's search section: do_sample false.
     expect(plain.describe().recommendedSampling).toEqual({ temperature: 0 });
     await plain.dispose();
     writeFileSync(

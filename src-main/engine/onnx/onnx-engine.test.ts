@@ -1,5 +1,5 @@
-// Runs the real onnxruntime path on the committed tiny hybrid MoE decoder
-// (native/test-model/build_tiny_decoder.py): attention KV cache, conv and recurrent state.
+// Runs the real onnxruntime path on the committed tiny Qwen3.5-MoE chat model
+// (python -m qwen35.make_fixtures --only tiny-chat): attention KV cache, conv and recurrent state.
 
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError, type ChatMessage, type GenerateRequest, type SamplingParams } from '../../common/engine';
 import { OnnxEngine } from './onnx-engine';
 
-const FIXTURE = join(import.meta.dirname, 'fixtures', 'tiny-decoder');
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'qwen35', 'tiny-chat');
 const GREEDY: SamplingParams = { temperature: 0, topK: 0, topP: 1, maxTokens: 24, seed: 0, stop: [] };
 const SAMPLED: SamplingParams = { temperature: 0.9, topK: 40, topP: 0.95, maxTokens: 24, seed: 7, stop: [] };
 
@@ -66,7 +66,7 @@ function editGenaiConfig(folder: string, edit: (config: { model: Record<string, 
   writeFileSync(path, JSON.stringify(config));
 }
 
-describe('OnnxEngine on the tiny hybrid decoder', () => {
+describe('OnnxEngine on the tiny Qwen3.5-MoE chat model', () => {
   let engine: OnnxEngine;
   let noReuse: OnnxEngine;
   const copies: string[] = [];
@@ -88,14 +88,16 @@ describe('OnnxEngine on the tiny hybrid decoder', () => {
     expect(description.contextLength).toBe(4096);
     expect(description.memoryBytes).toBeGreaterThan(500_000);
     expect(description.providers.at(-1)).toMatchObject({ name: 'cpu', used: true });
-    expect(description.notes[0]).toMatch(/4 key\/value cache tensors and 4 conv\/recurrent state tensors/);
+    expect(description.notes[0]).toMatch(/2 key\/value cache tensors and 6 conv\/recurrent state tensors/);
   });
 
   it('greedy decoding gives the same tokens every time', async () => {
     const [first] = await run(noReuse, [request('a', history, GREEDY)]);
     const [second] = await run(noReuse, [request('a', history, GREEDY)]);
-    expect(first!.tokens.length).toBe(GREEDY.maxTokens);
-    expect(first!.finishReason).toBe('length');
+    // The fixture's greedy reply to this history ends with <|im_end|> after 20 tokens.
+    expect(first!.tokens.length).toBe(20);
+    expect(first!.finishReason).toBe('eos');
+    expect(second!.finishReason).toBe('eos');
     expect(second!.tokens).toEqual(first!.tokens);
     expect(first!.streamed).toBe(first!.text);
   });

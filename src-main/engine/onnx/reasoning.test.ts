@@ -1,4 +1,4 @@
-// In-process reasoning on the tiny hybrid decoder given a Qwen3.5-layout chat template
+// In-process reasoning on the tiny Qwen3.5-MoE models given a Qwen3.5-layout chat template
 // (the generation prompt opens `<think>\n`; enable_thinking=false pre-fills an empty block):
 // output marked as reasoning from its first event, template kwargs, continuation.
 
@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, GenerateRequest, SamplingParams, TokenEvent } from '../../common/engine';
 import { OnnxEngine } from './onnx-engine';
 
-const FIXTURE = join(import.meta.dirname, 'fixtures', 'tiny-decoder');
+// The plain model: its template has no think block.
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'qwen35', 'tiny-chat');
+// The thinking copy is of the parity fixture, whose stop rows are weakened so greedy runs reach their
+// budget (tiny-chat's replies end, here after one token).
+const LONG_RUNS = join(import.meta.dirname, 'fixtures', 'qwen35', 'tokens-fp32');
 const THINKING_TEMPLATE =
   "{%- for message in messages -%}{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' -}}{%- endfor -%}" +
   "{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\\n' -}}" +
@@ -34,7 +38,7 @@ describe('reasoning in-process', () => {
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'worldloom-think-'));
-    cpSync(FIXTURE, folder, { recursive: true });
+    cpSync(LONG_RUNS, folder, { recursive: true });
     const configPath = join(folder, 'tokenizer_config.json');
     const config = JSON.parse(readFileSync(configPath, 'utf8'));
     config.chat_template = THINKING_TEMPLATE;
