@@ -1,0 +1,60 @@
+// gemini-cli sessions imported: recognised by detection, each tool call paired with its result
+// (../../parsing/agent-session.ts) as a step, and what is left out said.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture, runImporter } from '../../testing/importer-fixtures';
+import { realWorld, realWorldNote } from '../../testing/real-world';
+import type { TrajectoryImporter } from '../format';
+import { importerFor } from '../registry';
+import { geminiCliImporter } from './import';
+
+const steps = (bundle: { nodes: { action: string; observation: string }[] }) => bundle.nodes.slice(1).map((n) => [n.action, n.observation]);
+const whats = (skipped: { what: string }[]) => skipped.map((s) => s.what);
+
+describe('gemini-cli sessions', () => {
+  it('a chat recording: each tool call with its result is a step; the cancelled call and the app notes are said', () => {
+    const text = fixture('gemini-cli', 'gemini-cli-session.json');
+    expect(importerFor('auto', 'session-2025-10-03T08-00.json', text).id).toBe('gemini-cli');
+    const { bundles, problems, skipped } = runImporter(geminiCliImporter, 'session.json', text);
+    expect(problems).toEqual([]);
+    expect(bundles[0]!.trajectory.domain).toBe('swe');
+    expect(bundles[0]!.nodes[0]!.observation).toBe('Count the lines of main.go');
+    expect(steps(bundles[0]!)).toEqual([
+      ['{"name":"read_file","arguments":{"absolute_path":"/p/main.go"}}', 'package main\n\nfunc main() {}\n'],
+      ['wc -l main.go', 'Command: wc -l main.go\nStdout: 3 main.go\nExit Code: 0'],
+    ]);
+    expect(bundles[0]!.nodes[1]!.agentReasoning).toBe('Reading the file: I will read main.go first.');
+    expect(whats(skipped)).toEqual(['messages.3 (a info note: Request cancelled.)', 'the call {"name":"write_file","arguments":{"file_path":"/p/count.txt","content":"3"}}', "the agent's last words: main.go has 3 lines."]);
+  });
+
+  it('a saved chat (Gemini API contents): calls pair with responses by name when they carry no id', () => {
+    const contents = [
+      { role: 'user', parts: [{ text: 'What is in /tmp?' }] },
+      { role: 'model', parts: [{ text: 'Listing it.' }, { functionCall: { name: 'list_directory', args: { path: '/tmp' } } }] },
+      { role: 'user', parts: [{ functionResponse: { name: 'list_directory', response: { output: 'a.log\nb.log' } } }] },
+      { role: 'model', parts: [{ text: 'Two logs.' }] },
+    ];
+    const text = JSON.stringify(contents);
+    expect(importerFor('auto', 'checkpoint-x.json', text).id).toBe('gemini-cli');
+    const { bundles, problems } = runImporter(geminiCliImporter, 'checkpoint-x.json', text);
+    expect(problems).toEqual([]);
+    expect(steps(bundles[0]!)).toEqual([['{"name":"list_directory","arguments":{"path":"/tmp"}}', 'a.log\nb.log']]);
+  });
+});
+
+const REAL = realWorld();
+const real = (p: string) => join(REAL, p);
+
+describe.skipIf(!existsSync(REAL))(`Harbor's gemini-cli session from the shared real files (${realWorldNote()})`, () => {
+  const run = (importer: TrajectoryImporter, path: string) => runImporter(importer, path.split('/').pop()!, readFileSync(real(path), 'utf8'));
+
+  it("Harbor's gemini-cli session: recognised; a question and a reply with no tool call is said, not imported", () => {
+    const text = readFileSync(real('atif/gemini-cli-trajectory.json'), 'utf8');
+    expect(importerFor('auto', 'gemini-cli-trajectory.json', text).id).toBe('gemini-cli');
+    const { bundles, problems, skipped } = run(geminiCliImporter, 'atif/gemini-cli-trajectory.json');
+    expect(bundles).toEqual([]);
+    expect(problems.map((p) => p.reason)).toEqual(['cdd63974-c2a3-4f1c-931d-cce1db22ec03: no tool call with a result: the agent only talked, so there is no action and observation to import']);
+    expect(whats(skipped)).toEqual(['the agent\'s last words: Okay, I\'ve created the file `/app/hello.txt` with the content "Hello, world!".']);
+  });
+});

@@ -1,0 +1,71 @@
+// Inspect AI eval logs imported: recognised by detection, each tool call paired with its result
+// (../../parsing/agent-session.ts) as a step, and what is left out said.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import type { ImportItem } from '../../parsing/import-item';
+import { fileSource } from '../../parsing/sources';
+import { fixture, runImporter } from '../../testing/importer-fixtures';
+import { realWorld, realWorldNote } from '../../testing/real-world';
+import type { TrajectoryImporter } from '../format';
+import { importerFor } from '../registry';
+import { inspectLogImporter } from './import';
+
+const steps = (bundle: { nodes: { action: string; observation: string }[] }) => bundle.nodes.slice(1).map((n) => [n.action, n.observation]);
+const whats = (skipped: { what: string }[]) => skipped.map((s) => s.what);
+
+function inspectSample1() {
+  return (JSON.parse(fixture('inspect-log', 'inspect-log.json')) as { samples: unknown[] }).samples[0];
+}
+
+describe('Inspect AI eval logs', () => {
+  const expectSample1 = (items: ImportItem[]) => {
+    const bundles = items.flatMap((i) => (i.kind === 'trajectory' ? [i.bundle] : []));
+    expect(bundles).toHaveLength(1);
+    expect(bundles[0]!.trajectory.title).toBe('Inspect AI make_hello (openai/gpt-4o) · sample 1 epoch 1');
+    expect(bundles[0]!.trajectory.domain).toBe('terminal');
+    expect(bundles[0]!.nodes[0]!.observation).toBe('Create hello.txt containing hi');
+    expect(steps(bundles[0]!)).toEqual([
+      ['echo hi > hello.txt', ''],
+      ['cat nope.txt', 'unknown: cat: nope.txt: No such file or directory'],
+    ]);
+    expect(bundles[0]!.nodes[1]!.agentReasoning).toBe("A bash echo will do.\n\nI'll write the file.");
+  };
+
+  it('a .json log: one trajectory per sample that called tools; a sample that only answered is said', () => {
+    const text = fixture('inspect-log', 'inspect-log.json');
+    expect(importerFor('auto', '2025-10-04T00-00-00_make-hello.json', text).id).toBe('inspect-log');
+    const run = runImporter(inspectLogImporter, 'make-hello.json', text);
+    expectSample1([...run.bundles.map((bundle) => ({ kind: 'trajectory' as const, bundle }))]);
+    expect(run.problems.map((p) => p.reason)).toEqual(['sample 2 epoch 1: no tool call with a result: the agent only talked, so there is no action and observation to import']);
+    expect(whats(run.skipped)).toContain('sample 1 epoch 1 message 1 (the system prompt)');
+  });
+
+  it('a .eval archive (zip of header.json and samples/*.json) reads the same', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wl-inspect-'));
+    const path = join(dir, 'make-hello.eval');
+    const header = JSON.parse(fixture('inspect-log', 'inspect-log.json')) as Record<string, unknown>;
+    delete header.samples;
+    writeFileSync(path, zipSync({ 'header.json': strToU8(JSON.stringify(header)), 'samples/1_epoch_1.json': strToU8(JSON.stringify(inspectSample1())), '_journal/start.json': strToU8('{}') }));
+    expect(importerFor('auto', 'make-hello.eval', readFileSync(path, 'latin1').slice(0, 4096)).id).toBe('inspect-log');
+    let n = 0;
+    expectSample1([...inspectLogImporter.parse(fileSource(path), () => `id-${n++}`, '2024-06-10T00:00:00Z')]);
+  });
+});
+
+const REAL = realWorld();
+const real = (p: string) => join(REAL, p);
+
+describe.skipIf(!existsSync(REAL))(`Inspect's tool-call-error log from the shared real files (${realWorldNote()})`, () => {
+  const run = (importer: TrajectoryImporter, path: string) => runImporter(importer, path.split('/').pop()!, readFileSync(real(path), 'utf8'));
+
+  it("Inspect's tool-call-error log: recognised; its 11 tool results answer calls the log does not hold, each said", () => {
+    const text = readFileSync(real('traces/inspect-log_tool_call_error.json'), 'utf8');
+    expect(importerFor('auto', 'log_tool_call_error.json', text).id).toBe('inspect-log');
+    const { bundles, problems } = run(inspectLogImporter, 'traces/inspect-log_tool_call_error.json');
+    expect(bundles).toEqual([]);
+    expect(problems.filter((p) => /a tool result for "bash_\d+", which no earlier call made/.test(p.reason))).toHaveLength(11);
+  });
+});

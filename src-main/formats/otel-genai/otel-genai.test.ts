@@ -1,0 +1,53 @@
+// OpenTelemetry GenAI traces imported: recognised by detection, each tool call paired with its result
+// (../../parsing/agent-session.ts) as a step, and what is left out said.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture, runImporter } from '../../testing/importer-fixtures';
+import { realWorld, realWorldNote } from '../../testing/real-world';
+import type { TrajectoryImporter } from '../format';
+import { importerFor } from '../registry';
+import { otelGenAiImporter } from './import';
+
+const steps = (bundle: { nodes: { action: string; observation: string }[] }) => bundle.nodes.slice(1).map((n) => [n.action, n.observation]);
+const whats = (skipped: { what: string }[]) => skipped.map((s) => s.what);
+
+describe('OpenTelemetry GenAI traces (OTLP JSON)', () => {
+  const text = fixture('otel-genai', 'otel-genai-trace.json');
+
+  it('one trajectory per trace, spans in time order: tool spans and the calls and results in model messages are steps', () => {
+    expect(importerFor('auto', 'traces.json', text).id).toBe('otel-genai');
+    const { bundles, problems, skipped } = runImporter(otelGenAiImporter, 'traces.json', text);
+    expect(problems).toEqual([]);
+    expect(bundles).toHaveLength(2);
+    const [weather, files] = bundles;
+    expect(weather!.trajectory.title).toBe('traced agent weather-agent (gpt-4o) · trace 0af7651916cd43dd8448eb211c80319c');
+    expect(weather!.nodes[0]!.observation).toBe('What is the weather in Paris?');
+    // Counted by hand: get_weather (its span's result) and get_forecast (an error status, no result attribute).
+    expect(steps(weather!)).toEqual([
+      ['{"name":"get_weather","arguments":{"city":"Paris"}}', '{"temp_c": 18.0}'],
+      ['{"name":"get_forecast","arguments":{"city":"Paris","days":2}}', 'forecast service unavailable'],
+    ]);
+    expect(weather!.nodes[2]!.agentReasoning).toBe('Let me check the forecast too.');
+    expect(weather!.nodes[2]!.provenance.tool).toMatchObject({ isError: true });
+    // OpenLLMetry's flattened attributes: the call in one span, its result fed back in the next.
+    expect(files!.nodes[0]!.observation).toBe('List the files here');
+    expect(steps(files!)).toEqual([['{"name":"list_dir","arguments":{"path":"."}}', '["a.txt", "b.txt"]']]);
+    expect(whats(skipped)).toContain("2 spans of other kinds (HTTP, database, the agent's own steps)");
+  });
+});
+
+const REAL = realWorld();
+const real = (p: string) => join(REAL, p);
+
+describe.skipIf(!existsSync(REAL))(`the OTLP example envelope from the shared real files (${realWorldNote()})`, () => {
+  const run = (importer: TrajectoryImporter, path: string) => runImporter(importer, path.split('/').pop()!, readFileSync(real(path), 'utf8'));
+
+  it('the OTLP example envelope: recognised; its one generic span is named as not GenAI', () => {
+    const text = readFileSync(real('traces/otlp-example-trace.json'), 'utf8');
+    expect(importerFor('auto', 'trace.json', text).id).toBe('otel-genai');
+    const { bundles, problems } = run(otelGenAiImporter, 'traces/otlp-example-trace.json');
+    expect(bundles).toEqual([]);
+    expect(problems.map((p) => p.reason)).toEqual([expect.stringMatching(/^trace 5B8EFFF798038103D269B633813FC60C: none of its 1 span \(I'm a server span\) follows the GenAI conventions/)]);
+  });
+});
