@@ -4,6 +4,7 @@
 // of its prompt: sequence-pool.ts), evaluates what that sequence lacks, then decodes every
 // request at once (node-llama-cpp batches the sequences' steps together).
 
+import { availableParallelism } from 'node:os';
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import type { DeviceChoice } from '../../common/device';
 import {
@@ -41,8 +42,18 @@ export interface GgufEngineOptions {
   kvCache?: 'f32' | 'f16';
   /** false turns prefix reuse off (every prompt evaluated from scratch): a benchmark baseline. */
   prefixReuse?: boolean;
-  /** CPU threads; default node-llama-cpp's choice (the machine's cores). */
+  /** CPU threads; default all but one of the machine's cores (see defaultThreads). */
   threads?: number;
+}
+
+/**
+ * llama.cpp's CPU threads wait for each other by spinning. Given every core, they fight the
+ * studio's own work (the UI, the host, a browser) for the last one, and a descheduled thread
+ * stalls the rest: on a busy 2-core machine a 986-token prompt took 138 s on 2 threads against
+ * about 3 s on 1. One core is left to the rest of the app.
+ */
+export function defaultThreads(cores = availableParallelism()): number {
+  return Math.max(1, cores - 1);
 }
 
 const DEFAULT_SEQUENCES = 8;
@@ -96,7 +107,7 @@ export class GgufEngine implements WorldModelEngine {
           flashAttention: kvCache === 'f16' ? 'auto' : false,
           experimentalKvCacheKeyType: kvCache === 'f32' ? 'F32' : 'F16',
           experimentalKvCacheValueType: kvCache === 'f32' ? 'F32' : 'F16',
-          ...(options.threads ? { threads: options.threads } : {}),
+          threads: options.threads ?? defaultThreads(),
         });
       } catch (error) {
         throw new EngineError(
