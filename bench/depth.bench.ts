@@ -14,7 +14,7 @@ import { newId } from '../src-main/common/trajectory/ids';
 import { EMPTY_CURATION, type NodeRecord } from '../src-main/common/trajectory/model';
 import type { BenchSuite } from './bench';
 
-const MODEL = fileURLToPath(new URL('../src-main/engine/onnx/fixtures/tiny-decoder', import.meta.url));
+const MODEL = fileURLToPath(new URL('../src-main/engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../resources', import.meta.url));
 const DEPTH = 50;
 const ROUNDS = 15;

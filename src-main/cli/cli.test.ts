@@ -68,7 +68,7 @@ describe('worldloom CLI', () => {
     const store = WorkspaceStore.open(ws);
     const leaf = store.getNodes(store.listTrajectories()[0]!.id)[1]!;
     store.close();
-    const model = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));
+    const model = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
     const out = JSON.parse(run('simulate', '--workspace', ws, '--node', leaf.id, '--action', 'pwd', '--samples', '2', '--model', model, '--max-tokens', '8', '--seed', '3'));
     expect(out.cancelled).toBe(false);
     expect(out.nodes).toHaveLength(2);

@@ -10,7 +10,7 @@ import { runEvaluation } from './run-evaluation';
 
 const DATA = fileURLToPath(new URL('./fixtures/bench', import.meta.url));
 const PUBLIC_RUN = fileURLToPath(new URL('./fixtures/public-run', import.meta.url));
-const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));
+const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
 const TEMPLATE = loadJudgeTemplate(fileURLToPath(new URL('../../resources/judge/rubric.md', import.meta.url)));
 
 describe('reading an evaluated case (benchmark data stays out of the workspace)', () => {

@@ -13,7 +13,7 @@ import { runEvaluation } from './run-evaluation';
 import { normalize } from './scores';
 
 const DATA = fileURLToPath(new URL('./fixtures/bench', import.meta.url));
-const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));
+const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
 const TEMPLATE = loadJudgeTemplate(fileURLToPath(new URL('../../resources/judge/rubric.md', import.meta.url)));
 /** The benchmark records in the order the public script reads them (files sorted by name). */
 const RECORDS = ['mcp_test.jsonl', 'terminal_test.jsonl'].flatMap((f) =>

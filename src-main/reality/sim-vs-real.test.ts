@@ -8,7 +8,7 @@ import type { ApiMethod, ApiOutput } from '../common/contract/api';
 import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
 
-const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));
+const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
 const MEMORY_SERVER = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-memory/dist/index.js', import.meta.url));
 const MCP_LOG = fileURLToPath(new URL('../formats/mcp-jsonrpc-log/fixtures/notes-server.mcp.jsonl', import.meta.url));

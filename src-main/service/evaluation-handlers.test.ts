@@ -11,7 +11,7 @@ import { dispatch } from './dispatch';
 import { Studio } from './studio';
 
 const DATA = fileURLToPath(new URL('../evaluation/fixtures/bench', import.meta.url));
-const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));
+const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
 const TEMPLATE = loadJudgeTemplate(fileURLToPath(new URL('../../resources/judge/rubric.md', import.meta.url)));
 
 /** Lines as Worldloom wrote them before it followed the public script's layout: the key on top, no `gen`. */

@@ -9,7 +9,7 @@ import { WorkspaceStore } from '../store/workspace-store';
 import type { NodeRecord } from '../common/trajectory/model';
 import { messagesForStep } from './simulate-step';
 
-const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/tiny-decoder', import.meta.url));
+const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
 
 let studio: Studio;

@@ -85,7 +85,7 @@ describe('worldloom ls, curate and --version', { timeout: 240_000 }, () => {
   it('prefers one simulated sample of an action; its sibling loses the mark', () => {
     const { first, nodes: before } = listing();
     const root = before[0]!;
-    const model = fileURLToPath(new URL('../../engine/onnx/fixtures/tiny-decoder', import.meta.url));
+    const model = fileURLToPath(new URL('../../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
     const simulated = JSON.parse(run('simulate', '-w', ws, '--node', root.id, '--action', 'whoami', '--samples', '2', '--model', model, '--max-tokens', '4', '--seed', '1'));
     const [a, b] = simulated.nodes as string[];
     expect(JSON.parse(run('curate', '-w', ws, '--node', a!, '--prefer')).curation.tags).toEqual(['preferred']);
