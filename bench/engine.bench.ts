@@ -1,4 +1,4 @@
-// The ONNX engine on the tiny Llama (native/test-model/build_tiny_llama.py), a folder that
+// The ONNX engine on the tiny Llama (frozen: src-main/engine/onnx/fixtures/tiny-llama/README.md), a folder that
 // @huggingface/transformers loads too, so both run the same graph on the same onnxruntime:
 // - decode tokens/s against transformers.js, greedy, same prompt, identical token ids; goal ≥ 1.5×
 // - resample ×8 from ≥ 1,500 tokens of history, prefix reuse against none; goal ≥ 4×

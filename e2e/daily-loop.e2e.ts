@@ -65,7 +65,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`the daily loop in the host UI${NO_CHROMIUM}
     await expect.poll(() => tagFilter.locator('option').allTextContents()).toContain('needs-review (1)');
 
     // The model is named by its folder, not its architecture.
-    await expect.poll(() => page.locator('.model-button').textContent()).toMatch(/^Model: tiny-decoder · cpu/);
+    await expect.poll(() => page.locator('.model-button').textContent()).toMatch(/^Model: tiny-chat · cpu/);
     await page.locator('.model-button').click();
     const panel = page.getByRole('region', { name: 'World model' });
     await panel.waitFor();

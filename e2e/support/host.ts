@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = join(ROOT, 'src-main', 'cli', 'worldloom.mjs');
 /** The committed test decoder: tiny, fast, deterministic; what the stories simulate with. */
-export const TEST_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'tiny-decoder');
+export const TEST_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'qwen35', 'tiny-chat');
 
 export const CHROMIUM_PATH = process.env.WORLDLOOM_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];

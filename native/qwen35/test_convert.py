@@ -352,3 +352,30 @@ def test_large_initializers_are_streamed_to_external_data(checkpoints, tmp_path)
     assert entries["location"] == "model.onnx.data" and int(entries["offset"]) % 64 == 0
     assert int(entries["length"]) == 8 * 64 * 64 * 4  # [experts, 2 x 32, hidden 64] float32
     assert (folder / "model.onnx").stat().st_size < 100_000
+
+
+def test_chat_checkpoint_stops_with_a_bias_and_answers_without_thinking(tmp_path):
+    """make_checkpoint --chat (the tiny-chat fixture's model): <|im_end|> gets about STOP_BIAS at every
+    position whatever the context, the parity model's stays weak; the template has no think block and
+    the defaults are greedy."""
+    import torch
+    from transformers import AutoTokenizer
+
+    from qwen35.make_checkpoint import STOP_BIAS
+
+    chat = make_checkpoint(tmp_path / "chat", FRESH_SEED, "causal", chat=True)
+    parity = make_checkpoint(tmp_path / "parity", FRESH_SEED, "causal")
+    tokenizer = AutoTokenizer.from_pretrained(chat)
+    stop = tokenizer.convert_tokens_to_ids("<|im_end|>")
+    prompt = quick_prompts(chat)
+    rendered = tokenizer.apply_chat_template(conversation(1), tokenize=False, add_generation_prompt=True)
+    assert rendered.endswith("<|im_start|>assistant\n") and "<think>" not in rendered
+    assert json.loads((chat / "generation_config.json").read_text())["do_sample"] is False
+    with torch.no_grad():
+        for ids in prompt:
+            chat_logits = load_checkpoint(chat)(torch.tensor([ids])).logits[0]
+            parity_logits = load_checkpoint(parity)(torch.tensor([ids])).logits[0]
+            assert abs(chat_logits[:, stop].mean().item() - STOP_BIAS) < 2.5
+            # Every position can stop: <|im_end|> is within reach of the best logit, never far below.
+            assert (chat_logits.max(dim=1).values - chat_logits[:, stop]).median().item() < 6
+            assert parity_logits[:, stop].abs().max().item() < 2

@@ -1,5 +1,5 @@
-// The engine against @huggingface/transformers on one folder both load (the tiny Llama
-// built by native/test-model/build_tiny_llama.py): same prompt tokens, same greedy tokens.
+// The engine against @huggingface/transformers on one folder both load (the frozen tiny Llama,
+// fixtures/tiny-llama/README.md): same prompt tokens, same greedy tokens.
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
