@@ -36,6 +36,22 @@ const ENTER_FULL_SCREEN = /\x1b\[\?(?:1049|1047|47)h/;
 /** The sequences that leave the alternate screen (a full-screen program exiting). */
 // eslint-disable-next-line no-control-regex
 const LEAVE_FULL_SCREEN = /\x1b\[\?(?:1049|1047|47)l/;
+
+/**
+ * Writes a chunk of output to the screen. When the chunk leaves a full-screen program, returns
+ * that program's last frame, read just before it left (the alternate screen is gone after).
+ */
+function writeOutput(screen: TerminalScreen, data: string): string | null {
+  const exitAt = screen.inFullScreenProgram ? data.search(LEAVE_FULL_SCREEN) : -1;
+  if (exitAt < 0) {
+    screen.write(data);
+    return null;
+  }
+  screen.write(data.slice(0, exitAt));
+  const frame = screen.fullScreenText();
+  screen.write(data.slice(exitAt));
+  return frame;
+}
 /** Output that goes back over the cursor's line rather than on from it. */
 // eslint-disable-next-line no-control-regex
 const REWRITES_LINE = /^(?:\r|\x08|\x1b\[\d*[GDK])/;
@@ -684,12 +700,7 @@ function splitByKeystrokes(replay: Replay, given: PromptMatcher | null, budget: 
   try {
     for (const ev of replay.events()) {
       if (ev.code === 'o') {
-        const exitAt = screen.inFullScreenProgram ? ev.data.search(LEAVE_FULL_SCREEN) : -1;
-        if (exitAt >= 0) {
-          screen.write(ev.data.slice(0, exitAt));
-          exitScreen = screen.fullScreenText();
-          screen.write(ev.data.slice(exitAt));
-        } else screen.write(ev.data);
+        exitScreen = writeOutput(screen, ev.data) ?? exitScreen;
         pending.push(screen.flushIfLarge());
         if (screen.inFullScreenProgram) fullScreen = true;
         continue;
@@ -1050,12 +1061,7 @@ function splitByPauses(replay: Replay, command: string | undefined, matcher: Pro
           last = ev.time;
           continue;
         }
-        const exitAt = screen.inFullScreenProgram ? ev.data.search(LEAVE_FULL_SCREEN) : -1;
-        if (exitAt >= 0) {
-          screen.write(ev.data.slice(0, exitAt));
-          exitScreen = screen.fullScreenText();
-          screen.write(ev.data.slice(exitAt));
-        } else screen.write(ev.data);
+        exitScreen = writeOutput(screen, ev.data) ?? exitScreen;
         pending.push(screen.flushIfLarge());
         if (!inProgram && screen.inFullScreenProgram) lastFrame = ev.time;
         inProgram = screen.inFullScreenProgram;
