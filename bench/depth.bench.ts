@@ -2,7 +2,7 @@
 // 100-node one: building the prompt reads only the path to the node, not the tree. Both
 // workspaces hold the same 50-step path (so the model sees the same prompt and writes the
 // same tokens); only the branches around it differ. Runs through the dispatcher, as a door
-// would, on the tiny test decoder with a few new tokens, rounds alternating.
+// would, on the tiny-chat test model with a few new tokens, rounds alternating.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
