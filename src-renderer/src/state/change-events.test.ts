@@ -24,7 +24,7 @@ vi.mock('../api/client', () => ({
 }));
 
 const { followChanges } = await import('./change-events');
-const { selectTrajectory, useStudio } = await import('./store');
+const { selectTrajectory, useUiStore } = await import('./workspace-actions');
 const { simulate, useSimulation } = await import('./simulation');
 const { useGenerationSettings } = await import('./generation-settings');
 
@@ -45,7 +45,7 @@ beforeEach(async () => {
   answers.clear();
   answers.set('trajectory.outline', () => buildOutline(trajectory, [node('root', null, 'real')].map((n) => ({ ...n, ...n.curation }))));
   await selectTrajectory('t1', 'root');
-  useStudio.setState({ workspace, trajectories: [{ ...trajectory, steps: 0, maxDepth: 0 }] });
+  useUiStore.setState({ workspace, trajectories: [{ ...trajectory, steps: 0, maxDepth: 0 }] });
   useSimulation.setState({ job: null, pending: [], model: { loaded: {} as never, defaultModelPath: null, gpuRuntime: 'unsupported-platform', loading: false } });
   useGenerationSettings.setState({ settings: null });
   calls.length = 0;
@@ -61,7 +61,7 @@ describe('applying change events', () => {
     });
     await simulate('root', 'ls', 2, 3);
     expect(calls).toEqual(['simulate.run']);
-    const state = useStudio.getState();
+    const state = useUiStore.getState();
     expect([...state.tree!.byId.keys()]).toEqual(['root', 'n1', 'n2']);
     expect(state.selectedNodeId).toBe('n1');
     expect(state.workspace).toMatchObject({ steps: 2, byOrigin: { simulated: 2 } });
@@ -71,17 +71,17 @@ describe('applying change events', () => {
   it('applies another window’s marks, removals and world specification without asking the core', () => {
     emit('nodes.added', { reason: 'added', trajectoryId: 't1', nodes: [node('n1', 'root', 'manual')] });
     emit('nodes.marked', { trajectoryId: 't1', node: { ...node('n1', 'root', 'manual'), curation: { ...EMPTY_CURATION, starred: true, tags: ['keep'] } } });
-    expect(useStudio.getState().tree!.byId.get('n1')).toMatchObject({ starred: true, tags: ['keep'] });
+    expect(useUiStore.getState().tree!.byId.get('n1')).toMatchObject({ starred: true, tags: ['keep'] });
     // The tag filter lists the new tag at once, counted from the change itself.
-    expect(useStudio.getState().search.tags).toEqual([{ tag: 'keep', count: 1 }]);
-    useStudio.setState({ selectedNodeId: 'n1' });
+    expect(useUiStore.getState().search.tags).toEqual([{ tag: 'keep', count: 1 }]);
+    useUiStore.setState({ selectedNodeId: 'n1' });
     emit('nodes.removed', { reason: 'edit-undone', trajectoryId: 't1', nodes: [node('n1', 'root', 'manual')] });
-    expect(useStudio.getState().tree!.byId.has('n1')).toBe(false);
-    expect(useStudio.getState().selectedNodeId).toBe('root');
-    expect(useStudio.getState().workspace).toMatchObject({ steps: 0, byOrigin: {} });
+    expect(useUiStore.getState().tree!.byId.has('n1')).toBe(false);
+    expect(useUiStore.getState().selectedNodeId).toBe('root');
+    expect(useUiStore.getState().workspace).toMatchObject({ steps: 0, byOrigin: {} });
     const worldSpec = { text: 'The disk is full.', facts: [{ subject: 'disk', value: 'full' }] };
     emit('trajectory.changed', { reason: 'world-spec', trajectory: { ...trajectory, worldSpec } });
-    expect(useStudio.getState().trajectory?.worldSpec).toEqual(worldSpec);
+    expect(useUiStore.getState().trajectory?.worldSpec).toEqual(worldSpec);
     expect(calls).toEqual([]);
   });
 });

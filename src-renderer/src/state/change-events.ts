@@ -1,5 +1,5 @@
 // The renderer's one event router: every event of the core arrives here and is applied to
-// the slice it concerns of the one store (./studio.ts). Change events say what changed, so
+// the slice it concerns of the one UI store (./ui-store.ts). Change events say what changed, so
 // they are applied to what this UI holds: new nodes go into the open tree, marks change in
 // place, counts are worked out here. Applying an event twice changes nothing, so a change
 // this UI made itself (and already applied from the call's answer) costs no round trip.
@@ -13,12 +13,12 @@ import { refreshTags, rerunSearch, withChangedTags } from './search-actions';
 import { comparisonMayHaveChanged, followRealityJob } from './compare';
 import { followExportJob } from './dataset';
 import { receiveGpuInstallLine, receiveToken, refreshModel } from './simulation';
-import { insertNode, notify, refreshTrajectories, selectTrajectory, useStudio } from './store';
+import { insertNode, notify, refreshTrajectories, selectTrajectory, useUiStore } from './workspace-actions';
 import { followImport } from './import-actions';
 import { treeNodeOf, withChangedNode, withoutLeaf } from './tree-rows';
 
-const set = useStudio.setState;
-const get = useStudio.getState;
+const set = useUiStore.setState;
+const get = useUiStore.getState;
 
 let listening = false;
 

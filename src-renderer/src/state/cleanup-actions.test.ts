@@ -27,7 +27,7 @@ vi.mock('../api/client', () => ({
 
 const { deleteNode, deletionEntries, recordAddedNodes, renameTrajectory } = await import('./cleanup-actions');
 const { undo, redo } = await import('./curation-actions');
-const { useStudio } = await import('./store');
+const { useUiStore } = await import('./workspace-actions');
 const { EMPTY_HISTORY } = await import('./undo-history');
 
 let deletionCount = 0;
@@ -50,7 +50,7 @@ beforeEach(() => {
   });
   answers.set('trajectory.delete', (input) => ({ deletion: deletion('trajectories', input.ids as string[]) }));
   answers.set('deletion.restore', () => ({ deletion: deletion('nodes', []), nodes: [], trajectories: [] }));
-  useStudio.setState({ history: EMPTY_HISTORY, notices: [] });
+  useUiStore.setState({ history: EMPTY_HISTORY, notices: [] });
 });
 
 describe('undo of what the user added and deleted', () => {
@@ -62,7 +62,7 @@ describe('undo of what the user added and deleted', () => {
     expect(calls[1]).toEqual({ method: 'deletion.restore', input: { id: lastDeleted } });
     await undo();
     expect(calls[2]).toEqual({ method: 'node.delete', input: { ids: ['s1', 's2'] } });
-    expect(useStudio.getState().notices.filter((n) => n.kind === 'error')).toEqual([]);
+    expect(useUiStore.getState().notices.filter((n) => n.kind === 'error')).toEqual([]);
   });
 
   it('waits for an undo still in flight before a redo pressed at once, so the redo finds the deletion to put back', async () => {
@@ -83,8 +83,8 @@ describe('undo of what the user added and deleted', () => {
     await Promise.all([undone, redone]);
     expect(calls.map((c) => c.method)).toEqual(['node.delete', 'deletion.restore']);
     expect(calls[1]?.input).toEqual({ id: lastDeleted });
-    expect(useStudio.getState().notices.filter((n) => n.kind === 'error')).toEqual([]);
-    expect(useStudio.getState().history.past).toHaveLength(1);
+    expect(useUiStore.getState().notices.filter((n) => n.kind === 'error')).toEqual([]);
+    expect(useUiStore.getState().history.past).toHaveLength(1);
   });
 
   it('waits for a delete still in flight before an undo pressed at once, so the undo takes back that delete and not the change before it', async () => {
@@ -100,21 +100,21 @@ describe('undo of what the user added and deleted', () => {
         resolve({ deletion: made, nodes: [] });
       };
     }));
-    const tree = { byId: new Map([['n1', node('n1', 'p')]]), shape: { children: new Map(), roots: ['p'], realChild: new Map() } } as unknown as ReturnType<typeof useStudio.getState>['tree'];
-    useStudio.setState({ tree, trajectory: { id: 't1' } as ReturnType<typeof useStudio.getState>['trajectory'] });
+    const tree = { byId: new Map([['n1', node('n1', 'p')]]), shape: { children: new Map(), roots: ['p'], realChild: new Map() } } as unknown as ReturnType<typeof useUiStore.getState>['tree'];
+    useUiStore.setState({ tree, trajectory: { id: 't1' } as ReturnType<typeof useUiStore.getState>['trajectory'] });
     const deleted = deleteNode('n1');
     const undone = undo();
     await vi.waitFor(() => expect(calls.map((c) => c.method)).toEqual(['trajectory.revise', 'node.delete']));
     answerDelete();
     await Promise.all([deleted, undone]);
     expect(calls.at(-1)).toEqual({ method: 'deletion.restore', input: { id: deletedAs } });
-    expect(useStudio.getState().history.past.map((e) => e.label)).toEqual(['rename']);
+    expect(useUiStore.getState().history.past.map((e) => e.label)).toEqual(['rename']);
   });
 
   it('takes back the workspace’s kept deletions after a reload, newest first, and redoes them by deleting again', async () => {
     const older = deletion('trajectories', ['t9']);
     const newer = deletion('nodes', ['n3']);
-    useStudio.setState({ history: { past: deletionEntries([newer, older]), future: [] } });
+    useUiStore.setState({ history: { past: deletionEntries([newer, older]), future: [] } });
     await undo();
     expect(calls.at(-1)).toEqual({ method: 'deletion.restore', input: { id: newer.id } });
     await undo();
@@ -140,9 +140,9 @@ describe('undo of what the user added and deleted', () => {
     answers.set('deletion.restore', () => {
       throw new ApiCallError('There is no deletion d1 to take back (it was restored already).', 'not-found');
     });
-    useStudio.setState({ history: { past: deletionEntries([deletion('nodes', ['n1'])]), future: [] } });
+    useUiStore.setState({ history: { past: deletionEntries([deletion('nodes', ['n1'])]), future: [] } });
     await undo();
-    expect(useStudio.getState().history).toMatchObject({ past: [], future: [expect.anything()] });
-    expect(useStudio.getState().notices.map((n) => n.title)).toEqual(['That deletion was already taken back']);
+    expect(useUiStore.getState().history).toMatchObject({ past: [], future: [expect.anything()] });
+    expect(useUiStore.getState().notices.map((n) => n.title)).toEqual(['That deletion was already taken back']);
   });
 });

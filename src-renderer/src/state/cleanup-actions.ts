@@ -8,13 +8,13 @@ import type { DeletionSummary, TrajectoryVersion } from '../../../src-main/commo
 import type { NodeRecord, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { ApiCallError, call } from '../api/client';
 import { inTurn } from './change-queue';
-import { attempt, dismissNotice, notify, selectTrajectory } from './store';
+import { attempt, dismissNotice, notify, selectTrajectory } from './workspace-actions';
 import { plural } from '../../../src-main/common/plural';
-import { useStudio } from './studio';
+import { useUiStore } from './ui-store';
 import { recorded, type UndoEntry } from './undo-history';
 
-const set = useStudio.setState;
-const get = useStudio.getState;
+const set = useUiStore.setState;
+const get = useUiStore.getState;
 
 /** How many of the workspace's kept deletions Ctrl+Z can reach after a reload. */
 const DELETIONS_TO_UNDO_AFTER_RELOAD = 20;
@@ -198,7 +198,7 @@ let listening = false;
 export function listenForKeptDeletions(): void {
   if (listening) return;
   listening = true;
-  useStudio.subscribe((now, before) => {
+  useUiStore.subscribe((now, before) => {
     const path = now.workspace?.path;
     if (!path || path === before.workspace?.path) return;
     void call('deletion.list', { limit: DELETIONS_TO_UNDO_AFTER_RELOAD })

@@ -5,8 +5,8 @@ import { downloadsThroughBrowser, fileNameOf, saveDownload } from '../api/downlo
 import type { RealEnvironmentSettings, TrajectoryComparison } from '../../../src-main/common/contract/reality';
 import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
-import { notify, refreshTrajectories, selectTrajectory, showNewNodes } from './store';
-import { areaHook } from './studio';
+import { notify, refreshTrajectories, selectTrajectory, showNewNodes } from './workspace-actions';
+import { areaHook } from './ui-store';
 import type { CompareState } from './slices/compare';
 import { plural } from '../../../src-main/common/plural';
 

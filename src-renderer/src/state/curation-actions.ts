@@ -5,13 +5,13 @@ import type { Curation, NodeRecord } from '../../../src-main/common/trajectory/m
 import { call } from '../api/client';
 import { inTurn } from './change-queue';
 import { rerunSearch } from './search-actions';
-import { attempt, notify, selectNewNode, selectNode, selectTrajectory, useStudio } from './store';
+import { attempt, notify, selectNewNode, selectNode, selectTrajectory, useUiStore } from './workspace-actions';
 import { currentNodeRecord, forgetNode, rememberNode } from './node-records';
 import { treeNodeOf, withChangedNode, withoutLeaf } from './tree-rows';
 import { recorded, takeRedo, takeUndo, type UndoEntry } from './undo-history';
 
-const set = useStudio.setState;
-const get = useStudio.getState;
+const set = useUiStore.setState;
+const get = useUiStore.getState;
 
 function record(entry: UndoEntry): void {
   set({ history: recorded(get().history, entry) });

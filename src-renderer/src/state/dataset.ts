@@ -5,8 +5,8 @@ import { downloadsThroughBrowser, fileNameOf, saveDownload } from '../api/downlo
 import type { SelectionScope } from '../../../src-main/common/contract/dataset';
 import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
-import { notify, useStudio } from './store';
-import { areaHook } from './studio';
+import { notify, useUiStore } from './workspace-actions';
+import { areaHook } from './ui-store';
 import type { ExportForm, ExportFormatChoice, ScopeChoice } from './slices/dataset';
 import { plural } from '../../../src-main/common/plural';
 
@@ -14,7 +14,7 @@ export type { ExportFormatChoice, ExportForm, ExportJob, ScopeChoice } from './s
 
 /** Whether the format writes every trajectory to one file (it has no dataset writer), as the core's registry says. */
 export function writesOneFile(format: ExportFormatChoice): boolean {
-  const entry = useStudio.getState().app?.formats.find((f) => f.id === format);
+  const entry = useUiStore.getState().app?.formats.find((f) => f.id === format);
   return entry !== undefined && !entry.exportsTo.includes('folder');
 }
 

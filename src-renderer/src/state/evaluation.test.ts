@@ -15,7 +15,7 @@ vi.mock('../api/client', () => ({
 }));
 
 const { changeEvaluationForm, followEvaluationJob, judgeOf, startEvaluation, useEvaluation } = await import('./evaluation');
-const { useStudio } = await import('./store');
+const { useUiStore } = await import('./workspace-actions');
 
 const SUMMARY = { domains: {}, overall: null, total_samples: 0, valid: 0, failed: 0, worldloom: {} };
 
@@ -23,7 +23,7 @@ beforeEach(() => {
   calls.length = 0;
   answers.clear();
   useEvaluation.setState({ job: null, lastRun: null, summary: null, cases: [] });
-  useStudio.setState({ notices: [] });
+  useUiStore.setState({ notices: [] });
   changeEvaluationForm({ dataDir: '/data', outDir: '/out', judge: 'none', judgeUrl: '', judgeModel: '', limit: '', maxTokens: '', concurrency: 4 });
 });
 
@@ -65,6 +65,6 @@ describe('an evaluation started from the panel', () => {
     expect(judgeOf(useEvaluation.getState().form)).toEqual({ kind: 'openai', baseUrl: 'http://gpu-box:8000/v1', model: 'judge' });
     await startEvaluation();
     expect(calls).toEqual([]);
-    expect(useStudio.getState().notices.map((n) => n.lines[0])).toEqual([expect.stringMatching(/URL/), expect.stringMatching(/whole number/)]);
+    expect(useUiStore.getState().notices.map((n) => n.lines[0])).toEqual([expect.stringMatching(/URL/), expect.stringMatching(/whole number/)]);
   });
 });

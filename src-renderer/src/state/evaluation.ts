@@ -4,8 +4,8 @@
 import type { JobProgress } from '../../../src-main/common/contract/jobs';
 import { call } from '../api/client';
 import type { EvaluationForm } from './slices/evaluation';
-import { notify } from './store';
-import { areaHook } from './studio';
+import { notify } from './workspace-actions';
+import { areaHook } from './ui-store';
 
 export const useEvaluation = areaHook('evaluation');
 const get = () => useEvaluation.getState();

@@ -2,7 +2,7 @@
 // inspector's "Show the exact prompt" is opened, for one node at a time.
 import type { ExactPrompt } from '../../../src-main/common/contract/simulation';
 import { call } from '../api/client';
-import { areaHook } from './studio';
+import { areaHook } from './ui-store';
 
 export const useExactPrompt = areaHook('exactPrompt');
 const set = useExactPrompt.setState;

@@ -3,8 +3,8 @@
 // only by the actions below; refreshed when the model or the workspace changes.
 import type { GenerationSettings, SamplingOverrides } from '../../../src-main/common/contract/simulation';
 import { call } from '../api/client';
-import { notify } from './store';
-import { areaHook } from './studio';
+import { notify } from './workspace-actions';
+import { areaHook } from './ui-store';
 
 export type SettingKey = keyof SamplingOverrides;
 

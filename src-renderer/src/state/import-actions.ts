@@ -7,11 +7,11 @@ import { UPLOAD_CHUNK_BYTES } from '../../../src-main/common/contract/workspace'
 import { call } from '../api/client';
 import { recordImportedTrajectories } from './cleanup-actions';
 import { importReportNotice } from './import-report';
-import { attempt, notify } from './store';
-import { useStudio } from './studio';
+import { attempt, notify } from './workspace-actions';
+import { useUiStore } from './ui-store';
 
-const set = useStudio.setState;
-const get = useStudio.getState;
+const set = useUiStore.setState;
+const get = useUiStore.getState;
 
 function reportImport(reports: ImportReport[]): void {
   const imported = reports.flatMap((r) => r.trajectoryIds);

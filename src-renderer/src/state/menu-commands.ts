@@ -3,7 +3,7 @@
 // it owns what they ask about (unsaved forms, the export dialog).
 import { onMenuCommand } from '../api/client';
 import { pickAndImport } from './import-actions';
-import { closeWorkspace, pickAndOpenWorkspace } from './store';
+import { closeWorkspace, pickAndOpenWorkspace } from './workspace-actions';
 
 /** Follows the menu until the returned function is called. */
 export function followMenuCommands(): () => void {

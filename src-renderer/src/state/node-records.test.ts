@@ -26,7 +26,7 @@ vi.mock('../api/client', () => ({
 }));
 
 const { nodeRecord, retryNode, useNodeRecords } = await import('./node-records');
-const { selectTrajectory, useStudio } = await import('./store');
+const { selectTrajectory, useUiStore } = await import('./workspace-actions');
 
 function trajectoryRecord(id: string): TrajectoryRecord {
   return { id, title: id, domain: 'terminal', systemPrompt: '', worldSpec: null, createdAt: '', sourceKey: null };
@@ -59,7 +59,7 @@ describe('node records across reloads', () => {
     // Another window changes `a` and removes `b`.
     workspace.set('t1', [node('r1', 't1', null), node('a', 't1', 'r1', 'after')]);
     await selectTrajectory('t1');
-    expect(useStudio.getState().selectedNodeId).toBe('a');
+    expect(useUiStore.getState().selectedNodeId).toBe('a');
     // Still shown, so the inspector neither blanks nor loses what is typed in it.
     expect(kept('a')!.observation).toBe('before');
     expect(useNodeRecords.getState().stale.has('a')).toBe(true);

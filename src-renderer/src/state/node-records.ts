@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import type { NodeRecord } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
-import { areaHook } from './studio';
+import { areaHook } from './ui-store';
 
 /** Enough for moving back and forth along a path without refetching. */
 const KEEP = 200;

@@ -3,7 +3,7 @@
 // (the toolbar, the panes) is inert until it closes: nothing under it can be clicked or
 // reached with Tab, so two Close buttons on screen can never be confused.
 import { useEffect, useRef } from 'react';
-import { areaHook } from './studio';
+import { areaHook } from './ui-store';
 
 export const useOverlays = areaHook('overlays');
 

@@ -2,9 +2,9 @@
 // workspace's own perturbation file as it is being edited.
 import type { Domain, WorldSpec } from '../../../src-main/common/trajectory/model';
 import { call } from '../api/client';
-import { notify, showNewNodes } from './store';
+import { notify, showNewNodes } from './workspace-actions';
 import { recordAddedNodes, reviseWorldSpec } from './cleanup-actions';
-import { areaHook } from './studio';
+import { areaHook } from './ui-store';
 import { plural } from '../../../src-main/common/plural';
 
 export type { UserFileDraft, UserFileReport } from './slices/perturbation';

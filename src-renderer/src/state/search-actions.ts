@@ -1,9 +1,9 @@
 // Full-text search and filters across the workspace, and jumping from a result to its node.
 import { call } from '../api/client';
-import { attempt, NO_FILTERS, revealNode, selectTrajectory, useStudio, type SearchFilters } from './store';
+import { attempt, NO_FILTERS, revealNode, selectTrajectory, useUiStore, type SearchFilters } from './workspace-actions';
 
-const set = useStudio.setState;
-const get = useStudio.getState;
+const set = useUiStore.setState;
+const get = useUiStore.getState;
 
 export function hasQuery(f: SearchFilters): boolean {
   return Boolean(f.text.trim() || f.domain || f.origin || f.starred || f.minRating || f.tag);

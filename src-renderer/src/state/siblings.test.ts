@@ -15,7 +15,7 @@ vi.mock('../api/client', () => ({
 }));
 
 const { closeSiblings, openSiblings, preferSample, refreshAgreement, useSiblings } = await import('./siblings');
-const { useStudio } = await import('./store');
+const { useUiStore } = await import('./workspace-actions');
 
 const row = (parentId: string, agreement: number): AgreementRow => ({ parentId, label: 'ls', depth: 1, samples: 2, agreement, distinct: 2, consensusNodeId: `${parentId}-a`, preferredNodeId: null });
 const actionSamples = (preferred: boolean): ActionSamples => ({
@@ -36,7 +36,7 @@ beforeEach(() => {
   calls.length = 0;
   answers.clear();
   closeSiblings();
-  useStudio.setState({ notices: [] });
+  useUiStore.setState({ notices: [] });
 });
 
 describe('sibling agreement in the UI', () => {
@@ -62,7 +62,7 @@ describe('sibling agreement in the UI', () => {
     answers.set('siblings.sideBySide', () => ({ actions: [] }));
     await openSiblings('p');
     expect(useSiblings.getState().parentId).toBeNull();
-    expect(useStudio.getState().notices.at(-1)?.title).toBe('No samples to show side by side');
+    expect(useUiStore.getState().notices.at(-1)?.title).toBe('No samples to show side by side');
 
     let preferred = false;
     answers.set('siblings.sideBySide', () => ({ actions: [actionSamples(preferred)] }));

@@ -2,8 +2,8 @@
 // badges on parent rows, labels on sample rows, and the "where is the model unsure" list),
 // and the samples of one state side by side, with the curator's preferred pick.
 import { call } from '../api/client';
-import { notify, revealNode, useStudio } from './store';
-import { areaHook } from './studio';
+import { notify, revealNode, useUiStore } from './workspace-actions';
+import { areaHook } from './ui-store';
 
 export const useSiblings = areaHook('siblings');
 const get = () => useSiblings.getState();
@@ -41,8 +41,8 @@ export function followTreeForAgreement(): () => void {
     clearTimeout(timer);
     timer = setTimeout(() => void refreshAgreement(trajectoryId), 250);
   };
-  schedule(useStudio.getState().trajectory?.id ?? null);
-  const stop = useStudio.subscribe((now, before) => {
+  schedule(useUiStore.getState().trajectory?.id ?? null);
+  const stop = useUiStore.subscribe((now, before) => {
     // Marks leave the shape as it was: only nodes added or removed change what agrees.
     if (now.tree?.shape !== before.tree?.shape || now.trajectory?.id !== before.trajectory?.id) schedule(now.trajectory?.id ?? null);
   });

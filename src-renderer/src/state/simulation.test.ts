@@ -29,7 +29,7 @@ vi.mock('../api/client', () => ({
 const simulation = await import('./simulation');
 const { useSimulation, simulate, resample, freshSeed, MAX_SEED, continueSample, retryWithLargerBudget, runOrCancelSimulation, changeDraft } = simulation;
 const { useGenerationSettings } = await import('./generation-settings');
-const { selectTrajectory, useStudio } = await import('./store');
+const { selectTrajectory, useUiStore } = await import('./workspace-actions');
 // The one router of the core's events, as the app starts it.
 (await import('./change-events')).followChanges();
 
@@ -78,8 +78,8 @@ describe('simulating from the panel', () => {
     answers.set('simulate.run', () => result([node('n1', 'root', 'ls'), node('n2', 'root', 'ls')]));
     await simulate('root', 'ls', 2, 3);
     expect(runs()[0]).toMatchObject({ nodeId: 'root', action: 'ls', samples: 2, sampling: { maxTokens: 64, seed: 3 } });
-    expect(useStudio.getState().selectedNodeId).toBe('n1');
-    expect(useStudio.getState().tree!.byId.has('n2')).toBe(true);
+    expect(useUiStore.getState().selectedNodeId).toBe('n1');
+    expect(useUiStore.getState().tree!.byId.has('n2')).toBe(true);
     expect(useSimulation.getState().pending).toEqual([]);
   });
 
@@ -103,9 +103,9 @@ describe('simulating from the panel', () => {
     const { pending } = useSimulation.getState();
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ nodeId: 'root', action: 'ls', sampling: { seed: 8, maxTokens: 64 }, sample: { completionTokens: 64 } });
-    expect(useStudio.getState().selectedNodeId).toBe('root');
-    expect(useStudio.getState().tree!.byId.has('n1')).toBe(true);
-    expect(useStudio.getState().notices.at(-1)!.title).toBe('1 of 2 samples ran out of tokens and was not stored');
+    expect(useUiStore.getState().selectedNodeId).toBe('root');
+    expect(useUiStore.getState().tree!.byId.has('n1')).toBe(true);
+    expect(useUiStore.getState().notices.at(-1)!.title).toBe('1 of 2 samples ran out of tokens and was not stored');
   });
 
   it('continues a pending sample from its partial output with its own seed, and settles it when that run ends', async () => {
@@ -120,7 +120,7 @@ describe('simulating from the panel', () => {
     await running;
     expect(runs()[1]).toMatchObject({ samples: 1, sampling: { seed: 7, maxTokens: 64 }, continuation: { text: '<think>half', completionTokens: 64 } });
     expect(useSimulation.getState().pending).toEqual([]);
-    expect(useStudio.getState().selectedNodeId).toBe('done');
+    expect(useUiStore.getState().selectedNodeId).toBe('done');
   });
 
   it('retries with double the budget, no more than the model takes, from the start', async () => {
@@ -144,11 +144,11 @@ describe('simulating from the panel', () => {
     const [first, second] = useSimulation.getState().pending;
     answers.set('simulate.run', () => result([node('c1', 'root', 'ls')]));
     await continueSample(first!.key);
-    expect(useStudio.getState().tree!.byId.has('c1')).toBe(true);
-    expect(useStudio.getState().selectedNodeId).toBe('root');
+    expect(useUiStore.getState().tree!.byId.has('c1')).toBe(true);
+    expect(useUiStore.getState().selectedNodeId).toBe('root');
     answers.set('simulate.run', () => result([node('c2', 'root', 'ls')]));
     await continueSample(second!.key);
-    expect(useStudio.getState().selectedNodeId).toBe('c2');
+    expect(useUiStore.getState().selectedNodeId).toBe('c2');
   });
 
   it('keeps pending samples when a continuation is cancelled', async () => {

@@ -7,9 +7,9 @@ import type { ApiEventPayload } from '../../../src-main/common/contract/api';
 import { call } from '../api/client';
 import { refreshSettings, useGenerationSettings } from './generation-settings';
 import { appendTokens, continuedStream, EMPTY_STREAM } from './sample-streams';
-import { notify, selectNewNode, useStudio } from './store';
+import { notify, selectNewNode, useUiStore } from './workspace-actions';
 import { recordAddedNodes } from './cleanup-actions';
-import { areaHook } from './studio';
+import { areaHook } from './ui-store';
 import type { PendingSample, SimulateDraft } from './slices/simulation';
 import { plural } from '../../../src-main/common/plural';
 
@@ -61,7 +61,7 @@ export function listenForSimulation(): void {
   if (listening) return;
   listening = true;
   // Overrides are remembered per workspace: another workspace has its own.
-  useStudio.subscribe((now, before) => {
+  useUiStore.subscribe((now, before) => {
     if (now.workspace?.path === before.workspace?.path) return;
     set({ pending: [] });
     if (now.workspace) {
@@ -75,7 +75,7 @@ export function listenForSimulation(): void {
 async function rememberedDraft(path: string): Promise<void> {
   try {
     const remembered = await call('simulate.remembered', {});
-    if (useStudio.getState().workspace?.path === path) set({ draft: { ...get().draft, ...remembered } });
+    if (useUiStore.getState().workspace?.path === path) set({ draft: { ...get().draft, ...remembered } });
   } catch (err) {
     notify('error', 'Could not read the simulate settings of this workspace', [(err as Error).message]);
   }
@@ -87,14 +87,14 @@ export async function refreshModel(): Promise<void> {
   } catch (err) {
     notify('error', 'Could not read the model state', [(err as Error).message]);
   }
-  if (useStudio.getState().workspace) await refreshSettings();
+  if (useUiStore.getState().workspace) await refreshSettings();
 }
 
 export async function loadModel(spec: ModelSpec): Promise<boolean> {
   set({ model: get().model ? { ...get().model!, loading: true } : null });
   try {
     set({ model: await call('model.load', { spec }) });
-    if (useStudio.getState().workspace) await refreshSettings();
+    if (useUiStore.getState().workspace) await refreshSettings();
     return true;
   } catch (err) {
     notify('error', 'Could not load the model', [(err as Error).message]);
@@ -105,7 +105,7 @@ export async function loadModel(spec: ModelSpec): Promise<boolean> {
 
 export async function unloadModel(): Promise<void> {
   set({ model: await call('model.unload', {}) });
-  if (useStudio.getState().workspace) await refreshSettings();
+  if (useUiStore.getState().workspace) await refreshSettings();
 }
 
 export async function installGpuRuntime(): Promise<void> {
@@ -258,7 +258,7 @@ export function runOrCancelSimulation(): boolean {
     return true;
   }
   if (!draft.action.trim()) return false;
-  const nodeId = useStudio.getState().selectedNodeId;
+  const nodeId = useUiStore.getState().selectedNodeId;
   if (nodeId && model?.loaded) void simulate(nodeId, draft.action, draft.samples, draft.seed);
   return true;
 }

@@ -1,9 +1,9 @@
 // Intents that change only how the studio looks: the help overlay, raw text, the layout.
 import { writeLayout, type Layout } from './layout';
-import { useStudio, type InspectorView } from './store';
+import { useUiStore, type InspectorView } from './workspace-actions';
 
-const set = useStudio.setState;
-const get = useStudio.getState;
+const set = useUiStore.setState;
+const get = useUiStore.getState;
 
 export function setHelpOpen(open: boolean): void {
   set({ helpOpen: open });

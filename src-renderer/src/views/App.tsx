@@ -1,5 +1,5 @@
 import { useEffect, useState, type DragEvent } from 'react';
-import { loadApp, useStudio } from '../state/store';
+import { loadApp, useUiStore } from '../state/workspace-actions';
 import { cancelImport, importFiles } from '../state/import-actions';
 import { followMenuCommands } from '../state/menu-commands';
 import { followChanges } from '../state/change-events';
@@ -35,11 +35,11 @@ function ConnectingScreen({ failed, retry }: { failed: boolean; retry: () => voi
 }
 
 export function App() {
-  const workspace = useStudio((s) => s.workspace);
-  const app = useStudio((s) => s.app);
+  const workspace = useUiStore((s) => s.workspace);
+  const app = useUiStore((s) => s.app);
   const [connection, setConnection] = useState<'connecting' | 'failed'>('connecting');
-  const busy = useStudio((s) => s.busy);
-  const importing = useStudio((s) => s.importJob);
+  const busy = useUiStore((s) => s.busy);
+  const importing = useUiStore((s) => s.importJob);
   const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
@@ -55,7 +55,7 @@ export function App() {
     e.preventDefault();
     setDragging(false);
     const files = [...e.dataTransfer.files];
-    if (files.length && useStudio.getState().workspace) void importFiles(files);
+    if (files.length && useUiStore.getState().workspace) void importFiles(files);
   };
 
   return (

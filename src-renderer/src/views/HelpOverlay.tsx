@@ -1,5 +1,5 @@
 import { useOverlay } from '../state/overlays';
-import { useStudio } from '../state/store';
+import { useUiStore } from '../state/workspace-actions';
 import { setHelpOpen } from '../state/view-actions';
 import { SHORTCUT_PLACES, SHORTCUTS, type ShortcutPlace } from './shortcuts';
 
@@ -7,7 +7,7 @@ const PLACES = Object.keys(SHORTCUT_PLACES) as ShortcutPlace[];
 
 /** Every keyboard shortcut, from the same table the keys are dispatched from. */
 export function HelpOverlay() {
-  const open = useStudio((s) => s.helpOpen);
+  const open = useUiStore((s) => s.helpOpen);
   useOverlay('help', open, () => setHelpOpen(false));
   if (!open) return null;
   return (

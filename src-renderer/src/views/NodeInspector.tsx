@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { nodeRecord, retryNode, useNodeError, useNodeRecord } from '../state/node-records';
-import { useStudio } from '../state/store';
+import { useUiStore } from '../state/workspace-actions';
 import { AddStepForm } from './inspector/AddStepForm';
 import { PerturbPanel, PerturbationLine } from './perturb/PerturbPanel';
 import { WorldSpecForm } from './perturb/WorldSpecForm';
@@ -8,7 +8,7 @@ import { SimulatePanel } from './simulate/SimulatePanel';
 import { CurationBar } from './inspector/CurationBar';
 import { StateView } from './inspector/StateView';
 import { ExactPrompt } from './inspector/ExactPrompt';
-import { revealNode } from '../state/store';
+import { revealNode } from '../state/workspace-actions';
 import { ActionText } from './inspector/ActionText';
 import { AgentLine } from './agents/AgentLine';
 import { NodeActions } from './inspector/NodeActions';
@@ -51,11 +51,11 @@ function useFollowedNodeId(selectedId: string | null): string | null {
 
 /** Shows one node. Model output and imported text are rendered as text, never as HTML. */
 export function NodeInspector() {
-  const tree = useStudio((s) => s.tree);
-  const trajectory = useStudio((s) => s.trajectory);
-  const editing = useStudio((s) => s.editingNodeId);
+  const tree = useUiStore((s) => s.tree);
+  const trajectory = useUiStore((s) => s.trajectory);
+  const editing = useUiStore((s) => s.editingNodeId);
   // The tree holds outlines; the full record of the shown node is fetched (and kept) apart.
-  const selectedId = useStudio((s) => s.selectedNodeId);
+  const selectedId = useUiStore((s) => s.selectedNodeId);
   const shownId = useFollowedNodeId(selectedId);
   const node = useNodeRecord(shownId);
   const error = useNodeError(shownId);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { dismissNotice, useStudio, type Notice } from '../state/store';
+import { dismissNotice, useUiStore, type Notice } from '../state/workspace-actions';
 
 /** How long an information notice stays: long enough to read its lines; errors stay until closed. */
 export function noticeLifetimeMs(notice: Pick<Notice, 'kind' | 'lines'>): number | null {
@@ -13,7 +13,7 @@ export function noticeLifetimeMs(notice: Pick<Notice, 'kind' | 'lines'>): number
  * until their × is clicked.
  */
 export function Notices() {
-  const notices = useStudio((s) => s.notices);
+  const notices = useUiStore((s) => s.notices);
   if (notices.length === 0) return null;
   return (
     <div className="notices" aria-live="polite">

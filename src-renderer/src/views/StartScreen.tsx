@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { AppInfo } from '../../../src-main/common/contract/api';
-import { openDemoWorkspace, openWorkspace, pickAndOpenWorkspace } from '../state/store';
+import { openDemoWorkspace, openWorkspace, pickAndOpenWorkspace } from '../state/workspace-actions';
 
 /** Shown once the main process has said that no workspace is open. */
 export function StartScreen({ app }: { app: AppInfo }) {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { DOMAINS, type Domain } from '../../../src-main/common/trajectory/model';
 import { redo, undo } from '../state/curation-actions';
 import { hasQuery } from '../state/search-actions';
-import { createTrajectory, useStudio } from '../state/store';
+import { createTrajectory, useUiStore } from '../state/workspace-actions';
 import { importFiles, pickAndImport } from '../state/import-actions';
 import { listenForOverlayEscape, useOverlays } from '../state/overlays';
 import { WorkspaceMenu } from './WorkspaceMenu';
@@ -27,16 +27,16 @@ import { NEW_TRAJECTORY_EVENT } from './TrajectoryList';
 import { plural } from '../../../src-main/common/plural';
 
 export function StudioView() {
-  const workspace = useStudio((s) => s.workspace)!;
-  const nativeDialogs = useStudio((s) => s.app?.nativeDialogs ?? false);
-  const trajectory = useStudio((s) => s.trajectory);
+  const workspace = useUiStore((s) => s.workspace)!;
+  const nativeDialogs = useUiStore((s) => s.app?.nativeDialogs ?? false);
+  const trajectory = useUiStore((s) => s.trajectory);
   const fileInput = useRef<HTMLInputElement>(null);
   const [panel, setPanel] = useState<'none' | 'new' | 'export' | 'model' | 'evaluation' | 'record' | 'expand'>('none');
   const model = useSimulation((s) => s.model);
 
-  const layout = useStudio((s) => s.layout);
-  const history = useStudio((s) => s.history);
-  const searching = useStudio((s) => hasQuery(s.search.filters));
+  const layout = useUiStore((s) => s.layout);
+  const history = useUiStore((s) => s.history);
+  const searching = useUiStore((s) => hasQuery(s.search.filters));
   // Under a dialog (help, Sim vs real, a confirmation) nothing else can be clicked or tabbed to.
   const underOverlay = useOverlays((s) => s.open.length > 0);
 
@@ -192,7 +192,7 @@ const INITIAL_STATE_HINTS: Partial<Record<Domain, string>> = {
 
 function NewTrajectoryForm({ onDone }: { onDone: () => void }) {
   // Defaults a user can create at once: the open trajectory's domain, a title naming it, and the domain's own template as the environment description.
-  const [domain, setDomain] = useState<Domain>(useStudio.getState().trajectory?.domain ?? 'terminal');
+  const [domain, setDomain] = useState<Domain>(useUiStore.getState().trajectory?.domain ?? 'terminal');
   const [title, setTitle] = useState(`New ${domain} trajectory`);
   const [systemPrompt, setSystemPrompt] = useState('');
   const [initialState, setInitialState] = useState('');

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { TrajectorySummary } from '../../../src-main/common/trajectory/model';
 import { deleteTrajectory, renameTrajectory } from '../state/cleanup-actions';
-import { selectTrajectory, useStudio } from '../state/store';
+import { selectTrajectory, useUiStore } from '../state/workspace-actions';
 import { CopyableId } from './inspector/CopyableId';
 import { plural } from '../../../src-main/common/plural';
 
@@ -45,8 +45,8 @@ function NewTrajectoryButton() {
 }
 
 export function TrajectoryList() {
-  const trajectories = useStudio((s) => s.trajectories);
-  const current = useStudio((s) => s.trajectory?.id);
+  const trajectories = useUiStore((s) => s.trajectories);
+  const current = useUiStore((s) => s.trajectory?.id);
   const [renaming, setRenaming] = useState<string | null>(null);
   if (trajectories.length === 0)
     return (

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
 import { flushSync } from 'react-dom';
-import { selectNode, setCollapsed, toggleCollapsed, useStudio } from '../state/store';
+import { selectNode, setCollapsed, toggleCollapsed, useUiStore } from '../state/workspace-actions';
 import { allParents, comparedWithReal, rowAt, rowIndexOf, treeOrder, visibleRows } from '../state/tree-rows';
 import { changeLayout } from '../state/view-actions';
 import { useSiblings } from '../state/siblings';
@@ -30,10 +30,10 @@ function keepInView(top: number, height: number, index: number): number {
  * layout is never read back while rendering.
  */
 export function TreeView() {
-  const tree = useStudio((s) => s.tree)!;
-  const collapsed = useStudio((s) => s.collapsed);
-  const selectedId = useStudio((s) => s.selectedNodeId);
-  const showOverview = useStudio((s) => s.layout.overview);
+  const tree = useUiStore((s) => s.tree)!;
+  const collapsed = useUiStore((s) => s.collapsed);
+  const selectedId = useUiStore((s) => s.selectedNodeId);
+  const showOverview = useUiStore((s) => s.layout.overview);
   // What tells sibling samples apart, and how much each state's samples agree (badges).
   const siblingLabels = useSiblings((s) => s.labels);
   const agreementOf = useSiblings((s) => s.byParent);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { ConfirmDialog } from './ConfirmDialog';
-import { closeWorkspace, useStudio } from '../state/store';
+import { closeWorkspace, useUiStore } from '../state/workspace-actions';
 import { plural } from '../../../src-main/common/plural';
 
 /**
@@ -83,7 +83,7 @@ export function WorkspaceMenu({ onNewTrajectory }: { onNewTrajectory(): void }) 
 
 /** The path and counts, which the toolbar hides when it is narrow. */
 function WorkspaceSummary() {
-  const workspace = useStudio((s) => s.workspace);
+  const workspace = useUiStore((s) => s.workspace);
   if (!workspace) return null;
   return (
     <>
@@ -95,7 +95,7 @@ function WorkspaceSummary() {
 }
 
 function ConfirmClose({ onDone }: { onDone(): void }) {
-  const path = useStudio((s) => s.workspace?.path ?? '');
+  const path = useUiStore((s) => s.workspace?.path ?? '');
   return (
     <ConfirmDialog overlay="confirm-close" title="Close the workspace?" confirm="Close workspace" onCancel={onDone} onConfirm={() => void closeWorkspace()}>
       <span className="workspace-path-full">{path}</span> closes and the start screen comes back. Nothing is lost: every change is already in the file.

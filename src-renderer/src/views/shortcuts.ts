@@ -4,7 +4,7 @@
 // is open, and the keys for anywhere work in both.
 import { redo, setCuration, startEditing, toggleStar, undo } from '../state/curation-actions';
 import { deleteNode } from '../state/cleanup-actions';
-import { useStudio } from '../state/store';
+import { useUiStore } from '../state/workspace-actions';
 import { changeLayout, setHelpOpen, setInspectorView, toggleRaw } from '../state/view-actions';
 import { runOrCancelSimulation, toggleReasoningExpanded } from '../state/simulation';
 import { nextDivergence } from '../state/compare';
@@ -28,7 +28,7 @@ export interface Shortcut {
   matches?: (e: KeyboardEvent) => boolean;
 }
 
-const selected = () => useStudio.getState().selectedNodeId;
+const selected = () => useUiStore.getState().selectedNodeId;
 const focusField = (name: string) => document.querySelector<HTMLElement>(`[data-shortcut-target="${name}"]`)?.focus();
 const plain = (key: string) => (e: KeyboardEvent) => e.key === key && !e.ctrlKey && !e.metaKey && !e.altKey;
 const mod = (e: KeyboardEvent) => e.ctrlKey || e.metaKey;
@@ -53,7 +53,7 @@ export const SHORTCUTS: Shortcut[] = [
     matches: (e) => /^[1-5]$/.test(e.key) && !mod(e) && !e.altKey,
     run: (e) => {
       const id = selected();
-      const node = id ? useStudio.getState().tree?.byId.get(id) : undefined;
+      const node = id ? useUiStore.getState().tree?.byId.get(id) : undefined;
       const r = Number(e.key);
       if (node) void setCuration(node.id, { rating: node.rating === r ? null : r });
     },
@@ -85,13 +85,13 @@ export const SHORTCUTS: Shortcut[] = [
     what: 'fold away the trajectory list / the inspector',
     matches: (e) => plain('[')(e) || plain(']')(e),
     run: (e) => {
-      const { layout } = useStudio.getState();
+      const { layout } = useUiStore.getState();
       changeLayout(e.key === '[' ? { listCollapsed: !layout.listCollapsed } : { inspectorCollapsed: !layout.inspectorCollapsed });
     },
   },
   { keys: 'n', what: 'next divergence', place: 'compare', matches: plain('n'), run: () => nextDivergence(1) },
   { keys: 'p  or  Shift+N', what: 'previous divergence', place: 'compare', matches: (e) => plain('p')(e) || plain('N')(e), run: () => nextDivergence(-1) },
-  { keys: '?', what: 'show or hide this help', place: 'anywhere', matches: (e) => e.key === '?', run: () => setHelpOpen(!useStudio.getState().helpOpen) },
+  { keys: '?', what: 'show or hide this help', place: 'anywhere', matches: (e) => e.key === '?', run: () => setHelpOpen(!useUiStore.getState().helpOpen) },
   {
     keys: 'Esc',
     what: 'close the topmost dialog (this help, Sim vs real, a confirmation), else the open panel (New trajectory, Model, Export…); in an editor, cancel the edit; in the search box, clear it',

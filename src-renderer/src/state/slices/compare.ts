@@ -1,7 +1,7 @@
 // The sim-vs-real slice's state; its actions are in ../compare.ts.
 import type { StateCreator } from 'zustand';
 import type { SandboxState, TrajectoryComparison } from '../../../../src-main/common/contract/reality';
-import type { StudioStore } from '../studio';
+import type { UiStore } from '../ui-store';
 
 export interface RealityJob {
   jobId: string;
@@ -21,6 +21,6 @@ export interface CompareState {
   job: RealityJob | null;
 }
 
-export const createCompareSlice: StateCreator<StudioStore, [], [], { compare: CompareState }> = () => ({
+export const createCompareSlice: StateCreator<UiStore, [], [], { compare: CompareState }> = () => ({
   compare: { open: false, target: null, comparison: null, step: 0, sandboxes: [], job: null },
 });

@@ -2,7 +2,7 @@
 import type { StateCreator } from 'zustand';
 import { EXPORT_DEFAULTS, type DatasetExportSummary, type DatasetFormat, type DatasetPreview } from '../../../../src-main/common/contract/dataset';
 import type { Domain, Origin } from '../../../../src-main/common/trajectory/model';
-import type { StudioStore } from '../studio';
+import type { UiStore } from '../ui-store';
 
 /** A format id of the core's format registry (`app.info.formats`). */
 export type ExportFormatChoice = DatasetFormat;
@@ -68,6 +68,6 @@ const initialForm: ExportForm = {
   overwrite: false,
 };
 
-export const createDatasetSlice: StateCreator<StudioStore, [], [], { dataset: DatasetState }> = () => ({
+export const createDatasetSlice: StateCreator<UiStore, [], [], { dataset: DatasetState }> = () => ({
   dataset: { form: initialForm, preview: null, job: null, result: null, error: null },
 });

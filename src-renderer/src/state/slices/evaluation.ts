@@ -1,7 +1,7 @@
 // The evaluation slice's state; its actions are in ../evaluation.ts.
 import type { StateCreator } from 'zustand';
 import type { BenchmarkCaseView, EvaluatedCase, ScoreSummary } from '../../../../src-main/common/contract/evaluation';
-import type { StudioStore } from '../studio';
+import type { UiStore } from '../ui-store';
 
 /** What the panel's run form holds: a data folder, where results go, and who judges. */
 export interface EvaluationForm {
@@ -48,7 +48,7 @@ export interface EvaluationState {
   lastRun: EvaluationRunEnd | null;
 }
 
-export const createEvaluationSlice: StateCreator<StudioStore, [], [], { evaluation: EvaluationState }> = () => ({
+export const createEvaluationSlice: StateCreator<UiStore, [], [], { evaluation: EvaluationState }> = () => ({
   evaluation: {
     outDir: '',
     summary: null,

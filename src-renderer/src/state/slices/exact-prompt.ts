@@ -1,7 +1,7 @@
 // The exact-prompt slice's state; its actions are in ../exact-prompt.ts.
 import type { StateCreator } from 'zustand';
 import type { ExactPrompt } from '../../../../src-main/common/contract/simulation';
-import type { StudioStore } from '../studio';
+import type { UiStore } from '../ui-store';
 
 export interface ExactPromptState {
   nodeId: string | null;
@@ -9,6 +9,6 @@ export interface ExactPromptState {
   error: string | null;
 }
 
-export const createExactPromptSlice: StateCreator<StudioStore, [], [], { exactPrompt: ExactPromptState }> = () => ({
+export const createExactPromptSlice: StateCreator<UiStore, [], [], { exactPrompt: ExactPromptState }> = () => ({
   exactPrompt: { nodeId: null, prompt: null, error: null },
 });

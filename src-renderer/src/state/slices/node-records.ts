@@ -1,7 +1,7 @@
 // The node-records slice's state; its actions are in ../node-records.ts.
 import type { StateCreator } from 'zustand';
 import type { NodeRecord } from '../../../../src-main/common/trajectory/model';
-import type { StudioStore } from '../studio';
+import type { UiStore } from '../ui-store';
 
 export interface NodeRecordsState {
   records: ReadonlyMap<string, NodeRecord>;
@@ -14,6 +14,6 @@ export interface NodeRecordsState {
   errors: ReadonlyMap<string, string>;
 }
 
-export const createNodeRecordsSlice: StateCreator<StudioStore, [], [], { nodeRecords: NodeRecordsState }> = () => ({
+export const createNodeRecordsSlice: StateCreator<UiStore, [], [], { nodeRecords: NodeRecordsState }> = () => ({
   nodeRecords: { records: new Map(), stale: new Set(), errors: new Map() },
 });

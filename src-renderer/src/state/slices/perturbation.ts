@@ -3,7 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { ApiOutput } from '../../../../src-main/common/contract/api';
 import type { PerturbationKindInfo } from '../../../../src-main/common/contract/perturbation';
 import type { Domain } from '../../../../src-main/common/trajectory/model';
-import type { StudioStore } from '../studio';
+import type { UiStore } from '../ui-store';
 
 /** The answer to saving the workspace perturbation file: saved, or refused with every problem. */
 export type UserFileReport = ApiOutput<'perturb.setUserFile'>;
@@ -26,6 +26,6 @@ export interface PerturbationState {
   userFile: UserFileDraft | null;
 }
 
-export const createPerturbationSlice: StateCreator<StudioStore, [], [], { perturbation: PerturbationState }> = () => ({
+export const createPerturbationSlice: StateCreator<UiStore, [], [], { perturbation: PerturbationState }> = () => ({
   perturbation: { domain: null, kinds: [], running: false, userFile: null },
 });

@@ -2,7 +2,7 @@
 // and the view of one state's samples side by side. Its actions are in ../siblings.ts.
 import type { StateCreator } from 'zustand';
 import type { AgreementRow, SiblingLabel, ActionSamples } from '../../../../src-main/common/contract/siblings';
-import type { StudioStore } from '../studio';
+import type { UiStore } from '../ui-store';
 
 export interface SiblingsState {
   /** The trajectory the agreement was computed for. */
@@ -20,6 +20,6 @@ export interface SiblingsState {
   actions: ActionSamples[];
 }
 
-export const createSiblingsSlice: StateCreator<StudioStore, [], [], { siblings: SiblingsState }> = () => ({
+export const createSiblingsSlice: StateCreator<UiStore, [], [], { siblings: SiblingsState }> = () => ({
   siblings: { trajectoryId: null, rows: [], byParent: new Map(), labels: new Map(), maxAgreement: 1, listOpen: false, parentId: null, actions: [] },
 });

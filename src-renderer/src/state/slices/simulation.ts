@@ -3,7 +3,7 @@
 import type { StateCreator } from 'zustand';
 import type { IncompleteSample, ModelState, Sampling } from '../../../../src-main/common/contract/simulation';
 import type { SampleStream } from '../sample-streams';
-import type { StudioStore } from '../studio';
+import type { UiStore } from '../ui-store';
 
 export interface SimulationJob {
   jobId: string;
@@ -44,7 +44,7 @@ export interface SimulationState {
   gpuInstallLog: string[];
 }
 
-export const createSimulationSlice: StateCreator<StudioStore, [], [], { simulation: SimulationState }> = () => ({
+export const createSimulationSlice: StateCreator<UiStore, [], [], { simulation: SimulationState }> = () => ({
   simulation: {
     model: null,
     job: null,

@@ -1,6 +1,6 @@
 // The workspace slice: the open workspace and trajectory, its tree, the selection, notices,
 // the import job, undo history, search and layout. It sits at the top level of the one store,
-// so views select its fields directly (`useStudio((s) => s.tree)`); its actions are in ../store.ts.
+// so views select its fields directly (`useUiStore((s) => s.tree)`); its actions are in ../workspace-actions.ts.
 import type { StateCreator } from 'zustand';
 import type { AppInfo, WorkspaceInfo } from '../../../../src-main/common/contract/api';
 import type { Domain, NodeRecord, TrajectoryRecord, TrajectorySummary } from '../../../../src-main/common/trajectory/model';
@@ -8,7 +8,7 @@ import type { SearchHit } from '../../../../src-main/common/contract/curation';
 import { readLayout, type Layout } from '../layout';
 import type { TreeIndex } from '../tree-rows';
 import { EMPTY_HISTORY, type UndoHistory } from '../undo-history';
-import type { StudioStore } from '../studio';
+import type { UiStore } from '../ui-store';
 
 export interface Notice {
   id: number;
@@ -85,4 +85,4 @@ export const initialWorkspace: WorkspaceSlice = {
   search: { filters: NO_FILTERS, hits: [], truncated: false, searching: false, tags: [] },
 };
 
-export const createWorkspaceSlice: StateCreator<StudioStore, [], [], WorkspaceSlice> = () => ({ ...initialWorkspace });
+export const createWorkspaceSlice: StateCreator<UiStore, [], [], WorkspaceSlice> = () => ({ ...initialWorkspace });

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { ExpandResult, PolicySpec } from '../../../../src-main/common/contract/agents';
 import type { JobProgress } from '../../../../src-main/common/contract/jobs';
 import { cancelJob, expandWithPolicy } from '../../state/expansion';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 import { plural } from '../../../../src-main/common/plural';
 
 const STOPPED: Record<ExpandResult['stoppedBy'], string> = {
@@ -20,7 +20,7 @@ const STOPPED: Record<ExpandResult['stoppedBy'], string> = {
 const whole = (text: string, min: number, max: number) => Math.max(min, Math.min(max, Math.floor(Number(text)) || min));
 
 export function ExpandDialog({ onDone }: { onDone: () => void }) {
-  const nodeId = useStudio((s) => s.selectedNodeId);
+  const nodeId = useUiStore((s) => s.selectedNodeId);
   const [policyKind, setPolicyKind] = useState<'script' | 'openai'>('script');
   const [script, setScript] = useState('');
   const [baseUrl, setBaseUrl] = useState('http://127.0.0.1:8000/v1');

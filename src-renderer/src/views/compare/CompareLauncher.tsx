@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { cancelRealityJob, openCompare, replay, useCompare } from '../../state/compare';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 import { RunRealForm } from './RunRealForm';
 
 // Monaco and xterm load only when the comparison is first opened.
@@ -9,8 +9,8 @@ const CompareView = lazy(() => import('./CompareView'));
 
 /** Toolbar entry to sim vs real: replay, run real on the selected node, and the side-by-side view. */
 export function CompareLauncher() {
-  const trajectory = useStudio((s) => s.trajectory);
-  const selected = useStudio((s) => (s.selectedNodeId ? s.tree?.byId.get(s.selectedNodeId) : undefined));
+  const trajectory = useUiStore((s) => s.trajectory);
+  const selected = useUiStore((s) => (s.selectedNodeId ? s.tree?.byId.get(s.selectedNodeId) : undefined));
   const open = useCompare((s) => s.open);
   const job = useCompare((s) => s.job);
   const [asking, setAsking] = useState<string | null>(null);

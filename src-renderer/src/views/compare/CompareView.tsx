@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { StepComparison, TrajectoryComparison } from '../../../../src-main/common/contract/reality';
 import { closeCompare, exportReport, nextDivergence, showStep, useCompare } from '../../state/compare';
 import { useOverlay } from '../../state/overlays';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 import { chooseSavePath } from '../../api/download';
 import { DivergenceTimeline } from './DivergenceTimeline';
 import { divergenceSummary } from './divergence-summary';
@@ -57,7 +57,7 @@ function StepList({ steps, current }: { steps: StepComparison[]; current: number
 }
 
 function ReportExport({ comparison }: { comparison: TrajectoryComparison }) {
-  const nativeDialogs = useStudio((s) => s.app?.nativeDialogs ?? false);
+  const nativeDialogs = useUiStore((s) => s.app?.nativeDialogs ?? false);
   const [path, setPath] = useState(`sim-vs-real-${comparison.trajectoryId.slice(0, 8)}.html`);
   return (
     <form

@@ -3,7 +3,7 @@ import type { RealEnvironmentSettings } from '../../../../src-main/common/contra
 import { loadSandboxes, runReal, useCompare } from '../../state/compare';
 import { nodeRecord, useNodeRecord } from '../../state/node-records';
 import { useOverlay } from '../../state/overlays';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 import { McpServerFields, mcpServerSettings, useMcpServerChoice } from './McpServerFields';
 import { plural } from '../../../../src-main/common/plural';
 
@@ -21,7 +21,7 @@ function namedServer(provenance: Record<string, unknown> | undefined): { command
  * trajectory's data runs on its own.
  */
 export function RunRealForm({ nodeId, onDone }: { nodeId: string; onDone: () => void }) {
-  const rootId = useStudio((s) => s.tree?.shape.roots[0]);
+  const rootId = useUiStore((s) => s.tree?.shape.roots[0]);
   const root = useNodeRecord(rootId);
   useEffect(() => loadSandboxes(), []);
   useOverlay('run-real', true, onDone);
@@ -37,7 +37,7 @@ export function RunRealForm({ nodeId, onDone }: { nodeId: string; onDone: () => 
 
 /** The path's actions from the root to `nodeId`, in full (the tree holds only their first lines); null while they load. */
 function usePathActions(nodeId: string): string[] | null {
-  const tree = useStudio((s) => s.tree);
+  const tree = useUiStore((s) => s.tree);
   const [actions, setActions] = useState<{ nodeId: string; actions: string[] } | null>(null);
   useEffect(() => {
     const ids: string[] = [];
@@ -54,8 +54,8 @@ function usePathActions(nodeId: string): string[] | null {
 }
 
 function RunRealSheet({ nodeId, named, onDone }: { nodeId: string; named: ReturnType<typeof namedServer>; onDone: () => void }) {
-  const trajectory = useStudio((s) => s.trajectory);
-  const depth = useStudio((s) => s.tree?.byId.get(nodeId)?.depth ?? 0);
+  const trajectory = useUiStore((s) => s.trajectory);
+  const depth = useUiStore((s) => s.tree?.byId.get(nodeId)?.depth ?? 0);
   const actions = usePathActions(nodeId);
   const [confirmed, setConfirmed] = useState(false);
   const sandboxes = useCompare((s) => s.sandboxes);

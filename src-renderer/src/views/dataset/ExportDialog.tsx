@@ -3,7 +3,7 @@
 import { chooseSavePath, downloadsThroughBrowser } from '../../api/download';
 import { useEffect, useMemo } from 'react';
 import { changeForm, openExportDialog, refreshPreview, startExport, useDatasetExport, writesOneFile, type ExportForm, type ExportFormatChoice } from '../../state/dataset';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 import { ExportProgress } from './ExportProgress';
 import { ExamplePreview } from './ExamplePreview';
 import { SelectionFields } from './SelectionFields';
@@ -20,15 +20,15 @@ function outFor(out: string, from: { extensions: string[] } | undefined, fromFil
 }
 
 export function ExportDialog({ onDone }: { onDone: () => void }) {
-  const workspacePath = useStudio((s) => s.workspace?.path ?? '');
-  const nativeDialogs = useStudio((s) => s.app?.nativeDialogs ?? false);
-  const trajectoryId = useStudio((s) => s.trajectory?.id ?? null);
-  const nodeId = useStudio((s) => s.selectedNodeId);
+  const workspacePath = useUiStore((s) => s.workspace?.path ?? '');
+  const nativeDialogs = useUiStore((s) => s.app?.nativeDialogs ?? false);
+  const trajectoryId = useUiStore((s) => s.trajectory?.id ?? null);
+  const nodeId = useUiStore((s) => s.selectedNodeId);
   const focus = useMemo(() => ({ trajectoryId, nodeId }), [trajectoryId, nodeId]);
   const { form, preview, job, result, error } = useDatasetExport();
   const change = (patch: Partial<ExportForm>) => changeForm(patch, focus);
   // The formats the core's registry can export, in its order: the one list, not a copy.
-  const formats = useStudio((s) => s.app?.formats ?? NO_FORMATS).filter((f) => f.exportsTo.length > 0);
+  const formats = useUiStore((s) => s.app?.formats ?? NO_FORMATS).filter((f) => f.exportsTo.length > 0);
   const dataset = !writesOneFile(form.format);
 
   useEffect(() => {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { cancelEvaluation, changeEvaluationForm, startEvaluation, useEvaluation } from '../../state/evaluation';
 import { chooseSavePath } from '../../api/download';
 import { loadModel, useSimulation } from '../../state/simulation';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 
 function eta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '';
@@ -18,7 +18,7 @@ export function RunForm() {
   const job = useEvaluation((s) => s.job);
   const lastRun = useEvaluation((s) => s.lastRun);
   const model = useSimulation((s) => s.model);
-  const nativeDialogs = useStudio((s) => s.app?.nativeDialogs ?? false);
+  const nativeDialogs = useUiStore((s) => s.app?.nativeDialogs ?? false);
   const [otherModel, setOtherModel] = useState('');
   const running = job?.running ?? false;
   const canStart = !running && !!form.dataDir.trim() && !!form.outDir.trim() && !!model?.loaded;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { addManualStep } from '../../state/store';
+import { addManualStep } from '../../state/workspace-actions';
 
 /** A step typed by hand under the selected node (origin `manual`). */
 export function AddStepForm({ parentId }: { parentId: string }) {

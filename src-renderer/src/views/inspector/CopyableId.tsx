@@ -1,4 +1,4 @@
-import { notify } from '../../state/store';
+import { notify } from '../../state/workspace-actions';
 
 /** Copies text to the clipboard, or says where to select it when the page may not write there. */
 export async function copyText(text: string, what: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { loadExactPrompt, messagesAsJson, useExactPrompt } from '../../state/exact-prompt';
-import { notify } from '../../state/store';
+import { notify } from '../../state/workspace-actions';
 
 function CopyButton({ text, what }: { text: string; what: string }) {
   const [copied, setCopied] = useState(false);

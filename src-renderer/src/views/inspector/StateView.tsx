@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import type { Domain, NodeRecord } from '../../../../src-main/common/trajectory/model';
 import { startEditing } from '../../state/curation-actions';
 import { useNodeRecord } from '../../state/node-records';
-import { useStudio, type InspectorView } from '../../state/store';
+import { useUiStore, type InspectorView } from '../../state/workspace-actions';
 import { setInspectorView } from '../../state/view-actions';
 import { DOMAIN_VIEWS } from '../renderers/registry';
 import { TextState } from '../renderers/TextState';
@@ -11,7 +11,7 @@ const StateDiff = lazy(() => import('../monaco/StateDiff'));
 
 /** The observation as its domain looks, as raw text (`r`), or against the original it was edited from (`d`). */
 export function StateView({ node, domain, columns }: { node: NodeRecord; domain: Domain; columns?: number }) {
-  const view = useStudio((s) => s.inspectorView);
+  const view = useUiStore((s) => s.inspectorView);
   const original = useNodeRecord(node.editedFromId);
   const { label, View } = DOMAIN_VIEWS[domain];
   const shown: InspectorView = view === 'diff' && !original ? 'rendered' : view;

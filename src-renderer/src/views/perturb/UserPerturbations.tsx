@@ -1,10 +1,10 @@
 import type { Domain } from '../../../../src-main/common/trajectory/model';
 import { editUserFile, openUserFile, saveUserFile, usePerturbation } from '../../state/perturbation';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 
 /** The workspace's own perturbation kinds (JSON; the format is in src-main/common/perturbations/README.md). */
 export function UserPerturbations({ domain }: { domain: Domain }) {
-  const workspace = useStudio((s) => s.workspace?.path ?? null);
+  const workspace = useUiStore((s) => s.workspace?.path ?? null);
   const stored = usePerturbation((s) => s.userFile);
   // A draft read from another workspace is not this one's file.
   const draft = stored && stored.workspace === workspace ? stored : null;

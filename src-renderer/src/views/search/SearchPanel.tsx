@@ -1,15 +1,15 @@
 import { useEffect } from 'react';
 import { DOMAINS, ORIGINS } from '../../../../src-main/common/trajectory/model';
 import { clearSearch, hasQuery, openSearchHit, refreshTags, setSearchFilters } from '../../state/search-actions';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 import { HitSnippet } from './HitSnippet';
 import { actionLine } from '../text';
 import { plural } from '../../../../src-main/common/plural';
 
 /** Full-text search and filters across every trajectory in the workspace; a result opens its node. */
 export function SearchPanel() {
-  const { filters, hits, truncated, searching, tags } = useStudio((s) => s.search);
-  const selectedId = useStudio((s) => s.selectedNodeId);
+  const { filters, hits, truncated, searching, tags } = useUiStore((s) => s.search);
+  const selectedId = useUiStore((s) => s.selectedNodeId);
   const active = hasQuery(filters);
 
   useEffect(() => {

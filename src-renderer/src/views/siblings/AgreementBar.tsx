@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { createPortal } from 'react-dom';
 import { followTreeForAgreement, openSiblings, setAgreementList, useSiblings, visitUnsureState } from '../../state/siblings';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 import { agreementBadge, percent } from './labels';
 import './siblings.css';
 import { plural } from '../../../../src-main/common/plural';
@@ -19,8 +19,8 @@ export function AgreementBar() {
   const listOpen = useSiblings((s) => s.listOpen);
   const maxAgreement = useSiblings((s) => s.maxAgreement);
   const sideBySideOpen = useSiblings((s) => s.parentId !== null);
-  const selectedParent = useStudio((s) => (s.selectedNodeId ? (s.tree?.byId.get(s.selectedNodeId)?.parentId ?? null) : null));
-  const selectedId = useStudio((s) => s.selectedNodeId);
+  const selectedParent = useUiStore((s) => (s.selectedNodeId ? (s.tree?.byId.get(s.selectedNodeId)?.parentId ?? null) : null));
+  const selectedId = useUiStore((s) => s.selectedNodeId);
   useEffect(() => followTreeForAgreement(), []);
   // Esc closes the list (after any open dialog, which the overlay handler closes first).
   useEffect(() => {

@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import type { ActionSamples } from '../../../../src-main/common/contract/siblings';
 import { useOverlay } from '../../state/overlays';
 import { closeSiblings, preferSample, useSiblings } from '../../state/siblings';
-import { revealNode } from '../../state/store';
+import { revealNode } from '../../state/workspace-actions';
 import { agreementBadge, percent, siblingLabelText } from './labels';
 import { plural } from '../../../../src-main/common/plural';
 

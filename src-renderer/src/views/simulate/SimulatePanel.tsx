@@ -1,5 +1,5 @@
 import type { Domain, NodeRecord } from '../../../../src-main/common/trajectory/model';
-import { useStudio } from '../../state/store';
+import { useUiStore } from '../../state/workspace-actions';
 import { useGenerationSettings } from '../../state/generation-settings';
 import { cancelSimulation, changeDraft, MAX_SEED, resample, simulate, useSimulation } from '../../state/simulation';
 import { PendingSamples } from './PendingSamples';
@@ -44,7 +44,7 @@ export function SimulatePanel({ node }: { node: NodeRecord }) {
   const running = useSimulation((s) => s.job?.running ?? false);
   const streamingHere = useSimulation((s) => Boolean(s.job?.running && s.job.nodeId === node.id));
   const draft = useSimulation((s) => s.draft);
-  const domain = useStudio((s) => s.trajectory?.domain);
+  const domain = useUiStore((s) => s.trajectory?.domain);
   const settings = useGenerationSettings((s) => s.settings);
   const ready = Boolean(model?.loaded) && !running && draft.action.trim() !== '';
 

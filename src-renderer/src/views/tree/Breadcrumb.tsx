@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { selectNode } from '../../state/store';
+import { selectNode } from '../../state/workspace-actions';
 import { ancestry, type TreeIndex } from '../../state/tree-rows';
 import { actionLine } from '../text';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore, type MouseEvent } from 'react';
 import { deleteNode } from '../../state/cleanup-actions';
 import { startEditing } from '../../state/curation-actions';
-import { selectNode, useStudio } from '../../state/store';
+import { selectNode, useUiStore } from '../../state/workspace-actions';
 import { copyText } from '../inspector/CopyableId';
 
 /** Where the menu is open, if it is: one menu for the whole tree. */
@@ -31,7 +31,7 @@ export function TreeRowMenu() {
     },
     () => opened,
   );
-  const isRoot = useStudio((s) => (menu ? s.tree?.byId.get(menu.nodeId)?.parentId === null : false));
+  const isRoot = useUiStore((s) => (menu ? s.tree?.byId.get(menu.nodeId)?.parentId === null : false));
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!menu) return;

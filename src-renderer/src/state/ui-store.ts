@@ -1,4 +1,4 @@
-// The renderer's one store, composed of slices (each a StateCreator in ./slices/). The
+// The renderer's one UI store (not the core's Studio), composed of slices (each a StateCreator in ./slices/). The
 // workspace slice sits at the top level; every other area keeps its state under its own key,
 // so two areas never share a field name, and a change to one area leaves every other area's
 // objects as they were: a view's narrow selector (the tree's, say) sees nothing new when
@@ -29,9 +29,9 @@ export interface AreaStates {
   simulation: SimulationState;
 }
 
-export type StudioStore = WorkspaceSlice & AreaStates;
+export type UiStore = WorkspaceSlice & AreaStates;
 
-export const useStudio = create<StudioStore>()((...a) => ({
+export const useUiStore = create<UiStore>()((...a) => ({
   ...createWorkspaceSlice(...a),
   ...createCompareSlice(...a),
   ...createDatasetSlice(...a),
@@ -62,14 +62,14 @@ export interface AreaHook<S> {
 export function areaHook<K extends keyof AreaStates>(key: K): AreaHook<AreaStates[K]> {
   type S = AreaStates[K];
   function useArea<T>(selector?: (state: S) => T): S | T {
-    return useStudio((all) => (selector ? selector(all[key]) : all[key]));
+    return useUiStore((all) => (selector ? selector(all[key]) : all[key]));
   }
   const hook = useArea as AreaHook<S>;
-  hook.getState = () => useStudio.getState()[key];
+  hook.getState = () => useUiStore.getState()[key];
   hook.setState = (change) =>
-    useStudio.setState((all) => {
+    useUiStore.setState((all) => {
       const part = typeof change === 'function' ? change(all[key]) : change;
-      return { [key]: { ...all[key], ...part } } as Pick<StudioStore, K>;
+      return { [key]: { ...all[key], ...part } } as Pick<UiStore, K>;
     });
   return hook;
 }

@@ -1,4 +1,4 @@
-// The workspace slice's actions. The renderer's one store (./studio.ts) is changed only by
+// The workspace slice's actions. The renderer's one UI store (./ui-store.ts) is changed only by
 // user intents (the actions in each area's file) and by events from the core (./change-events.ts).
 // Views read from it and call these actions; they never call the door themselves.
 import type { Domain, NodeRecord } from '../../../src-main/common/trajectory/model';
@@ -8,14 +8,14 @@ import { forgetNodes, refreshNodes, rememberNode } from './node-records';
 import { indexOutline, revealed, treeNodeOf, withAddedNode } from './tree-rows';
 import { EMPTY_HISTORY } from './undo-history';
 import { initialWorkspace, type Notice } from './slices/workspace';
-import { useStudio } from './studio';
+import { useUiStore } from './ui-store';
 import { rememberOpenLocation, requestedOpenLocation } from './open-location';
 
 export { NO_FILTERS, type ImportJob, type InspectorView, type Notice, type SearchFilters } from './slices/workspace';
-export { useStudio };
+export { useUiStore };
 
-const set = useStudio.setState;
-const get = useStudio.getState;
+const set = useUiStore.setState;
+const get = useUiStore.getState;
 let noticeId = 1;
 
 export function notify(kind: Notice['kind'], title: string, lines: string[] = []): void {
