@@ -62,7 +62,8 @@ export function cardFrontMatter(
     size_categories: [sizeCategory(total)],
     configs: cardConfigs(input.format, input.splits),
   };
-  return `---\n${stringify(fields, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 })}---`;
+  // Sequences at the key's own indent, as Hugging Face's own dataset cards write them.
+  return `---\n${stringify(fields, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0, indentSeq: false })}---`;
 }
 
 function table(header: string[], rows: (string | number)[][]): string {
