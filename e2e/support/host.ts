@@ -9,8 +9,10 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = join(ROOT, 'src-main', 'cli', 'worldloom.mjs');
-/** The committed test decoder: tiny, fast, deterministic; what the stories simulate with. */
+/** The committed test model (qwen35/tiny-chat): tiny, fast, deterministic, its replies end; what the stories simulate with. */
 export const TEST_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'qwen35', 'tiny-chat');
+/** A model that never stops on its own (the parity fixture, stop rows weakened): for stories that cancel a long run. */
+export const ENDLESS_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'qwen35', 'tokens-fp32');
 
 export const CHROMIUM_PATH = process.env.WORLDLOOM_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
