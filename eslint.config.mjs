@@ -67,7 +67,7 @@ export const LAYERS = [
 ];
 
 /** What a test of any layer may import besides its layers. */
-const TEST_EXTRAS = ['src-main/testing', 'src-main/service', 'bench'];
+const TEST_EXTRAS = ['src-main/testing', 'bench'];
 
 /** The layer rules, one block per folder of LAYERS (common/ has its own, stricter, block below). */
 const layerRules = LAYERS.flatMap((layer, index) => {

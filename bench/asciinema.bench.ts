@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileHead, fileLines, fileSource } from '../src-main/parsing/sources';
 import { TerminalScreen } from '../src-main/parsing/terminal-screen';
-import { importAsJob, importTrajectories } from '../src-main/service/import-trajectories';
+import { importAsJob, importTrajectories } from '../src-main/formats/import-trajectories';
 import { WorkspaceStore } from '../src-main/store/workspace-store';
 import { writeGeneratedCast } from '../src-main/testing/cast-fixtures';
 import { timeIt, type BenchSuite, type Figure } from './bench';

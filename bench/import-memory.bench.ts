@@ -7,7 +7,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileHead, fileSource } from '../src-main/parsing/sources';
-import { importTrajectories } from '../src-main/service/import-trajectories';
+import { importTrajectories } from '../src-main/formats/import-trajectories';
 import { WorkspaceStore } from '../src-main/store/workspace-store';
 import { awbLines } from '../src-main/testing/awb-fixtures';
 import type { BenchSuite } from './bench';

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileHead, fileSource } from '../src-main/parsing/sources';
-import { importTrajectories } from '../src-main/service/import-trajectories';
+import { importTrajectories } from '../src-main/formats/import-trajectories';
 import { WorkspaceStore } from '../src-main/store/workspace-store';
 import { generatedAwb } from '../src-main/testing/awb-fixtures';
 import { timeIt, type BenchSuite } from './bench';

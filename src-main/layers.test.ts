@@ -34,6 +34,9 @@ describe('the layer order', () => {
     expect(await layerErrors('src-main/simulation/reads.ts', "import type { WorkspaceStore } from '../store/workspace-store';\nexport type W = WorkspaceStore;\n")).toEqual([]);
     expect(await layerErrors('src-main/simulation/reads.test.ts', "import { RESOURCES_DIR } from '../testing/paths';\nexport const r = RESOURCES_DIR;\n")).toEqual([]);
     expect(await layerErrors('src-main/simulation/reads.ts', "import { RESOURCES_DIR } from '../testing/paths';\nexport const r = RESOURCES_DIR;\n")).toHaveLength(1);
+    // A test holds to its layer too: one that drives the core through the Studio lives in service/.
+    expect(await layerErrors('src-main/simulation/drives.test.ts', "import type { Studio } from '../service/studio';\nexport type S = Studio;\n")).toHaveLength(1);
+    expect(await layerErrors('src-main/service/drives.test.ts', "import type { Studio } from './studio';\nexport type S = Studio;\n")).toEqual([]);
   });
 
   it('names every folder of src-main/, and the README states the same order', () => {

@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileHead, fileSource } from '../../src-main/parsing/sources';
-import { importTrajectories } from '../../src-main/service/import-trajectories';
+import { importTrajectories } from '../../src-main/formats/import-trajectories';
 import type { WorkspaceStore } from '../../src-main/store/workspace-store';
 import { chainBundle } from '../../src-main/common/trajectory/build';
 import { newId } from '../../src-main/common/trajectory/ids';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DatasetExportInput } from '../common/contract/dataset';
 import { chainBundle } from '../common/trajectory/build';
 import type { TrajectoryBundle } from '../common/trajectory/model';
-import { importAsJob, importTrajectories } from '../service/import-trajectories';
+import { importAsJob, importTrajectories } from './import-trajectories';
 import { WorkspaceStore } from '../store/workspace-store';
 import { bundleSource } from '../testing/dataset-fixtures';
 import { runImporter } from '../testing/importer-fixtures';

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importTrajectories } from '../service/import-trajectories';
+import { importTrajectories } from './import-trajectories';
 import { WorkspaceStore } from '../store/workspace-store';
 import { generatedAwb } from '../testing/awb-fixtures';
 import { MAX_JSON_DEPTH } from '../parsing/json-limits';

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importAsJob, importTrajectories } from '../service/import-trajectories';
+import { importAsJob, importTrajectories } from './import-trajectories';
 import { WorkspaceStore } from '../store/workspace-store';
 import { importOffThread } from './off-thread-import';
 import { fileHead, fileSource } from '../parsing/sources';

@@ -14,7 +14,7 @@ import { PROJECT_ROOT, RESOURCES_DIR } from '../testing/paths';
 import { perturbationCatalog } from '../common/perturbations/registry';
 import type { Domain, NodeRecord } from '../common/trajectory/model';
 import { fileHead, fileSource } from '../parsing/sources';
-import { importTrajectories } from '../service/import-trajectories';
+import { importTrajectories } from '../formats/import-trajectories';
 import { Studio } from '../service/studio';
 import { WorkspaceStore } from '../store/workspace-store';
 import { recordedMcpTools } from '../common/trajectory/environment-tools';

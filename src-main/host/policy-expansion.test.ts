@@ -12,7 +12,7 @@ import type { JobProgress } from '../common/contract/jobs';
 import type { NodeRecord } from '../common/trajectory/model';
 import { fileHead, fileSource } from '../parsing/sources';
 import { dispatch } from '../service/dispatch';
-import { importTrajectories } from '../service/import-trajectories';
+import { importTrajectories } from '../formats/import-trajectories';
 import { Studio } from '../service/studio';
 import { previewDataset } from '../dataset/export-dataset';
 import { plannedSimulations } from '../agents/expand';

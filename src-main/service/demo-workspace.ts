@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkspaceInfo } from '../common/contract/api';
 import { fileHead, fileSource } from '../parsing/sources';
-import { importTrajectories } from './import-trajectories';
+import { importTrajectories } from '../formats/import-trajectories';
 import { configDir } from './recent-workspaces';
 import type { Studio } from './studio';
 

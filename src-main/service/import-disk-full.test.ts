@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { textSource } from '../parsing/sources';
 import { WorkspaceStore } from '../store/workspace-store';
-import { importTrajectories } from './import-trajectories';
+import { importTrajectories } from '../formats/import-trajectories';
 
 describe('import on a full disk', () => {
   it('keeps whole batches and says how many trajectories it kept', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileHead, fileSource } from '../parsing/sources';
 import { WorkspaceStore } from '../store/workspace-store';
-import { importTrajectories } from './import-trajectories';
+import { importTrajectories } from '../formats/import-trajectories';
 import { realWorld, realWorldNote } from '../testing/real-world';
 
 const REAL = realWorld();

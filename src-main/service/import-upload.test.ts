@@ -8,7 +8,7 @@ import { fileHead, fileSource } from '../parsing/sources';
 import { WorkspaceStore } from '../store/workspace-store';
 import { generatedAwb } from '../testing/awb-fixtures';
 import { dispatch } from './dispatch';
-import { importTrajectories } from './import-trajectories';
+import { importTrajectories } from '../formats/import-trajectories';
 import { Studio } from './studio';
 
 let studio: Studio;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileHead, fileSource } from '../parsing/sources';
 import type { ImporterOptions } from '../formats/format';
 import type { ImportSource } from '../parsing/sources';
-import type { ImportReport } from './import-trajectories';
+import type { ImportReport } from '../formats/import-trajectories';
 import { UserError } from '../common/user-error';
 
 /** Uploads in progress at once; a page that starts more is told to finish some first. */

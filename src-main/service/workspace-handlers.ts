@@ -6,7 +6,7 @@ import { fileHead, fileSource, textSource } from '../parsing/sources';
 import { buildOutline } from '../common/trajectory/outline';
 import { openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from '../dataset/export-file';
-import { importAsJob, type ImportReport } from './import-trajectories';
+import { importAsJob, type ImportReport } from '../formats/import-trajectories';
 import type { JobContext } from './jobs';
 import type { ImportSource } from '../parsing/sources';
 import { ImportUploads } from './import-upload';

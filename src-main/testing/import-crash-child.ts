@@ -2,7 +2,7 @@
 // committed batch on stdout, so the parent can kill it in the middle of the import.
 import { fileHead, fileSource } from '../parsing/sources';
 import { WorkspaceStore } from '../store/workspace-store';
-import { importTrajectories } from '../service/import-trajectories';
+import { importTrajectories } from '../formats/import-trajectories';
 
 const [workspace, file] = process.argv.slice(2) as [string, string];
 const store = WorkspaceStore.openOrCreate(workspace);

@@ -1,7 +1,7 @@
 // `worldloom import`: files into a workspace, problems reported by line.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { IMPORT_FORMAT_IDS } from '../../formats/registry';
-import { describeProblems, describeSkipped } from '../../service/import-trajectories';
+import { describeProblems, describeSkipped } from '../../formats/import-trajectories';
 import { withCore } from '../core';
 
 export function registerImport(program: Command): void {

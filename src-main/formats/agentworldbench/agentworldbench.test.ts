@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { importTrajectories } from '../../service/import-trajectories';
+import { importTrajectories } from '../import-trajectories';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { awbLines } from '../../testing/awb-fixtures';
 import { actionFromPrompt, observationFromResponse } from '../../common/trajectory/turn-format';

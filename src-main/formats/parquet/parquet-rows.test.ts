@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importAsJob } from '../../service/import-trajectories';
+import { importAsJob } from '../import-trajectories';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { fileHead, fileSource } from '../../parsing/sources';
 

@@ -6,7 +6,7 @@ import { DEFAULT_SWE_SYSTEM_PROMPT, splitTaskMessage, sweAgentImporter } from '.
 import { fixture, runImporter } from '../../testing/importer-fixtures';
 import { importerFor } from '../registry';
 import { textSource } from '../../parsing/sources';
-import { importTrajectories } from '../../service/import-trajectories';
+import { importTrajectories } from '../import-trajectories';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { realWorld, realWorldNote } from '../../testing/real-world';
 

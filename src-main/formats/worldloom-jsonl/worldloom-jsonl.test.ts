@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importTrajectories } from '../../service/import-trajectories';
+import { importTrajectories } from '../import-trajectories';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { textSource } from '../../parsing/sources';
 import { worldloomJsonlExporter } from './export';

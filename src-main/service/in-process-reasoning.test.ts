@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiOutput } from '../common/contract/api';
-import { dispatch } from '../service/dispatch';
-import { Studio } from '../service/studio';
+import { dispatch } from './dispatch';
+import { Studio } from './studio';
 
 const MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tokens-fp32', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));

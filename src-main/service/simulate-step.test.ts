@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dispatch } from '../service/dispatch';
-import { Studio } from '../service/studio';
+import { dispatch } from './dispatch';
+import { Studio } from './studio';
 import { WorkspaceStore } from '../store/workspace-store';
 import type { NodeRecord } from '../common/trajectory/model';
-import { messagesForStep } from './simulate-step';
+import { messagesForStep } from '../simulation/simulate-step';
 
 const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../service/dispatch';
-import { Studio } from '../service/studio';
-import { gpuRuntimeStatus } from './gpu-runtime';
+import { dispatch } from './dispatch';
+import { Studio } from './studio';
+import { gpuRuntimeStatus } from '../simulation/gpu-runtime';
 
 describe('installing the CUDA runtime as a job', () => {
   // Where it is installed (or cannot be), there is nothing to start and stop.

@@ -2,11 +2,11 @@
 // batches, each batch one transaction: a crash loses at most the batch in flight, never
 // leaves half a trajectory, and every batch that committed stays.
 import { newId } from '../common/trajectory/ids';
-import type { ImporterOptions, TrajectoryImporter } from '../formats/format';
+import type { ImporterOptions, TrajectoryImporter } from './format';
 import type { ImportItem } from '../parsing/import-item';
 import type { ImportSource } from '../parsing/sources';
-import { importOffThread } from '../formats/off-thread-import';
-import { importerFor } from '../formats/registry';
+import { importOffThread } from './off-thread-import';
+import { importerFor } from './registry';
 import type { WorkspaceStore } from '../store/workspace-store';
 import type { TrajectoryBundle } from '../common/trajectory/model';
 import { UserError } from '../common/user-error';

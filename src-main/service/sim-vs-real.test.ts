@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiMethod, ApiOutput } from '../common/contract/api';
-import { dispatch } from '../service/dispatch';
-import { Studio } from '../service/studio';
+import { dispatch } from './dispatch';
+import { Studio } from './studio';
 
 const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));

@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiOutput } from '../common/contract/api';
 import { startFakeVllm, type FakeServer } from '../testing/fake-vllm-server';
-import { dispatch } from '../service/dispatch';
-import { Studio } from '../service/studio';
+import { dispatch } from './dispatch';
+import { Studio } from './studio';
 
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
 const OBSERVATION = 'build  dist  src';
