@@ -201,8 +201,9 @@ def loss_text(trainer, tokenizer, row):
     return tokenizer.decode(kept.tolist())
 
 
-def sft_config(path, **extra):
-    return SFTConfig(
+def two_steps(path):
+    """What every trainer here runs with: two small steps on the CPU, nothing saved or reported."""
+    return dict(
         output_dir=str(path),
         max_steps=2,
         per_device_train_batch_size=2,
@@ -212,8 +213,11 @@ def sft_config(path, **extra):
         logging_steps=1,
         use_cpu=True,
         dataloader_num_workers=0,
-        **extra,
     )
+
+
+def sft_config(path, **extra):
+    return SFTConfig(**two_steps(path), **extra)
 
 
 def model():
@@ -289,17 +293,7 @@ def test_dpo_on_sibling_pairs(exports, tokenizer, tmp_path):
         (obs + "/home/user", obs + "/root"),
         (obs + "/home/user", obs + "/home"),
     }
-    config = DPOConfig(
-        output_dir=str(tmp_path),
-        max_steps=2,
-        per_device_train_batch_size=2,
-        learning_rate=1e-3,
-        report_to=[],
-        save_strategy="no",
-        logging_steps=1,
-        use_cpu=True,
-        dataloader_num_workers=0,
-    )
+    config = DPOConfig(**two_steps(tmp_path))
     trainer = DPOTrainer(model=model(), args=config, train_dataset=data, processing_class=tokenizer)
     # DPO compares the two answers only: each side's tokens are its observation (and its reasoning), after the same prompt.
     for row in trainer.train_dataset:
