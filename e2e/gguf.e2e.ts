@@ -33,14 +33,17 @@ describe.skipIf(NO_CHROMIUM !== '')(`a GGUF model in the host UI${NO_CHROMIUM}`,
     await form.getByLabel('Max tokens').fill('200');
     await form.getByRole('button', { name: 'Simulate ×2' }).click();
     const samples = tree.getByRole('treeitem').filter({ hasText: 'pwd' });
-    await expect.poll(() => samples.count(), { timeout: 240_000 }).toBe(2);
+    // The count with any error the studio shows: a failed step says why in the test's output, not
+    // only that nothing arrived.
+    const progress = async () => ({ samples: await samples.count(), errors: (await page.getByRole('alert').allTextContents()).filter((text) => text.trim()) });
+    await expect.poll(progress, { timeout: 240_000 }).toEqual({ samples: 2, errors: [] });
     await expect.poll(() => page.getByTestId('simulation-speed').textContent()).toMatch(/tok\/s on cpu/);
 
     // A simulated sample: resampling its action from its parent adds two more siblings.
     await samples.first().click();
     await expect.poll(() => page.getByTestId('node-origin').textContent()).toBe('simulated');
     await form.getByRole('button', { name: 'Resample ×2' }).click();
-    await expect.poll(() => samples.count(), { timeout: 240_000 }).toBe(4);
+    await expect.poll(progress, { timeout: 240_000 }).toEqual({ samples: 4, errors: [] });
 
     await page.getByRole('button', { name: 'Replay', exact: true }).click();
     const view = page.getByRole('dialog', { name: 'Sim vs real' });

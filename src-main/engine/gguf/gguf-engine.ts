@@ -4,7 +4,6 @@
 // of its prompt: sequence-pool.ts), evaluates what that sequence lacks, then decodes every
 // request at once (node-llama-cpp batches the sequences' steps together).
 
-import { availableParallelism } from 'node:os';
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import type { DeviceChoice } from '../../common/device';
 import {
@@ -26,6 +25,7 @@ import { GgufChatPrompt } from './chat-prompt';
 import { readGgufModel, type GgufModelFile } from './gguf-file';
 import { openBackend, type LlamaBackend } from './llama-backend';
 import { asTokens, PrefillCancelled, SequencePool } from './sequence-pool';
+import { usableCores } from './usable-cores';
 
 export interface GgufEngineOptions {
   /** Where to run: common/device.ts. Default 'auto'. */
@@ -50,9 +50,10 @@ export interface GgufEngineOptions {
  * llama.cpp's CPU threads wait for each other by spinning. Given every core, they fight the
  * studio's own work (the UI, the host, a browser) for the last one, and a descheduled thread
  * stalls the rest: on a busy 2-core machine a 986-token prompt took 138 s on 2 threads against
- * about 3 s on 1. One core is left to the rest of the app.
+ * about 3 s on 1. One core is left to the rest of the app; the cores are counted with any CPU quota
+ * of the container the app runs in (usable-cores.ts).
  */
-export function defaultThreads(cores = availableParallelism()): number {
+export function defaultThreads(cores = usableCores()): number {
   return Math.max(1, cores - 1);
 }
 
