@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeVllm, type FakeServer } from '../src-main/testing/fake-vllm-server';
-import { NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
+import { ENDLESS_MODEL, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 
 const DATA = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'bench');
 
@@ -51,6 +51,13 @@ describe.skipIf(NO_CHROMIUM !== '')(`running an evaluation from the panel${NO_CH
     for (const text of await failed.allTextContents()) expect(text).toMatch(/failed: \S[^:]*: .+/);
     expect(errors).toEqual([]);
   });
+
+});
+
+describe.skipIf(NO_CHROMIUM !== '')(`cancelling an evaluation from the panel${NO_CHROMIUM}`, () => {
+  // A model that never ends its reply: the run is surely still predicting when Cancel is pressed
+  // (tiny-chat may answer all five cases before the click lands).
+  const session = useStudioInBrowser(() => ['--workspace', join(mkdtempSync(join(tmpdir(), 'wl-eval-cancel-')), 'e.worldloom'), '--model', ENDLESS_MODEL]);
 
   it('cancels a run and resumes it to the end', async () => {
     const page = await session.browser.newPage();
