@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { dispatch } from './dispatch';
 import { Studio } from './studio';
 import { WorkspaceStore } from '../store/workspace-store';
@@ -10,6 +10,8 @@ import type { NodeRecord } from '../common/trajectory/model';
 import { messagesForStep } from '../simulation/simulate-step';
 
 const TEST_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
+// A checkpoint whose replies never end: a cancel always lands while it is still generating.
+const ENDLESS_MODEL = fileURLToPath(new URL('../engine/onnx/fixtures/qwen35/tokens-fp32', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
 
 let studio: Studio;
@@ -93,6 +95,8 @@ describe('simulating a step', () => {
   });
 
   it('writes nothing when cancelled', async () => {
+    await studio.models.load({ kind: 'onnx', path: ENDLESS_MODEL });
+    onTestFinished(() => studio.models.load({ kind: 'onnx', path: TEST_MODEL }).then(() => undefined));
     const before = studio.workspace!.getNodes(studio.workspace!.getNode(leafId)!.trajectoryId).length;
     const run = call('simulate.run', { jobId: 'c', nodeId: leafId, action: 'yes', samples: 2, sampling: { maxTokens: 4000, temperature: 0 } });
     // Cancel while the model is generating: once its first token has streamed.
