@@ -15,7 +15,9 @@ describe.skipIf(NO_CHROMIUM !== '')(`a GGUF model in the host UI${NO_CHROMIUM}`,
   const session = useStudioInBrowser(() => {
     const workspace = join(mkdtempSync(join(tmpdir(), 'wl-gguf-e2e-')), 'gguf.worldloom');
     execFileSync(process.execPath, [CLI, 'import', CAST, '--workspace', workspace], { stdio: 'pipe' });
-    return ['--workspace', workspace, '--model', GGUF, '--device', 'cpu'];
+    // One llama.cpp thread, as the model panel then says: the default (all cores but one, within a
+    // container's CPU quota) is unit-tested in usable-cores.test.ts; here the flag is proven end to end.
+    return ['--workspace', workspace, '--model', GGUF, '--device', 'cpu', '--threads', '1'];
   });
 
   it('simulates ×2, resamples a sample ×2 and replays a recorded session on llama.cpp', async () => {
@@ -23,6 +25,9 @@ describe.skipIf(NO_CHROMIUM !== '')(`a GGUF model in the host UI${NO_CHROMIUM}`,
     const errors = watchPageErrors(page);
     await page.goto(session.studio.url);
     await expect.poll(() => page.locator('.model-button').textContent(), { timeout: 60_000 }).toMatch(/Model: .* · cpu/);
+    await page.locator('.model-button').click();
+    await expect.poll(() => page.getByText(/all \d+ layers on the CPU, 1 CPU thread$/).count()).toBe(1);
+    await page.locator('.model-button').click();
     await page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name: /Build the demo project|build-session/ }).click();
     const tree = page.getByRole('tree', { name: 'Trajectory tree' });
     await tree.getByRole('treeitem').first().click();

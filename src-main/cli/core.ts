@@ -8,7 +8,7 @@ import { dispatch } from '../service/dispatch';
 import { Studio } from '../service/studio';
 import { UserError } from '../common/user-error';
 import type { DeviceChoice } from '../common/device';
-import { modelSpecFromArgument } from './model-argument';
+import { inProcess, modelSpecFromArgument, type ModelPlacement } from './model-argument';
 import { RESOURCES_DIR } from './paths';
 import { missingWorkspaceError } from './workspace-argument';
 
@@ -27,6 +27,8 @@ export interface CoreOptions {
   model?: string | null;
   /** `--device`: where an in-process model runs; absent means auto. */
   device?: DeviceChoice;
+  /** `--threads`: CPU threads of an in-process model; absent means the engine's default. */
+  threads?: number;
 }
 
 /** Runs `work` against a fresh core with the workspace and model opened, then closes both. */
@@ -57,19 +59,19 @@ export async function withCore<T>(options: CoreOptions, work: (core: CliCore) =>
       if (!options.workspace.create && !existsSync(path)) throw missingWorkspaceError(path);
       await core.call(options.workspace.create && !existsSync(path) ? 'workspace.create' : 'workspace.open', { path });
     }
-    if (options.model !== undefined) await loadModel(core, options.model, options.device);
+    if (options.model !== undefined) await loadModel(core, options.model, { device: options.device, threads: options.threads });
     return await work(core);
   } finally {
     await studio.dispose();
   }
 }
 
-async function loadModel(core: CliCore, argument: string | null, device: DeviceChoice | undefined): Promise<void> {
+async function loadModel(core: CliCore, argument: string | null, placement: ModelPlacement): Promise<void> {
   if (argument) {
-    await core.call('model.load', { spec: modelSpecFromArgument(argument, device) });
+    await core.call('model.load', { spec: modelSpecFromArgument(argument, placement) });
     return;
   }
   const { defaultModelPath } = await core.call('model.state', {});
   if (!defaultModelPath) throw new UserError('No model given and this installation has no embedded model: pass --model DIR|URL.', 'no-model');
-  await core.call('model.load', { spec: { kind: 'onnx', path: defaultModelPath, ...(device ? { device } : {}) } });
+  await core.call('model.load', { spec: { kind: 'onnx', path: defaultModelPath, ...inProcess(placement) } });
 }

@@ -7,13 +7,13 @@ import { deviceChoice } from './option-parsers';
 
 describe('--device', () => {
   it('goes with a model folder into the spec the model is loaded from', () => {
-    expect(modelSpecFromArgument('some/folder', 'webgpu')).toEqual({ kind: 'onnx', path: join(process.cwd(), 'some/folder'), device: 'webgpu' });
+    expect(modelSpecFromArgument('some/folder', { device: 'webgpu' })).toEqual({ kind: 'onnx', path: join(process.cwd(), 'some/folder'), device: 'webgpu' });
     expect(modelSpecFromArgument('some/folder')).toEqual({ kind: 'onnx', path: join(process.cwd(), 'some/folder') });
   });
 
   it('is refused for a server, which runs on its own devices', () => {
-    expect(() => modelSpecFromArgument('http://127.0.0.1:8000/v1', 'cuda')).toThrow(/--device cuda .* is a server.*Leave --device out/);
-    expect(modelSpecFromArgument('http://127.0.0.1:8000/v1#m', 'auto')).toEqual({ kind: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' });
+    expect(() => modelSpecFromArgument('http://127.0.0.1:8000/v1', { device: 'cuda' })).toThrow(/--device cuda .* is a server.*Leave --device out/);
+    expect(modelSpecFromArgument('http://127.0.0.1:8000/v1#m', { device: 'auto' })).toEqual({ kind: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' });
   });
 
   it('takes only the six choices', () => {

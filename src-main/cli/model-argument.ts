@@ -1,4 +1,4 @@
-// `--model DIR|FILE.gguf|URL` with `--device`: a model folder or GGUF file on disk, or an OpenAI-compatible endpoint.
+// `--model DIR|FILE.gguf|URL` with `--device` and `--threads`: a model folder or GGUF file on disk, or an OpenAI-compatible endpoint.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ModelSpec } from '../common/contract/simulation';
@@ -8,13 +8,25 @@ import { UserError } from '../common/user-error';
 import { defaultModelPath, ModelSession } from '../simulation/model-session';
 import { RESOURCES_DIR } from './paths';
 
-export function modelSpecFromArgument(value: string, device?: DeviceChoice): ModelSpec {
+/** `--device` and `--threads`: where an in-process model runs and on how many CPU threads. */
+export interface ModelPlacement {
+  device?: DeviceChoice;
+  threads?: number;
+}
+
+/** The placement fields of an in-process ModelSpec, only those given. */
+export function inProcess({ device, threads }: ModelPlacement): ModelPlacement {
+  return { ...(device ? { device } : {}), ...(threads ? { threads } : {}) };
+}
+
+export function modelSpecFromArgument(value: string, { device, threads }: ModelPlacement = {}): ModelSpec {
   if (/^https?:\/\//i.test(value)) {
     if (device && device !== 'auto') {
       throw new UserError(
         `--device ${device} chooses where a model runs in this process; ${value} is a server, which runs on its own devices. Leave --device out.`,
       );
     }
+    if (threads) throw new UserError(`--threads sets the CPU threads of a model run in this process; ${value} is a server. Leave --threads out.`);
     // "http://host:8000/v1#model-name" names the served model after '#'.
     const [baseUrl, model] = value.split('#', 2) as [string, string | undefined];
     return { kind: 'openai', baseUrl, ...(model ? { model } : {}) };
@@ -22,7 +34,7 @@ export function modelSpecFromArgument(value: string, device?: DeviceChoice): Mod
   // A GGUF file runs on llama.cpp: by its extension, or by its magic for Ollama's blobs
   // (~/.ollama/models/blobs/sha256-…, named by digest); a folder is an ONNX model.
   const kind = /\.gguf$/i.test(value) || isGgufFile(value) ? 'gguf' : 'onnx';
-  return { kind, path: resolve(value), ...(device ? { device } : {}) };
+  return { kind, path: resolve(value), ...inProcess({ device, threads }) };
 }
 
 function isGgufFile(path: string): boolean {
@@ -41,20 +53,20 @@ function isGgufFile(path: string): boolean {
   }
 }
 
-/** `--model` with `--device`, else the embedded model on `--device`; null when there is neither. */
-export function modelSpecFromOptions(model: string | undefined, device: DeviceChoice | undefined): ModelSpec | null {
-  if (model) return modelSpecFromArgument(model, device);
+/** `--model` with its placement, else the embedded model placed so; null when there is neither. */
+export function modelSpecFromOptions(model: string | undefined, placement: ModelPlacement = {}): ModelSpec | null {
+  if (model) return modelSpecFromArgument(model, placement);
   const path = defaultModelPath(RESOURCES_DIR);
-  return path ? { kind: 'onnx', path, ...(device ? { device } : {}) } : null;
+  return path ? { kind: 'onnx', path, ...inProcess(placement) } : null;
 }
 
 /** Loads `--model` (or, without it, the embedded default model); says what to pass when there is neither. */
 export async function openModelForCli(
   modelArgument: string | undefined,
-  device?: DeviceChoice,
+  placement: ModelPlacement = {},
 ): Promise<{ models: ModelSession; engine: WorldModelEngine }> {
   const models = new ModelSession(RESOURCES_DIR);
-  const spec = modelSpecFromOptions(modelArgument, device);
+  const spec = modelSpecFromOptions(modelArgument, placement);
   if (spec) await models.load(spec);
   if (!models.current) throw new Error('No model given and this installation has no embedded model: pass --model DIR|URL.');
   return { models, engine: models.current };

@@ -43,3 +43,7 @@ export const deviceChoice = oneOf(DEVICE_CHOICES);
 export const DEVICE_OPTION_HELP =
   `where an in-process model runs: ${DEVICE_CHOICES.join('|')} (default auto: CUDA when installed, then a hardware ` +
   'WebGPU adapter, then the CPU; software adapters such as llvmpipe only when named)';
+/** `--threads`: CPU threads of an in-process model, beside `--device` on every verb that takes `--model`. */
+export const cpuThreads = wholeNumber(1, 1024);
+export const THREADS_OPTION_HELP =
+  'CPU threads of an in-process model (default: ONNX Runtime its own; GGUF all cores but one, counted within a container\'s CPU quota)';

@@ -81,8 +81,8 @@ export class ModelSession {
  * an opener fail to compile.
  */
 const ENGINES: { [K in ModelSpec['kind']]: (spec: Extract<ModelSpec, { kind: K }>, secrets?: SecretStore) => Promise<WorldModelEngine> } = {
-  onnx: (spec) => OnnxEngine.load(spec.path, { device: spec.device ?? 'auto' }),
-  gguf: (spec) => GgufEngine.load(spec.path, { device: spec.device ?? 'auto' }),
+  onnx: (spec) => OnnxEngine.load(spec.path, { device: spec.device ?? 'auto', ...(spec.threads ? { intraOpThreads: spec.threads } : {}) }),
+  gguf: (spec) => GgufEngine.load(spec.path, { device: spec.device ?? 'auto', ...(spec.threads ? { threads: spec.threads } : {}) }),
   openai: openAiEngine,
 };
 

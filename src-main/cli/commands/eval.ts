@@ -8,7 +8,7 @@ import { RESULT_FILES } from '../../evaluation/result-files';
 import { publicScoreBlock, worldloomReport } from '../../evaluation/score-report';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { DEVICE_OPTION_HELP, deviceChoice, wholeNumber } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, wholeNumber, THREADS_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 function eta(seconds: number | null): string {
@@ -23,6 +23,7 @@ export function registerEval(program: Command): void {
     .requiredOption('-d, --data <dir>', 'folder with <domain>_test.jsonl files')
     .option('-m, --model <dir|file.gguf|url>', 'model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
+    .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads)
     .option('--judge <url>', 'OpenAI-compatible judge endpoint (rubric scores); without it only rule-based metrics')
     .option('--judge-model <name>', 'judge model name on that endpoint')
     // Kept only to say why it is gone: the world model cannot grade (it failed every line unreadably).
@@ -46,6 +47,7 @@ export function registerEval(program: Command): void {
         data: string;
         model?: string;
         device?: DeviceChoice;
+        threads?: number;
         judge?: string;
         judgeModel?: string;
         judgeTemplate?: string;
@@ -58,7 +60,7 @@ export function registerEval(program: Command): void {
         const judge = opts.judge
           ? ({ kind: 'openai', baseUrl: opts.judge, ...(opts.judgeModel ? { model: opts.judgeModel } : {}) } as const)
           : ({ kind: 'none' } as const);
-        await withCore({ model: opts.model ?? null, device: opts.device }, async (core) => {
+        await withCore({ model: opts.model ?? null, device: opts.device, threads: opts.threads }, async (core) => {
           const jobId = 'cli-eval';
           core.cancelOnInterrupt(jobId, () => process.stderr.write('\nStopping after the cases in flight; run the same command again to resume.\n'));
           core.on('job.progress', (p) => {

@@ -7,7 +7,7 @@ import type { ApiInput } from '../../common/contract/api';
 import { UserError } from '../../common/user-error';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { DEVICE_OPTION_HELP, deviceChoice, numberBetween, wholeNumber } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, numberBetween, wholeNumber, THREADS_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 interface ExpandFlags extends SamplingFlags {
@@ -24,6 +24,7 @@ interface ExpandFlags extends SamplingFlags {
   timeBudget?: number;
   model?: string;
   device?: DeviceChoice;
+  threads?: number;
 }
 
 /** The policy as the contract takes it (what is left out gets the contract's defaults). */
@@ -60,9 +61,10 @@ export function registerExpand(program: Command): void {
     .option('--token-budget <n>', 'stop after this many new tokens (world model and policy)', wholeNumber(1))
     .option('--time-budget <seconds>', 'stop after this many seconds', numberBetween(1, 7 * 24 * 3600))
     .option('-m, --model <dir|file.gguf|url>', 'world model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
-    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice);
+    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
+    .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads);
   addSamplingOptions(command).action((opts: ExpandFlags) =>
-    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device }, async (core) => {
+    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads }, async (core) => {
       const jobId = 'cli-expand';
       core.cancelOnInterrupt(jobId);
       core.on('job.progress', (p) => {

@@ -7,7 +7,7 @@ import { startMcpHttp } from '../../host/mcp-http';
 import { SimulatedEnvironment } from '../../agents/simulated-environment';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { DEVICE_OPTION_HELP, deviceChoice, oneOf, wholeNumber } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, oneOf, wholeNumber, THREADS_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 interface McpServeFlags extends SamplingFlags {
@@ -21,6 +21,7 @@ interface McpServeFlags extends SamplingFlags {
   token?: string;
   model?: string;
   device?: DeviceChoice;
+  threads?: number;
 }
 
 export function registerMcpServe(program: Command): void {
@@ -36,9 +37,10 @@ export function registerMcpServe(program: Command): void {
     .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1:PORT (0: any free port) instead of stdio', wholeNumber(0, 65535))
     .option('--token <token>', 'the HTTP token (default: a random one, printed)')
     .option('-m, --model <dir|file.gguf|url>', 'world model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
-    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice);
+    .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
+    .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads);
   addSamplingOptions(command, { seed: false }).action((opts: McpServeFlags) =>
-    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device }, async (core) => {
+    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads }, async (core) => {
       const environment = new SimulatedEnvironment(core.studio, {
         trajectoryId: opts.trajectory,
         nodeId: opts.node,

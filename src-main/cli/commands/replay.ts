@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { DEVICE_OPTION_HELP, deviceChoice } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, THREADS_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerReplay(program: Command): void {
@@ -14,9 +14,10 @@ export function registerReplay(program: Command): void {
     .requiredOption('--trajectory <id>', 'the recorded trajectory')
     .option('-m, --model <dir|file.gguf|url>', 'model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
+    .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads)
     .option('--report <file>', 'also write the report (.html, else JSON)');
-  addSamplingOptions(command).action((opts: SamplingFlags & { workspace: string; trajectory: string; model?: string; device?: DeviceChoice; report?: string }) =>
-    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device }, async (core) => {
+  addSamplingOptions(command).action((opts: SamplingFlags & { workspace: string; trajectory: string; model?: string; device?: DeviceChoice; threads?: number; report?: string }) =>
+    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads }, async (core) => {
       const jobId = 'cli-replay';
       core.cancelOnInterrupt(jobId);
       core.on('job.progress', (p) => {

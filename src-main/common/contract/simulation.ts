@@ -9,11 +9,13 @@ import { method } from './method';
 
 /** Where an in-process model runs (common/device.ts); absent means 'auto'. */
 export const DeviceChoice = z.enum(DEVICE_CHOICES);
+/** CPU threads for an in-process model; absent means the engine's default. */
+const CpuThreads = z.number().int().min(1).max(1024);
 
 export const ModelSpec = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('onnx'), path: z.string().min(1).max(4096), device: DeviceChoice.optional() }),
+  z.object({ kind: z.literal('onnx'), path: z.string().min(1).max(4096), device: DeviceChoice.optional(), threads: CpuThreads.optional() }),
   /** A .gguf file (any part of a split model) run by llama.cpp in process. */
-  z.object({ kind: z.literal('gguf'), path: z.string().min(1).max(4096), device: DeviceChoice.optional() }),
+  z.object({ kind: z.literal('gguf'), path: z.string().min(1).max(4096), device: DeviceChoice.optional(), threads: CpuThreads.optional() }),
   z.object({
     kind: z.literal('openai'),
     baseUrl: z.string().url().max(2048),

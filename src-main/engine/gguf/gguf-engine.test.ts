@@ -52,7 +52,7 @@ describe.skipIf(unavailable)('GgufEngine on the tiny Qwen3.5-MoE GGUF', () => {
     // The fixture's generation_config.json (temperature 0.6, top-k 20, top-p 0.95), carried into general.sampling.*.
     expect(described.recommendedSampling).toMatchObject({ temperature: 0.6, topK: 20, topP: 0.95 });
     expect(described.reasoning).toEqual({ reasons: true, canDisable: true });
-    expect(described.notes.join('\n')).toMatch(/all \d+ layers on the CPU/);
+    expect(described.notes.join('\n')).toMatch(/all \d+ layers on the CPU, 1 CPU thread$/m);
     expect(described.memoryBytes).toBeGreaterThan(1_000_000);
     expect(described.identity).toMatch(/^gguf:[0-9a-f]{32}$/);
   });

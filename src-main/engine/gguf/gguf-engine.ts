@@ -148,7 +148,8 @@ export class GgufEngine implements WorldModelEngine {
       notes: [
         `llama.cpp ${this.backend.llama.llamaCppRelease.release} (${this.backend.llama.buildType}), ${this.file.architecture}, ` +
           `${this.file.parts.length > 1 ? `${this.file.parts.length} files, ` : ''}${this.file.bytes} bytes on disk`,
-        this.backend.gpu ? `${offloaded} of ${layers} layers offloaded to ${this.backend.device}` : `all ${layers} layers on the CPU`,
+        (this.backend.gpu ? `${offloaded} of ${layers} layers offloaded to ${this.backend.device}` : `all ${layers} layers on the CPU`) +
+          `, ${this.context.idealThreads} CPU thread${this.context.idealThreads === 1 ? '' : 's'}`,
         `${this.pool.size} parallel sequences of ${this.context.contextSize} tokens; ${this.kvCache} key/value cache, ` +
           `flash attention ${this.context.flashAttention === true ? 'on' : this.context.flashAttention === false ? 'off' : 'auto'}`,
         `memory: weights ${this.model.size} bytes, context ${memory.ram} bytes RAM + ${memory.vram} bytes VRAM, ` +
