@@ -25,7 +25,7 @@ import { GgufChatPrompt } from './chat-prompt';
 import { readGgufModel, type GgufModelFile } from './gguf-file';
 import { openBackend, type LlamaBackend } from './llama-backend';
 import { asTokens, PrefillCancelled, SequencePool } from './sequence-pool';
-import { usableCores } from './usable-cores';
+import { usableCores } from '../usable-cores';
 
 export interface GgufEngineOptions {
   /** Where to run: common/device.ts. Default 'auto'. */

@@ -31,6 +31,7 @@ import { PrefixCache } from './prefix-cache';
 import { PrefillCancelled, prefillPrompt, type PreparedPrompt } from './prompt-prefill';
 import { TextStream } from './text-stream';
 import { modelIdentity } from './model-files';
+import { quotaBoundThreads } from '../usable-cores';
 
 export interface OnnxEngineOptions {
   /** Where the model runs (the CLI's --device, the model panel's choice). Default 'auto'. */
@@ -89,7 +90,7 @@ export class OnnxEngine implements WorldModelEngine {
   static async load(folder: string, options: OnnxEngineOptions = {}): Promise<OnnxEngine> {
     const model = readModelFolder(folder);
     const tokenizer = ChatTokenizer.load(model.tokenizerPath, model.tokenizerConfigPath);
-    const settings = { device: options.device, providers: options.providers, intraOpThreads: options.intraOpThreads };
+    const settings = { device: options.device, providers: options.providers, intraOpThreads: options.intraOpThreads ?? quotaBoundThreads() };
     const opened = await openSession(model.modelPath, settings);
     let embedding: EmbeddingModel | null = null;
     try {

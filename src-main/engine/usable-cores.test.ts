@@ -1,8 +1,8 @@
 // The cores llama.cpp's threads are sized to: the scheduler's CPUs lowered to a container's CPU
 // quota, read from cgroup v2 or v1 files as a container runtime writes them.
 import { describe, expect, it } from 'vitest';
-import { defaultThreads } from './gguf-engine';
-import { cgroupCpuQuota, parseCpuMax, usableCores, type ReadText } from './usable-cores';
+import { defaultThreads } from './gguf/gguf-engine';
+import { cgroupCpuQuota, parseCpuMax, quotaBoundThreads, usableCores, type ReadText } from './usable-cores';
 
 const files =
   (entries: Record<string, string>): ReadText =>
@@ -46,5 +46,11 @@ describe('usable cores', () => {
     expect(usableCores(8, null)).toBe(8);
     expect(defaultThreads(usableCores(1, 0.5))).toBe(1);
     expect(defaultThreads(8)).toBe(7);
+  });
+
+  it("gives onnxruntime the quota's cores only where a quota is tighter than the CPUs", () => {
+    expect(quotaBoundThreads(64, 2)).toBe(2);
+    expect(quotaBoundThreads(2, 4)).toBeUndefined();
+    expect(quotaBoundThreads(8, null)).toBeUndefined();
   });
 });

@@ -63,3 +63,13 @@ function ancestors(path: string): string[] {
 export function usableCores(cpus = availableParallelism(), quota = cgroupCpuQuota()): number {
   return Math.max(1, quota === null ? cpus : Math.min(cpus, Math.ceil(quota)));
 }
+
+/**
+ * The thread count to give a runtime that sizes its own pool from the host's CPUs (onnxruntime
+ * counts physical cores, quota or not): the quota's cores where a quota is tighter than the
+ * CPUs, else undefined (the runtime's own choice).
+ */
+export function quotaBoundThreads(cpus = availableParallelism(), quota = cgroupCpuQuota()): number | undefined {
+  const usable = usableCores(cpus, quota);
+  return usable < cpus ? usable : undefined;
+}
