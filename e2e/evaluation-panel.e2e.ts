@@ -7,6 +7,19 @@ import { ENDLESS_MODEL, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watch
 
 const DATA = join(ROOT, 'src-main', 'evaluation', 'fixtures', 'bench');
 
+/** A page with the evaluation panel open on the bench fixtures, writing to a fresh output folder. */
+async function openEvaluationForm(session: ReturnType<typeof useStudioInBrowser>) {
+  const page = await session.browser.newPage();
+  const errors = watchPageErrors(page);
+  await page.goto(session.studio.url);
+  await page.getByRole('button', { name: 'Evaluation' }).click();
+  const form = page.getByRole('form', { name: 'Run an evaluation' });
+  await expect.poll(() => form.getByTestId('eval-model').textContent()).not.toContain('none loaded');
+  await form.getByLabel('Data folder').fill(DATA);
+  await form.getByLabel('Output folder').fill(join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-out-')), 'run'));
+  return { page, errors, form };
+}
+
 describe.skipIf(NO_CHROMIUM !== '')(`running an evaluation from the panel${NO_CHROMIUM}`, () => {
   const session = useStudioInBrowser(() => ['--workspace', join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-')), 'e.worldloom'), '--model', TEST_MODEL]);
   // A judge server that answers in prose, never in the rubric's shape: every judgement fails, with a reason.
@@ -17,15 +30,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`running an evaluation from the panel${NO_CH
   afterAll(() => judge.close());
 
   it('starts a run with a judge, follows it to the end, and shows scores on axes and every failure with its reason', async () => {
-    const page = await session.browser.newPage();
-    const errors = watchPageErrors(page);
-    await page.goto(session.studio.url);
-    await page.getByRole('button', { name: 'Evaluation' }).click();
-    const form = page.getByRole('form', { name: 'Run an evaluation' });
-    await expect.poll(() => form.getByTestId('eval-model').textContent()).not.toContain('none loaded');
-    const out = join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-out-')), 'run');
-    await form.getByLabel('Data folder').fill(DATA);
-    await form.getByLabel('Output folder').fill(out);
+    const { page, errors, form } = await openEvaluationForm(session);
     await form.getByLabel('Max new tokens').fill('6');
     // The loaded world model is never offered as a judge.
     expect(await form.getByLabel('Judge').locator('option').allTextContents()).toEqual(['none (rule-based metrics only)', 'a server (OpenAI-compatible)']);
@@ -60,15 +65,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`cancelling an evaluation from the panel${NO
   const session = useStudioInBrowser(() => ['--workspace', join(mkdtempSync(join(tmpdir(), 'wl-eval-cancel-')), 'e.worldloom'), '--model', ENDLESS_MODEL]);
 
   it('cancels a run and resumes it to the end', async () => {
-    const page = await session.browser.newPage();
-    const errors = watchPageErrors(page);
-    await page.goto(session.studio.url);
-    await page.getByRole('button', { name: 'Evaluation' }).click();
-    const form = page.getByRole('form', { name: 'Run an evaluation' });
-    await expect.poll(() => form.getByTestId('eval-model').textContent()).not.toContain('none loaded');
-    const out = join(mkdtempSync(join(tmpdir(), 'wl-eval-panel-cancel-')), 'run');
-    await form.getByLabel('Data folder').fill(DATA);
-    await form.getByLabel('Output folder').fill(out);
+    const { page, errors, form } = await openEvaluationForm(session);
     // One case at a time with a long budget: the run is still predicting when Cancel is pressed.
     await form.getByLabel('At once').fill('1');
     await form.getByLabel('Max new tokens').fill('400');
