@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
+import type { GgufFileInfo } from 'node-llama-cpp';
 import { EngineError } from '../../common/engine';
 import type { SamplingDefaults } from '../onnx/generation-config';
 
@@ -72,6 +72,8 @@ export async function readGgufModel(path: string): Promise<GgufModelFile> {
   }
   let info: GgufFileInfo;
   try {
+    // node-llama-cpp is loaded on first use (llama-backend.ts says why).
+    const { readGgufFileInfo } = await import('node-llama-cpp');
     info = await readGgufFileInfo(parts[0]!, { readTensorInfo: true, spliceSplitFiles: true, logWarnings: false });
   } catch (error) {
     throw new EngineError(

@@ -5,7 +5,7 @@
 // demand: `worldloom gpu-install gguf-cuda`), it found no device, or only a software one.
 
 import { createRequire } from 'node:module';
-import { getLlama, getLlamaGpuTypes, LlamaLogLevel, type Llama } from 'node-llama-cpp';
+import type { Llama } from 'node-llama-cpp';
 import type { DeviceChoice } from '../../common/device';
 import { EngineError } from '../../common/engine';
 
@@ -55,6 +55,9 @@ function notInstalledReason(gpu: GpuType): string {
 }
 
 async function open(gpu: GpuType | false): Promise<Llama> {
+  // Loaded on first use: importing node-llama-cpp takes about a second, which every CLI verb
+  // and every app start would otherwise pay without ever opening a GGUF file.
+  const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
   return getLlama({
     gpu,
     // Prebuilt binaries from npm only: never compile llama.cpp or fetch its sources.
@@ -82,7 +85,7 @@ export async function openBackend(choice: DeviceChoice = 'auto'): Promise<LlamaB
   const reports: BackendReport[] = [];
   const wanted: GpuType[] = choice === 'auto' ? candidates : choice === 'cpu' ? [] : [choice];
   if (choice === 'cpu') for (const gpu of candidates) reports.push({ name: gpu, used: false, reason: 'the CPU was chosen' });
-  const supported = wanted.length > 0 ? await getLlamaGpuTypes('supported').catch(() => [] as unknown[]) : [];
+  const supported = wanted.length > 0 ? await (await import('node-llama-cpp')).getLlamaGpuTypes('supported').catch(() => [] as unknown[]) : [];
   for (const gpu of wanted) {
     if (!prebuiltInstalled(gpu)) {
       reports.push({ name: gpu, used: false, reason: notInstalledReason(gpu) });
