@@ -5,10 +5,13 @@ import { newId } from '../common/trajectory/ids';
 import type { ImporterOptions, TrajectoryImporter } from './format';
 import type { ImportItem } from '../parsing/import-item';
 import type { ImportSource } from '../parsing/sources';
-import { importOffThread } from './off-thread-import';
+import { importOffThread, streamOffThread, type PendingItems } from './off-thread-import';
+import type { WrittenAs } from './import-worker';
+import { bundleValues, type BundleValues } from '../store/rows';
+import { STREAMED_IMPORTERS } from './streamed-importers';
+import { statSync } from 'node:fs';
 import { importerFor } from './registry';
 import type { WorkspaceStore } from '../store/workspace-store';
-import type { TrajectoryBundle } from '../common/trajectory/model';
 import { UserError } from '../common/user-error';
 
 export interface ImportProblem {
@@ -46,6 +49,9 @@ export interface ImportOptions extends ImporterOptions {
 
 const MAX_PROBLEMS = 1000;
 
+/** From this size a file of a format in STREAMED_IMPORTERS is read in a worker: smaller ones are read before a worker would have started. */
+export const STREAM_FROM_BYTES = 4 * 1024 * 1024;
+
 export function importTrajectories(store: WorkspaceStore, source: ImportSource, options: ImportOptions = {}): ImportReport {
   const importer = chooseImporter(source, options);
   // An empty file is said to be empty whatever its format (importBatches says so).
@@ -53,6 +59,7 @@ export function importTrajectories(store: WorkspaceStore, source: ImportSource, 
     throw new UserError(`${importer.label} files are decoded before they are read: import ${source.name} as a job (worldloom import, or the app).`, 'invalid');
   }
   const steps = importBatches(store, source, options, []);
+  // Nothing here is read off the thread, so nothing is ever pending.
   for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
@@ -82,13 +89,23 @@ export async function importAsJob(
           throw error;
         })
       : undefined;
-  const steps = importBatches(store, prepared, prepared === source ? options : { ...options, format: importer.id, head: undefined }, options.added, items);
+  // A large file of a line-based format is read in a worker while this thread writes: reading and writing take a core each.
+  const streamed =
+    !items && prepared === source && path && !empty && STREAMED_IMPORTERS[importer.id] && statSync(path).size >= STREAM_FROM_BYTES
+      ? streamOffThread(
+          { path, name: source.name, format: importer.id, head: options.head ?? source.text().slice(0, 64 * 1024), options: { chatAs: options.chatAs, prompt: options.prompt, maxBytes: options.maxBytes } },
+          new Date().toISOString(),
+          options.signal,
+        )
+      : undefined;
+  const steps = importBatches(store, prepared, prepared === source ? options : { ...options, format: importer.id, head: undefined }, options.added, items ?? streamed);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) {
       if (options.signal.aborted) throw new UserError(`The import of ${source.name} was cancelled; nothing of it was kept.`, 'cancelled');
       return step.value;
     }
-    await new Promise((next) => setImmediate(next));
+    // Between batches other calls come in; where the reading thread is behind, they come in while it catches up.
+    await (step.value ?? new Promise((next) => setImmediate(next)));
   }
 }
 
@@ -96,8 +113,18 @@ function chooseImporter(source: ImportSource, options: ImportOptions): Trajector
   return importerFor(options.format ?? 'auto', source.name, options.head ?? source.text().slice(0, 64 * 1024));
 }
 
-/** Imports batch by batch, yielding after each committed batch and every 256 items read; every written trajectory id goes to `written`. */
-function* importBatches(store: WorkspaceStore, source: ImportSource, options: ImportOptions, written: string[], items?: Iterable<ImportItem>): Generator<void, ImportReport> {
+/**
+ * Imports batch by batch, yielding after each committed batch and every 256 items read, and
+ * yielding a promise to await where items read off the thread are not there yet; every
+ * written trajectory id goes to `written`.
+ */
+function* importBatches(
+  store: WorkspaceStore,
+  source: ImportSource,
+  options: ImportOptions,
+  written: string[],
+  items?: Iterable<ImportItem | WrittenAs | PendingItems>,
+): Generator<Promise<void> | undefined, ImportReport> {
   const head = options.head ?? source.text().slice(0, 64 * 1024);
   const importer = importerFor(options.format ?? 'auto', source.name, head);
   const report: ImportReport = {
@@ -110,7 +137,7 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
     trajectoryIds: [],
   };
   const batchSize = options.batchSize ?? 500;
-  let batch: TrajectoryBundle[] = [];
+  let batch: BundleValues[] = [];
   const flush = () => {
     if (batch.length === 0) return;
     const pending = batch;
@@ -130,16 +157,9 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
     options.onProgress?.(report);
   };
   /** One batch in one transaction; the report counts it only once it is committed. */
-  const writeBatch = (pending: TrajectoryBundle[]) => {
-    const inserted: string[] = [];
-    let present = 0;
-    store.transaction(() => {
-      for (const bundle of pending) {
-        if (store.insertBundleIfNew(bundle)) inserted.push(bundle.trajectory.id);
-        else present++;
-      }
-    });
-    report.alreadyPresent += present;
+  const writeBatch = (pending: BundleValues[]) => {
+    const inserted = store.insertNewBundles(pending);
+    report.alreadyPresent += pending.length - inserted.length;
     report.imported += inserted.length;
     written.push(...inserted);
     for (const id of inserted) if (report.trajectoryIds.length < 1000) report.trajectoryIds.push(id);
@@ -151,27 +171,36 @@ function* importBatches(store: WorkspaceStore, source: ImportSource, options: Im
   }
   const now = new Date().toISOString();
   let read = 0;
-  for (const item of items ?? importer.parse(source, newId, now, options)) {
-    if (options.signal?.aborted) break;
-    // A file of mostly bad lines writes few batches: it still lets a cancel in now and then.
-    if (++read % 256 === 0) yield;
-    if (item.kind === 'problem') {
-      if (report.problems.length < MAX_PROBLEMS) {
-        report.problems.push({ line: item.line, ...(item.field ? { field: item.field } : {}), reason: item.reason });
+  store.deferCheckpoints(true);
+  try {
+    for (const item of items ?? importer.parse(source, newId, now, options)) {
+      if (options.signal?.aborted) break;
+      if (item.kind === 'pending') {
+        yield item.ready;
+        continue;
       }
-      continue;
+      // A file of mostly bad lines writes few batches: it still lets a cancel in now and then.
+      if (++read % 256 === 0) yield;
+      if (item.kind === 'problem') {
+        if (report.problems.length < MAX_PROBLEMS) {
+          report.problems.push({ line: item.line, ...(item.field ? { field: item.field } : {}), reason: item.reason });
+        }
+        continue;
+      }
+      if (item.kind === 'skipped') {
+        if (report.skipped.length < MAX_PROBLEMS) report.skipped.push({ line: item.line, what: item.what, reason: item.reason });
+        continue;
+      }
+      batch.push(item.kind === 'values' ? item.values : bundleValues(item.bundle));
+      if (batch.length >= batchSize) {
+        flush();
+        yield;
+      }
     }
-    if (item.kind === 'skipped') {
-      if (report.skipped.length < MAX_PROBLEMS) report.skipped.push({ line: item.line, what: item.what, reason: item.reason });
-      continue;
-    }
-    batch.push(item.bundle);
-    if (batch.length >= batchSize) {
-      flush();
-      yield;
-    }
+    flush();
+  } finally {
+    store.deferCheckpoints(false);
   }
-  flush();
   if (report.imported === 0 && report.alreadyPresent === 0 && report.problems.length === 0 && !options.signal?.aborted) {
     // Silence would read as success: say why nothing came in.
     report.problems.push({

@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ImportFormatError, type ImportItem } from '../parsing/import-item';
-import type { ImportWorkerData } from './import-worker';
+import { UserError } from '../common/user-error';
+import type { ImportWorkerData, WrittenAs } from './import-worker';
 import { MAX_IMPORT_BYTES } from '../parsing/json-limits';
 
 /** Longest one file may take to read off the thread, at the default --max-mib (more with a higher one). */
@@ -105,4 +106,83 @@ export function importOffThread(work: Omit<ImportWorkerData, 'now'>, limits: Off
     });
     worker.on('exit', () => settle(new ImportFormatError(`${work.name} could not be read: the reading thread stopped.`)));
   });
+}
+
+/** Handed out by `streamOffThread` when the worker has posted nothing new yet: wait for `ready`, then read on. */
+export interface PendingItems {
+  kind: 'pending';
+  ready: Promise<void>;
+}
+
+/** Posts of items read but not yet taken that the worker may have outstanding (64 items each). */
+const STREAM_AHEAD = 16;
+
+/**
+ * Reads a file in a worker while the caller writes what was read before: the items in order
+ * (trajectories as the values their rows bind),
+ * and a `pending` one whenever the worker is behind (the caller awaits its `ready`, so its
+ * event loop runs and the worker's posts come in). The worker stays at most STREAM_AHEAD
+ * posts ahead, so memory stays bounded whatever the file's size. Leaving the loop early (a
+ * cancel, a failed write) ends the worker; a failure of the worker is thrown after the items
+ * it read before it.
+ */
+export function streamOffThread(work: Omit<ImportWorkerData, 'now' | 'stream'>, now: string, signal?: AbortSignal): Iterable<ImportItem | WrittenAs | PendingItems> {
+  const { entry, tsx } = workerEntry();
+  const maxHeapMb = readingLimits(work.options.maxBytes ?? MAX_IMPORT_BYTES).heapMb;
+  const taken = new Int32Array(new SharedArrayBuffer(4));
+  const data: ImportWorkerData & { entry: string; tsx: string | null } = { ...work, now, stream: { taken: taken.buffer as SharedArrayBuffer, ahead: STREAM_AHEAD }, entry, tsx };
+  const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 64 }, stdout: true, stderr: true });
+  const posts: (ImportItem | WrittenAs)[][] = [];
+  let ended = false;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const wakeUp = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const fail = (error: Error) => {
+    failure ??= error;
+    wakeUp();
+  };
+  worker.on('message', (message: { items: (ImportItem | WrittenAs)[]; done?: boolean; error?: string; refused?: boolean; code?: string }) => {
+    if (message.error !== undefined) {
+      const said = message.refused ? message.error : `${work.name} could not be read: ${message.error}`;
+      fail(message.code !== undefined ? new UserError(said, message.code) : new ImportFormatError(said));
+      return;
+    }
+    posts.push(message.items);
+    if (message.done) ended = true;
+    wakeUp();
+  });
+  // Always heard, also after the end: an 'error' nobody listens to would end the process.
+  worker.on('error', (error: Error & { code?: string }) => {
+    if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') fail(new ImportFormatError(`${work.name} needed more than ${maxHeapMb} MiB to read, and was stopped. ${raiseHint(work.options.maxBytes ?? MAX_IMPORT_BYTES)}`));
+    else fail(error instanceof ImportFormatError ? error : new ImportFormatError(`${work.name} could not be read: ${error.message}`));
+  });
+  worker.on('exit', () => {
+    if (!ended) fail(new ImportFormatError(`${work.name} could not be read: the reading thread stopped.`));
+  });
+  signal?.addEventListener('abort', wakeUp);
+  return {
+    *[Symbol.iterator]() {
+      try {
+        for (;;) {
+          const post = posts.shift();
+          if (post) {
+            Atomics.add(taken, 0, 1);
+            Atomics.notify(taken, 0);
+            yield* post;
+            continue;
+          }
+          if (failure) throw failure;
+          if (ended) return;
+          yield { kind: 'pending', ready: new Promise<void>((resolve) => (wake = resolve)) };
+        }
+      } finally {
+        signal?.removeEventListener('abort', wakeUp);
+        void worker.terminate();
+      }
+    },
+  };
 }

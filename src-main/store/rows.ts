@@ -1,6 +1,6 @@
 // How nodes and trajectories are laid out in SQLite rows, and back. Shared by the store and
 // its search and edit-history helpers so every reader decodes a row the same way.
-import type { Domain, NodeRecord, Origin, Provenance, TrajectoryRecord, WorldSpec } from '../common/trajectory/model';
+import type { Domain, NodeRecord, Origin, Provenance, TrajectoryBundle, TrajectoryRecord, WorldSpec } from '../common/trajectory/model';
 
 export interface NodeRow {
   id: string;
@@ -152,3 +152,33 @@ export const INSERT_NODE_SQL = `INSERT INTO nodes (id, trajectory_id, parent_id,
    reasoning, agent_reasoning, origin, provenance, starred, rating, tags, note, metrics, created_at)
  VALUES (@id, @trajectoryId, @parentId, @editedFromId, @depth, @action, @observation,
    @reasoning, @agentReasoning, @origin, @provenance, @starred, @rating, @tags, @note, @metrics, @createdAt)`;
+
+/**
+ * A whole new trajectory as the values its rows bind, in one flat list: the trajectory's seven
+ * (INSERT_TRAJECTORY's order), the number of nodes, then per node how many values follow (9:
+ * INSERT_PLAIN_NODE, 17: INSERT_NODE_POSITIONAL) and those. An import builds it where it reads
+ * (a worker thread, when the file is large), so the thread that writes only binds: a flat list
+ * of strings crosses threads for far less than the objects it came from, and the JSON of
+ * provenance is written there too. Refuses a bundle whose nodes point outside it (another
+ * trajectory, a node not before them): the writer relies on that to skip SQLite's
+ * foreign-key lookups.
+ */
+export type BundleValues = unknown[];
+
+export function bundleValues(bundle: TrajectoryBundle): BundleValues {
+  const t = bundle.trajectory;
+  const values: unknown[] = [t.id, t.title, t.domain, t.systemPrompt, t.worldSpec ? JSON.stringify(t.worldSpec) : null, t.sourceKey, t.createdAt, bundle.nodes.length];
+  const seen = new Set<string>();
+  for (const n of bundle.nodes) {
+    if (n.trajectoryId !== t.id || (n.parentId !== null && !seen.has(n.parentId)) || (n.editedFromId !== null && !seen.has(n.editedFromId))) {
+      throw new Error(`Trajectory ${t.id} cannot be written: its node ${n.id} refers to a node or trajectory outside it.`);
+    }
+    seen.add(n.id);
+    if (isPlainNode(n)) values.push(9, n.id, n.trajectoryId, n.parentId, n.depth, n.action, n.observation, n.origin, JSON.stringify(n.provenance), n.createdAt);
+    else values.push(17, ...nodeValues(n));
+  }
+  return values;
+}
+
+export const INSERT_NEW_TRAJECTORY = `INSERT INTO trajectories (id, title, domain, system_prompt, world_spec, source_key, created_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;

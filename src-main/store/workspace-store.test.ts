@@ -7,6 +7,7 @@ import { MIGRATIONS, SCHEMA_VERSION, WORKSPACE_APPLICATION_ID } from './migratio
 import { WorkspaceError, WorkspaceStore } from './workspace-store';
 import { chainBundle } from '../common/trajectory/build';
 import { newId } from '../common/trajectory/ids';
+import { bundleValues } from './rows';
 
 let dir: string;
 beforeEach(() => {
@@ -65,6 +66,42 @@ describe('WorkspaceStore', () => {
       [null, null, null, 0, null, '[]', '', null, '{"source":{"format":"x","file":"f","line":1}}'],
       [null, 'because', 'look first', 0, null, '[]', '', null, '{}'],
     ]);
+  });
+
+  it("writes an import's batch as flat row values, foreign keys checked before and on again after", () => {
+    const path = join(dir, 'b.worldloom');
+    const store = WorkspaceStore.create(path);
+    const draft = (sourceKey: string) => ({
+      title: sourceKey,
+      domain: 'terminal' as const,
+      systemPrompt: 'sys',
+      sourceKey,
+      steps: [
+        { action: 'ls', observation: 'a', origin: 'imported' as const, provenance: { source: { format: 'x', file: 'f', line: 1 } } },
+        { action: 'pwd', observation: '/', origin: 'imported' as const, reasoning: 'because' },
+      ],
+    });
+    const one = chainBundle(draft('k1'), newId, '2026-01-01T00:00:00.000Z');
+    const two = chainBundle(draft('k2'), newId, '2026-01-01T00:00:00.000Z');
+    expect(store.insertNewBundles([bundleValues(one)])).toEqual([one.trajectory.id]);
+    // Already there (the same id, then the same source key) is left out; the rest is written.
+    const sameKey = chainBundle({ ...draft('k1'), title: 'other' }, newId, '2026-01-01T00:00:00.000Z');
+    expect(store.insertNewBundles([bundleValues(one), bundleValues(sameKey), bundleValues(two)])).toEqual([two.trajectory.id]);
+    expect(store.getNodes(two.trajectory.id)).toEqual(two.nodes);
+    // A node pointing outside its bundle is refused before anything is written.
+    const stray = chainBundle(draft('k3'), newId, '2026-01-01T00:00:00.000Z');
+    stray.nodes[2] = { ...stray.nodes[2]!, parentId: one.nodes[0]!.id };
+    expect(() => bundleValues(stray)).toThrow(/refers to a node or trajectory outside it/);
+    const foreign = chainBundle(draft('k4'), newId, '2026-01-01T00:00:00.000Z');
+    foreign.nodes[1] = { ...foreign.nodes[1]!, trajectoryId: one.trajectory.id };
+    expect(() => bundleValues(foreign)).toThrow(/outside it/);
+    expect(store.listTrajectories().map((t) => t.title)).toEqual(['k1', 'k2']);
+    // Foreign keys are on again for every other write: a row naming a missing parent is refused.
+    const values = bundleValues(chainBundle(draft('k5'), newId, '2026-01-01T00:00:00.000Z'));
+    values[8 + 10 + 3] = 'no-such-node';
+    expect(() => store.transaction(() => (store as unknown as { writeBundleValues(v: unknown[]): boolean }).writeBundleValues(values))).toThrow(/FOREIGN KEY/);
+    expect(store.integrityCheck()).toBe('ok');
+    store.close();
   });
 
   it('keeps the original node when an edit is recorded as a new node', () => {

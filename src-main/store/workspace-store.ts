@@ -23,7 +23,7 @@ import { Deletions, type Deleted, type DeletionSummary, type Restored } from './
 import { TrajectoryVersions, type TrajectoryRevision, type TrajectoryVersion } from './trajectory-versions';
 import { NodePaths } from './node-paths';
 import { NodeSearch, type NodeSearchQuery, type NodeSearchResult } from './node-search';
-import { INSERT_NODE_POSITIONAL, INSERT_PLAIN_NODE, isPlainNode, nodeValues, toNode, toTrajectory, type NodeRow, type TrajectoryRow } from './rows';
+import { INSERT_NEW_TRAJECTORY, INSERT_NODE_POSITIONAL, INSERT_PLAIN_NODE, isPlainNode, nodeValues, toNode, toTrajectory, type BundleValues, type NodeRow, type TrajectoryRow } from './rows';
 import { WorkspaceError } from './workspace-error';
 import { BUSY_TIMEOUT_MS, busyError, canWrite, inspectExisting, openDatabase, openForReading, readOnlyError, setSqliteNativeBinding, sqliteCode } from './workspace-access';
 
@@ -87,10 +87,7 @@ export class WorkspaceStore {
       insertNode: db.prepare(INSERT_NODE_POSITIONAL),
       insertPlainNode: db.prepare(INSERT_PLAIN_NODE),
       // A trajectory whose id or source key is already there is left as it is (no row, no log entry).
-      insertNewTrajectory: db.prepare(
-        `INSERT INTO trajectories (id, title, domain, system_prompt, world_spec, source_key, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-      ),
+      insertNewTrajectory: db.prepare(INSERT_NEW_TRAJECTORY),
       trajectoryById: db.prepare(`SELECT * FROM trajectories WHERE id = ?`),
       trajectoryExists: db.prepare(`SELECT 1 FROM trajectories WHERE id = ? OR source_key = ?`),
       nodeById: db.prepare(`SELECT * FROM nodes WHERE id = ?`),
@@ -231,6 +228,63 @@ export class WorkspaceStore {
     if (row.changes === 0) return false;
     for (const n of bundle.nodes) this.writeNode(n);
     return true;
+  }
+
+  /**
+   * Writes an import's batch of whole trajectories (`bundleValues`) in one transaction, each
+   * unless one with its id or source key is already there; returns the ids of those written.
+   * `bundleValues` checked that every reference of a bundle's nodes points inside it, so
+   * SQLite's foreign-key lookups (two index searches per node) are switched off for this
+   * transaction only; inside another transaction the switch cannot change and they stay on.
+   */
+  insertNewBundles(batch: readonly BundleValues[]): string[] {
+    if (this.readOnly) throw readOnlyError(this.path);
+    const inserted: string[] = [];
+    const nested = this.db.inTransaction;
+    if (!nested) this.db.pragma('foreign_keys = OFF');
+    try {
+      this.transaction(() => {
+        for (const v of batch) if (this.writeBundleValues(v)) inserted.push(v[0] as string);
+      });
+    } finally {
+      if (!nested) this.db.pragma('foreign_keys = ON');
+    }
+    return inserted;
+  }
+
+  /** One trajectory of `insertNewBundles`; false when it was already there. Values bound one by one: faster than a list. */
+  private writeBundleValues(v: BundleValues): boolean {
+    if (this.stmt.insertNewTrajectory.run(v[0], v[1], v[2], v[3], v[4], v[5], v[6]).changes === 0) return false;
+    const nodes = v[7] as number;
+    const plain = this.stmt.insertPlainNode;
+    for (let k = 0, i = 8; k < nodes; k++) {
+      const count = v[i] as number;
+      if (count === 9) plain.run(v[i + 1], v[i + 2], v[i + 3], v[i + 4], v[i + 5], v[i + 6], v[i + 7], v[i + 8], v[i + 9]);
+      else this.stmt.insertNode.run(v.slice(i + 1, i + 1 + count));
+      i += count + 1;
+    }
+    return true;
+  }
+
+  /**
+   * While an import runs: a checkpoint (copying the write-ahead log into the file, with two
+   * fsyncs) once per 64 MiB written instead of SQLite's default 4 MiB, so a large import pays
+   * for a few instead of hundreds. `false` puts the default back and checkpoints what was
+   * deferred, unless another connection is reading (then the next commit does it).
+   */
+  deferCheckpoints(defer: boolean): void {
+    if (this.readOnly || !this.db.open) return;
+    if (defer) {
+      this.db.pragma(`wal_autocheckpoint = ${(64 * 1024 * 1024) / (this.db.pragma('page_size', { simple: true }) as number)}`);
+      return;
+    }
+    this.db.pragma('wal_autocheckpoint = 1000');
+    if (this.db.inTransaction) return;
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Only sooner than the next commit would: a failure here (a full disk) must not hide the import's own error.
+    }
   }
 
   private writeBundle(bundle: TrajectoryBundle): void {
