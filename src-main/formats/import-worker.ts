@@ -40,7 +40,7 @@ const data = workerData as ImportWorkerData;
 /** Only the one format's module when streaming: loading every format costs a large part of a second. */
 async function chooseImporter(): Promise<TrajectoryImporter> {
   const streamed = data.stream ? STREAMED_IMPORTERS[data.format] : undefined;
-  if (streamed) return streamed();
+  if (streamed) return streamed;
   const { importerFor } = await import('./registry');
   return importerFor(data.format, data.name, data.head);
 }

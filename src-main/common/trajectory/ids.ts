@@ -17,6 +17,10 @@ function randomBytes8(): Uint8Array {
   return out;
 }
 
+/** The id's first two groups (its milliseconds), written once per millisecond rather than once per id. */
+let prefixMs = -1;
+let prefix = '';
+
 export function newId(): string {
   let ms = Date.now();
   if (ms <= lastMs) {
@@ -30,9 +34,13 @@ export function newId(): string {
     lastMs = ms;
     counter = 0;
   }
+  if (ms !== prefixMs) {
+    const t = ms.toString(16).padStart(12, '0');
+    prefix = `${t.slice(0, 8)}-${t.slice(8)}-`;
+    prefixMs = ms;
+  }
   const r = randomBytes8();
-  const t = ms.toString(16).padStart(12, '0');
   const seq = (0x7000 | counter).toString(16);
   const variant = hex[(r[0]! & 0x3f) | 0x80]!;
-  return `${t.slice(0, 8)}-${t.slice(8)}-${seq}-${variant}${hex[r[1]!]}-${hex[r[2]!]}${hex[r[3]!]}${hex[r[4]!]}${hex[r[5]!]}${hex[r[6]!]}${hex[r[7]!]}`;
+  return `${prefix}${seq}-${variant}${hex[r[1]!]}-${hex[r[2]!]}${hex[r[3]!]}${hex[r[4]!]}${hex[r[5]!]}${hex[r[6]!]}${hex[r[7]!]}`;
 }
