@@ -21,6 +21,12 @@ export function meetsGoal(f: Figure): boolean | null {
   return f.higherIsBetter ? f.ratio >= f.goal : f.ratio <= f.goal;
 }
 
+/** The middle value (the upper middle of an even count): what a round on a drifting machine reads as. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 export function timeIt<T>(fn: () => T): { ms: number; result: T } {
   const start = performance.now();
   const result = fn();

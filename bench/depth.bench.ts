@@ -12,7 +12,7 @@ import { Studio } from '../src-main/service/studio';
 import { WorkspaceStore } from '../src-main/store/workspace-store';
 import { newId } from '../src-main/common/trajectory/ids';
 import { EMPTY_CURATION, type NodeRecord } from '../src-main/common/trajectory/model';
-import type { BenchSuite } from './bench';
+import { median, type BenchSuite } from './bench';
 
 const MODEL = fileURLToPath(new URL('../src-main/engine/onnx/fixtures/qwen35/tiny-chat', import.meta.url));
 const RESOURCES = fileURLToPath(new URL('../resources', import.meta.url));
@@ -41,11 +41,6 @@ function workspaceOf(file: string, size: number): string {
   const deep = all[DEPTH]!.id;
   store.close();
   return deep;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 export const depthSuite: BenchSuite = {

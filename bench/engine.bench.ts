@@ -16,7 +16,7 @@ import { ChatTokenizer } from '../src-main/engine/onnx/chat-tokenizer';
 import { QUIET_THREAD_POOL } from '../src-main/engine/onnx/execution-providers';
 import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
 import { TransformersPeer, type PeerRun } from '../src-main/testing/transformers-reference';
-import { resampleFigure, type BenchSuite, type Figure } from './bench';
+import { median, resampleFigure, type BenchSuite, type Figure } from './bench';
 
 const FOLDER = fileURLToPath(new URL('../src-main/engine/onnx/fixtures/tiny-llama', import.meta.url));
 const HISTORY_TOKENS = 1500;
@@ -48,11 +48,6 @@ async function engineRun(engine: OnnxEngine, messages: ChatMessage[], maxTokens:
 function decodeRate(run: PeerRun): number {
   const n = run.tokenTimes.length;
   return n < 2 ? 0 : ((n - 1) / (run.tokenTimes[n - 1]! - run.tokenTimes[0]!)) * 1000;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function firstDifference(a: readonly number[], b: readonly number[]): number | null {
