@@ -57,4 +57,24 @@ describe.skipIf(NO_CHROMIUM !== '')(`a GGUF model in the host UI${NO_CHROMIUM}`,
     await expect.poll(() => view.getByRole('table', { name: 'Metrics of this step' }).textContent()).toMatch(/edit similarity/);
     expect(errors).toEqual([]);
   }, 600_000);
+
+  it('loads a GGUF file from the model panel on the CPU threads asked for', async () => {
+    const page = await session.browser.newPage();
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await page.locator('.model-button').click();
+    const panel = page.getByRole('region', { name: 'World model' });
+    await panel.getByLabel(/Model folder/).fill(GGUF);
+    await panel.getByTestId('model-device').selectOption('cpu');
+    // Not a thread count: nothing can be loaded until it is one.
+    await panel.getByLabel(/CPU threads/).fill('0');
+    expect(await panel.getByRole('button', { name: 'Load folder' }).isDisabled()).toBe(true);
+    await panel.getByLabel(/CPU threads/).fill('2');
+    await panel.getByRole('button', { name: 'Load folder' }).click();
+    // A successful load closes the panel; open it again to read how the model runs.
+    await expect.poll(() => panel.count(), { timeout: 60_000 }).toBe(0);
+    await page.locator('.model-button').click();
+    await expect.poll(() => panel.getByText(/all \d+ layers on the CPU, 2 CPU threads$/).count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
 });

@@ -10,12 +10,22 @@ function formatBytes(n: number | undefined): string {
   return n > 1 << 30 ? `${(n / (1 << 30)).toFixed(1)} GB` : `${(n / (1 << 20)).toFixed(0)} MB`;
 }
 
+/** A whole number of threads the contract takes (1–1024). */
+function isThreadCount(text: string): boolean {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= 1024;
+}
+
 /** Which world model simulates: a model folder run in-process, or an OpenAI-compatible server. */
 export function ModelPanel({ onDone }: { onDone: () => void }) {
   const model = useSimulation((s) => s.model);
   const gpuLog = useSimulation((s) => s.gpuInstallLog);
   const [folder, setFolder] = useState(model?.defaultModelPath ?? '');
   const [device, setDevice] = useState<DeviceChoice>('auto');
+  // The CLI's --threads: empty leaves the engine's own count (GGUF: all cores but one).
+  const [threads, setThreads] = useState('');
+  const threadsValid = threads === '' || isThreadCount(threads);
+  const placement = { device, ...(threads && threadsValid ? { threads: Number(threads) } : {}) };
   const [baseUrl, setBaseUrl] = useState('http://127.0.0.1:8000/v1');
   const [name, setName] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -67,7 +77,7 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
           e.preventDefault();
           // A .gguf file runs on llama.cpp; a folder is an ONNX model.
           const kind = /\.gguf$/i.test(folder.trim()) ? 'gguf' : 'onnx';
-          void loadModel({ kind, path: folder.trim(), device }).then((ok) => ok && onDone());
+          void loadModel({ kind, path: folder.trim(), ...placement }).then((ok) => ok && onDone());
         }}
       >
         <label>
@@ -75,7 +85,11 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
           <input value={folder} onChange={(e) => setFolder(e.target.value)} spellCheck={false} />
         </label>
         <DeviceChooser value={device} onChange={setDevice} />
-        <button type="submit" disabled={!folder.trim()}>
+        <label>
+          CPU threads (empty: automatic)
+          <input type="number" min={1} max={1024} step={1} value={threads} onChange={(e) => setThreads(e.target.value)} placeholder="automatic" />
+        </label>
+        <button type="submit" disabled={!folder.trim() || !threadsValid}>
           Load folder
         </button>
       </form>
@@ -86,7 +100,9 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
             {model!.localGguf!.map((m) => (
               <li key={m.path}>
                 <span title={m.path}>{m.name}</span> <span className="muted">({m.source}, {formatBytes(m.bytes)})</span>{' '}
-                <button onClick={() => void loadModel({ kind: 'gguf', path: m.path, device }).then((ok) => ok && onDone())}>Load</button>
+                <button disabled={!threadsValid} onClick={() => void loadModel({ kind: 'gguf', path: m.path, ...placement }).then((ok) => ok && onDone())}>
+                  Load
+                </button>
               </li>
             ))}
           </ul>
