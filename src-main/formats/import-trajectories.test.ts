@@ -1,24 +1,28 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../store/workspace-store';
 import { generatedAwb } from '../testing/awb-fixtures';
+import { STREAM_FROM_BYTES } from './import-trajectories';
 
 const child = fileURLToPath(new URL('../testing/import-crash-child.ts', import.meta.url));
 
 describe('import after a crash', () => {
-  it('leaves a sound workspace holding every committed trajectory, each complete', async () => {
+  // In-thread (importTrajectories), and as `worldloom import` runs it (a job; a file this large
+  // is then read in a worker while the job writes).
+  it.each(['in-thread', 'job'])('leaves a sound workspace holding every committed trajectory, each complete, when killed (%s)', async (how) => {
     const dir = mkdtempSync(join(tmpdir(), 'wl-crash-'));
     const file = join(dir, 'terminal_test.jsonl');
-    const turns = 4;
+    const turns = 5;
     writeFileSync(file, generatedAwb(3000, turns).join('\n') + '\n');
+    if (how === 'job') expect(statSync(file).size).toBeGreaterThanOrEqual(STREAM_FROM_BYTES);
     const workspace = join(dir, 'w.worldloom');
 
     const committed = await new Promise<number>((resolve, reject) => {
-      const proc = spawn(process.execPath, ['--import', 'tsx', child, workspace, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const proc = spawn(process.execPath, ['--import', 'tsx', child, workspace, file, how], { stdio: ['ignore', 'pipe', 'inherit'] });
       let last = 0;
       let buffered = '';
       proc.stdout.on('data', (data: Buffer) => {
