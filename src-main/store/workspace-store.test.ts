@@ -49,10 +49,10 @@ describe('WorkspaceStore', () => {
     };
     const bundle = chainBundle(draft, newId, '2026-01-01T00:00:00.000Z');
     const before = store.changes.latest();
-    expect(store.transaction(() => store.insertBundleIfNew(bundle))).toBe(true);
-    expect(store.transaction(() => store.insertBundleIfNew(bundle))).toBe(false);
+    expect(store.insertNewBundles([bundleValues(bundle)])).toEqual([bundle.trajectory.id]);
+    expect(store.insertNewBundles([bundleValues(bundle)])).toEqual([]);
     const sameKey = chainBundle({ ...draft, title: 'other' }, newId, '2026-01-01T00:00:00.000Z');
-    expect(store.insertBundleIfNew(sameKey)).toBe(false);
+    expect(store.insertNewBundles([bundleValues(sameKey)])).toEqual([]);
     expect(store.getNodes(bundle.trajectory.id)).toEqual(bundle.nodes);
     expect(store.listTrajectories().map((t) => t.title)).toEqual(['T']);
     expect(store.changes.latest() - before).toBe(1);

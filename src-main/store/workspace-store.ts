@@ -89,7 +89,6 @@ export class WorkspaceStore {
       // A trajectory whose id or source key is already there is left as it is (no row, no log entry).
       insertNewTrajectory: db.prepare(INSERT_NEW_TRAJECTORY),
       trajectoryById: db.prepare(`SELECT * FROM trajectories WHERE id = ?`),
-      trajectoryExists: db.prepare(`SELECT 1 FROM trajectories WHERE id = ? OR source_key = ?`),
       nodeById: db.prepare(`SELECT * FROM nodes WHERE id = ?`),
       childrenOf: db.prepare(`SELECT * FROM nodes WHERE parent_id = ? ORDER BY rowid`),
       nodesOf: db.prepare(`SELECT * FROM nodes WHERE trajectory_id = ? ORDER BY rowid`),
@@ -202,11 +201,6 @@ export class WorkspaceStore {
     });
   }
 
-  /** True when a trajectory with this id or source key is already in the workspace. */
-  hasTrajectory(id: string, sourceKey: string | null): boolean {
-    return this.stmt.trajectoryExists.get(id, sourceKey) !== undefined;
-  }
-
   /**
    * Writes a whole trajectory. Call inside `transaction` when writing many. Its one
    * 'trajectory-added' entry (a trigger) covers its nodes: no entry per node.
@@ -214,20 +208,6 @@ export class WorkspaceStore {
   insertBundle(bundle: TrajectoryBundle): void {
     if (!this.db.inTransaction) return this.transaction(() => this.insertBundle(bundle));
     this.writeBundle(bundle);
-  }
-
-  /**
-   * Writes a whole trajectory unless one with its id or source key is already in the
-   * workspace; false when it was. Inside `transaction`. One statement decides and writes,
-   * where `hasTrajectory` then `insertBundle` cost a lookup more per trajectory of an import.
-   */
-  insertBundleIfNew(bundle: TrajectoryBundle): boolean {
-    if (!this.db.inTransaction) return this.transaction(() => this.insertBundleIfNew(bundle));
-    const t = bundle.trajectory;
-    const row = this.stmt.insertNewTrajectory.run(t.id, t.title, t.domain, t.systemPrompt, t.worldSpec ? JSON.stringify(t.worldSpec) : null, t.sourceKey, t.createdAt);
-    if (row.changes === 0) return false;
-    for (const n of bundle.nodes) this.writeNode(n);
-    return true;
   }
 
   /**
