@@ -81,19 +81,42 @@ function workerEntry(): { entry: string; tsx: string | null } {
   throw new ImportFormatError('This build has no import worker (import-worker.js beside the main bundle); reinstall Worldloom.');
 }
 
+/** What a reading worker posts: items, the end, or why it stopped. */
+interface ReaderMessage<T> {
+  items: T[];
+  done?: boolean;
+  error?: string;
+  refused?: boolean;
+  code?: string;
+}
+
+/** A reading worker with its heap bounded; its output is piped, never printed over the host's. */
+function startReader(bootstrap: string, workerData: object, maxHeapMb: number): Worker {
+  return new Worker(bootstrap, { eval: true, workerData, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 64 }, stdout: true, stderr: true });
+}
+
+/**
+ * The error a worker's message carries: an importer's refusal (a limit it names) as it was
+ * written, with its code where it had one; anything else is the file's problem, said with its name.
+ */
+function messageError(name: string, message: ReaderMessage<unknown>): Error {
+  const said = message.refused ? message.error! : `${name} could not be read: ${message.error}`;
+  return message.code !== undefined ? new UserError(said, message.code) : new ImportFormatError(said);
+}
+
+/** A worker that failed: out of its heap (naming the flag that raises it), or any other error. */
+function workerError(name: string, error: Error & { code?: string }, maxHeapMb: number, maxBytes: number, kept: string): Error {
+  if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') return new ImportFormatError(`${name} needed more than ${maxHeapMb} MiB to read, and was stopped${kept}. ${raiseHint(maxBytes)}`);
+  return error instanceof ImportFormatError ? error : new ImportFormatError(`${name} could not be read: ${error.message}`);
+}
+
 /** Every item the importer reads from the file, read in a worker within the limits. */
 export function importOffThread(work: Omit<ImportWorkerData, 'now'>, limits: OffThreadLimits = {}): Promise<ImportItem[]> {
   const maxBytes = work.options.maxBytes ?? MAX_IMPORT_BYTES;
   const timeoutMs = limits.timeoutMs ?? readingLimits(maxBytes).seconds * 1000;
   const maxHeapMb = limits.maxHeapMb ?? readingLimits(maxBytes).heapMb;
   const { entry, tsx } = workerEntry();
-  const worker = new Worker(BOOTSTRAP, {
-    eval: true,
-    workerData: { ...work, now: new Date().toISOString(), entry, tsx },
-    resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 64 },
-    stdout: true,
-    stderr: true,
-  });
+  const worker = startReader(BOOTSTRAP, { ...work, now: new Date().toISOString(), entry, tsx }, maxHeapMb);
   const items: ImportItem[] = [];
   return new Promise<ImportItem[]>((resolve, reject) => {
     let settled = false;
@@ -110,21 +133,16 @@ export function importOffThread(work: Omit<ImportWorkerData, 'now'>, limits: Off
       timeoutMs,
     );
     limits.signal?.addEventListener('abort', () => settle(new ImportFormatError(`The import of ${work.name} was cancelled.`)), { once: true });
-    worker.on('message', (message: { items: ImportItem[]; done?: boolean; error?: string; refused?: boolean }) => {
-      // An importer's refusal (a limit it names) is said as it was written; anything else is the file's problem too, said with its name.
+    worker.on('message', (message: ReaderMessage<ImportItem>) => {
       if (message.error !== undefined) {
-        settle(new ImportFormatError(message.refused ? message.error : `${work.name} could not be read: ${message.error}`));
+        settle(messageError(work.name, message));
         return;
       }
       items.push(...message.items);
       if (message.done) settle(null);
     });
     // Always heard, also after settling: an 'error' nobody listens to would end the process.
-    worker.on('error', (error: Error & { code?: string }) => {
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        settle(new ImportFormatError(`${work.name} needed more than ${maxHeapMb} MiB to read, and was stopped; nothing of it was kept. ${raiseHint(maxBytes)}`));
-      } else settle(error instanceof ImportFormatError ? error : new ImportFormatError(`${work.name} could not be read: ${error.message}`));
-    });
+    worker.on('error', (error: Error & { code?: string }) => settle(workerError(work.name, error, maxHeapMb, maxBytes, '; nothing of it was kept')));
     worker.on('exit', () => settle(new ImportFormatError(`${work.name} could not be read: the reading thread stopped.`)));
   });
 }
@@ -148,10 +166,11 @@ const STREAM_AHEAD = 64;
  * it read before it.
  */
 export function streamOffThread(work: Omit<ImportWorkerData, 'now' | 'stream'>, now: string, signal?: AbortSignal): Iterable<ImportItem | WrittenAs | PendingItems> {
-  const maxHeapMb = readingLimits(work.options.maxBytes ?? MAX_IMPORT_BYTES).heapMb;
+  const maxBytes = work.options.maxBytes ?? MAX_IMPORT_BYTES;
+  const maxHeapMb = readingLimits(maxBytes).heapMb;
   const taken = new Int32Array(new SharedArrayBuffer(4));
   const data: ImportWorkerData & ReturnType<typeof streamWorkerEntry> = { ...work, now, stream: { taken: taken.buffer as SharedArrayBuffer, ahead: STREAM_AHEAD }, ...streamWorkerEntry() };
-  const worker = new Worker(STREAM_BOOTSTRAP, { eval: true, workerData: data, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 64 }, stdout: true, stderr: true });
+  const worker = startReader(STREAM_BOOTSTRAP, data, maxHeapMb);
   const posts: (ImportItem | WrittenAs)[][] = [];
   let ended = false;
   let failure: Error | null = null;
@@ -165,10 +184,9 @@ export function streamOffThread(work: Omit<ImportWorkerData, 'now' | 'stream'>, 
     failure ??= error;
     wakeUp();
   };
-  worker.on('message', (message: { items: (ImportItem | WrittenAs)[]; done?: boolean; error?: string; refused?: boolean; code?: string }) => {
+  worker.on('message', (message: ReaderMessage<ImportItem | WrittenAs>) => {
     if (message.error !== undefined) {
-      const said = message.refused ? message.error : `${work.name} could not be read: ${message.error}`;
-      fail(message.code !== undefined ? new UserError(said, message.code) : new ImportFormatError(said));
+      fail(messageError(work.name, message));
       return;
     }
     posts.push(message.items);
@@ -176,10 +194,8 @@ export function streamOffThread(work: Omit<ImportWorkerData, 'now' | 'stream'>, 
     wakeUp();
   });
   // Always heard, also after the end: an 'error' nobody listens to would end the process.
-  worker.on('error', (error: Error & { code?: string }) => {
-    if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') fail(new ImportFormatError(`${work.name} needed more than ${maxHeapMb} MiB to read, and was stopped. ${raiseHint(work.options.maxBytes ?? MAX_IMPORT_BYTES)}`));
-    else fail(error instanceof ImportFormatError ? error : new ImportFormatError(`${work.name} could not be read: ${error.message}`));
-  });
+  // What earlier batches wrote stays: the message does not say nothing was kept.
+  worker.on('error', (error: Error & { code?: string }) => fail(workerError(work.name, error, maxHeapMb, maxBytes, '')));
   worker.on('exit', () => {
     if (!ended) fail(new ImportFormatError(`${work.name} could not be read: the reading thread stopped.`));
   });
