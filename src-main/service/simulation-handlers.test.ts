@@ -38,6 +38,22 @@ afterAll(async () => {
   await server.close();
 });
 
+describe('model.load with CPU threads', () => {
+  // The CLI's --threads and the model panel's field reach the in-process engine through the contract.
+  it('runs an ONNX model on the threads asked for, and refuses a count the contract does not take', async () => {
+    const own = new Studio({ door: 'cli', resourcesDir: RESOURCES });
+    try {
+      const path = join(RESOURCES, 'models', 'worldloom-nano');
+      const loaded = await dispatch(own, 'model.load', { spec: { kind: 'onnx', path, device: 'cpu', threads: 1 } });
+      expect(loaded.ok).toBe(true);
+      expect(own.models.current!.describe().notes).toContain('onnxruntime on 1 CPU thread');
+      expect(await dispatch(own, 'model.load', { spec: { kind: 'onnx', path, threads: 0 } })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    } finally {
+      await own.dispose();
+    }
+  });
+});
+
 describe('simulate.run', () => {
   it('reuses the samples a seed already made, simulates only the missing seeds, and remembers samples and seed', async () => {
     expect(await call('simulate.remembered', {})).toEqual({ samples: 1, seed: 0 });

@@ -89,6 +89,7 @@ describe('OnnxEngine on the tiny Qwen3.5-MoE chat model', () => {
     expect(description.memoryBytes).toBeGreaterThan(500_000);
     expect(description.providers.at(-1)).toMatchObject({ name: 'cpu', used: true });
     expect(description.notes[0]).toMatch(/2 key\/value cache tensors and 6 conv\/recurrent state tensors/);
+    expect(description.notes).toContain('onnxruntime on 1 CPU thread');
   });
 
   it('greedy decoding gives the same tokens every time', async () => {

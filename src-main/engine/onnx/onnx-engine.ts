@@ -68,6 +68,8 @@ export class OnnxEngine implements WorldModelEngine {
   private sharedKvBuffer = false;
   /** Entries in a row of logits. */
   private vocabularySize = 0;
+  /** onnxruntime's intra-op threads where they were set (--threads, or a container's CPU quota); else its own count. */
+  private cpuThreads: number | undefined;
 
   private constructor(
     private readonly model: ModelFolder,
@@ -114,6 +116,7 @@ export class OnnxEngine implements WorldModelEngine {
       });
       const reasoning = await tokenizer.reasoning();
       const engine = new OnnxEngine(model, opened.session, layout, tokenizer, opened.device, opened.providers, options, embedding, reasoning);
+      engine.cpuThreads = settings.intraOpThreads;
       engine.sharedKvBuffer = model.config.sharesKvBuffer && (await probeSharedKvBuffer(engine.step, layout, model.config.padTokenId));
       const logits = opened.session.outputMetadata.find((meta) => meta.name === model.config.logitsName);
       const width = logits?.isTensor ? logits.shape.at(-1) : undefined;
@@ -149,6 +152,9 @@ export class OnnxEngine implements WorldModelEngine {
         this.sharedKvBuffer
           ? 'key/value buffers are updated in place; state tensors round-trip through host memory between steps'
           : 'cache tensors round-trip through host memory between steps',
+        this.cpuThreads
+          ? `onnxruntime on ${this.cpuThreads} CPU thread${this.cpuThreads === 1 ? '' : 's'}`
+          : "onnxruntime's own CPU thread count (one per physical core)",
       ],
       recommendedSampling: recommendedSampling(this.model.config.samplingDefaults),
       reasoning: this.reasoning,
