@@ -26,7 +26,7 @@ import { openModelForCli } from '../../src-main/cli/model-argument';
 import { compareObservations } from '../../src-main/common/metrics/compare';
 import { applyTransform, planPerturbation, type PerturbationRecord } from '../../src-main/common/perturbations/apply';
 import { recordedChain } from '../../src-main/reality/comparison';
-import { replayTrajectory } from '../../src-main/reality/replay';
+import { replayTrajectories } from '../../src-main/reality/replay';
 import { workspaceRegistry } from '../../src-main/simulation/workspace-perturbations';
 import { generationParameters } from '../../src-main/simulation/generation-parameters';
 import { perturbStep } from '../../src-main/simulation/perturb-step';
@@ -129,13 +129,17 @@ async function main(): Promise<void> {
       const trajectory = store.getTrajectory(trajectoryId)!;
       // Greedy: a replay that scores the model should show what it most expects.
       let predicted = new Map<string, string>();
-      try {
-        const result = await replayTrajectory(simulator, { trajectoryId, sampling: { temperature: 0, maxTokens: MAX_TOKENS } });
-        predicted = new Map(result.nodes.map((n) => [n.provenance.replayOf as string, n.observation]));
-      } catch (error) {
-        // A model that cannot simulate a session at all (a prompt past its context) predicted nothing for it.
-        const reason = (error as Error).message.replace(/^Step \d+ of the replay: /, '').replace(/\d+/g, 'N');
+      const refuse = (message: string) => {
+        const reason = message.replace(/\d+/g, 'N');
         refused.set(reason, (refused.get(reason) ?? 0) + 1);
+      };
+      try {
+        const result = await replayTrajectories(simulator, { trajectoryIds: [trajectoryId], sampling: { temperature: 0, maxTokens: MAX_TOKENS } });
+        predicted = new Map(result.nodes.map((n) => [n.provenance.replayOf as string, n.observation]));
+        // A step the model cannot simulate (a prompt past its context) predicted nothing for it.
+        for (const failure of result.failures) refuse(failure.message);
+      } catch (error) {
+        refuse((error as Error).message);
       }
       const chain = recordedChain(store.getNodes(trajectoryId));
       const history: RecordedStep[] = [];

@@ -8,7 +8,7 @@ import { applyTransform, instructionFor, type PerturbationRecord } from '../comm
 import type { PerturbationRegistry } from '../common/perturbations/registry';
 import type { Origin, Provenance } from '../common/trajectory/model';
 import { UserError } from '../common/user-error';
-import type { Simulator } from '../simulation/simulator';
+import type { SimulationRequest, Simulator } from '../simulation/simulator';
 
 export type AgentProvenance = NonNullable<Provenance['agent']>;
 
@@ -24,8 +24,8 @@ export interface AgentStepInput {
   registry?: PerturbationRegistry;
 }
 
-/** Simulates `action` at `nodeId` as an agent's step through the one simulator, which stores the samples and tells every UI. */
-export async function simulateAgentStep(simulator: Simulator, input: AgentStepInput, onText?: (sample: number, text: string) => void, signal?: AbortSignal): Promise<SimulateResult> {
+/** The simulator's request for an agent's step: who acted, what is perturbed, how it is stored. */
+export function agentStepRequest(simulator: Simulator, input: AgentStepInput): SimulationRequest {
   const store = simulator.store();
   const node = store.getNode(input.nodeId);
   if (!node) throw new UserError(`Node ${input.nodeId} is not in this workspace.`, 'not-found');
@@ -33,20 +33,21 @@ export async function simulateAgentStep(simulator: Simulator, input: AgentStepIn
   const ctx = { domain: trajectory.domain, action: input.action };
   const record = input.perturbation ?? null;
   const instruction = record?.mode === 'instruction' ? instructionFor(record, ctx, input.registry) : null;
-  return simulator.simulate(
-    {
-      nodeId: input.nodeId,
-      action: input.action,
-      samples: input.samples ?? 1,
-      sampling: input.sampling,
-      origin: input.origin ?? 'agent',
-      provenance: { agent: input.agent, ...(record ? { perturbations: [record] } : {}), ...(instruction ? { controlInstruction: instruction } : {}) },
-      controlInstruction: instruction,
-      transformObservation: record?.mode === 'transform' ? (observation) => applyTransform(record, observation, ctx, input.registry) : undefined,
-      // An agent acts, and each of its steps is a new event in its episode: never handed an earlier one.
-      reason: 'agent',
-    },
-    ({ sample, text }) => onText?.(sample, text),
-    signal,
-  );
+  return {
+    nodeId: input.nodeId,
+    action: input.action,
+    samples: input.samples ?? 1,
+    sampling: input.sampling,
+    origin: input.origin ?? 'agent',
+    provenance: { agent: input.agent, ...(record ? { perturbations: [record] } : {}), ...(instruction ? { controlInstruction: instruction } : {}) },
+    controlInstruction: instruction,
+    transformObservation: record?.mode === 'transform' ? (observation) => applyTransform(record, observation, ctx, input.registry) : undefined,
+    // An agent acts, and each of its steps is a new event in its episode: never handed an earlier one.
+    reason: 'agent',
+  };
+}
+
+/** Simulates `action` at `nodeId` as an agent's step through the one simulator, which stores the samples and tells every UI. */
+export function simulateAgentStep(simulator: Simulator, input: AgentStepInput, onText?: (sample: number, text: string) => void, signal?: AbortSignal): Promise<SimulateResult> {
+  return simulator.simulate(agentStepRequest(simulator, input), ({ sample, text }) => onText?.(sample, text), signal);
 }

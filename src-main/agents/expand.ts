@@ -1,13 +1,18 @@
 // Policy expansion: at a node, a policy proposes K next actions, the world model simulates M
-// samples of each (the one simulator), and every new node is expanded the same way,
-// level by level (breadth-first) to depth D, until a token or time budget runs out or the job
-// is cancelled. Every action node records the policy in provenance.agent (origin `agent`).
+// samples of each (the one simulator), and every new node is expanded the same way, level by
+// level (breadth-first) to depth D, until a token or time budget runs out or the job is
+// cancelled. Within a level every frontier node's proposal, then every simulation, is in
+// flight at once up to what the engines take (simulation/fan-out.ts); nodes are stored in
+// frontier and action order whatever finishes first, so a run makes the same tree at any
+// concurrency. Every action node records the policy in provenance.agent (origin `agent`).
 import type { ExpandInput, ExpandResult } from '../common/contract/agents';
+import type { StepFailure } from '../common/contract/jobs';
 import type { NodeRecord } from '../common/trajectory/model';
 import { UserError } from '../common/user-error';
+import { fanOut, fanOutLabel, type FanOutProgress } from '../simulation/fan-out';
 import type { Simulator } from '../simulation/simulator';
-import { simulateAgentStep } from './agent-step';
-import { openPolicy } from './policy';
+import { agentStepRequest } from './agent-step';
+import { openPolicy, type ProposedActions } from './policy';
 
 /** How many simulations a full expansion runs: K at the first level, K·(K·M) at the next, … */
 export function plannedSimulations(k: number, m: number, depth: number): number {
@@ -20,7 +25,12 @@ export function plannedSimulations(k: number, m: number, depth: number): number 
 export interface ExpansionJob {
   readonly signal: AbortSignal;
   progress(done: number, total: number | null, label?: string): void;
+  /** Many steps at once: finished, in flight, failed, the rate. */
+  steps?(progress: FanOutProgress, label: string): void;
 }
+
+/** Policy requests in flight at once: a chat policy's own engine caps its connections. */
+const PROPOSALS_AT_ONCE = 16;
 
 export async function expandNode(simulator: Simulator, input: ExpandInput, job: ExpansionJob): Promise<ExpandResult> {
   const store = simulator.store();
@@ -31,6 +41,7 @@ export async function expandNode(simulator: Simulator, input: ExpandInput, job: 
   const began = performance.now();
   const total = plannedSimulations(input.actions, input.samples, input.depth);
   const added: NodeRecord[] = [];
+  const failures: StepFailure[] = [];
   let tokens = 0;
   let incomplete = 0;
   let done = 0;
@@ -41,39 +52,61 @@ export async function expandNode(simulator: Simulator, input: ExpandInput, job: 
     if (input.timeBudgetSeconds !== undefined && (performance.now() - began) / 1000 >= input.timeBudgetSeconds) return 'time';
     return null;
   };
-  const result = (stoppedBy: ExpandResult['stoppedBy']): ExpandResult => ({ nodes: added, levels, stoppedBy, tokens, incomplete });
+  const result = (stoppedBy: ExpandResult['stoppedBy']): ExpandResult => ({ nodes: added, levels, stoppedBy, tokens, incomplete, failures });
+  const mayStart = () => outOfBudget() === null;
+  const short = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
   try {
     let frontier: NodeRecord[] = [start];
     for (let level = 1; level <= input.depth; level++) {
-      const next: NodeRecord[] = [];
-      let proposedAny = false;
-      for (const node of frontier) {
-        const stop = outOfBudget();
-        if (stop) return result(stop);
-        const path = store.paths.pathTo(node.id);
-        const proposal = await policy.propose(trajectory, path, input.actions, level, job.signal);
+      const stop = outOfBudget();
+      if (stop) return result(stop);
+      // Every frontier node's proposal at once; kept in frontier order.
+      job.progress(done, total, `Level ${level} of ${input.depth}: asking the policy at ${frontier.length} node${frontier.length === 1 ? '' : 's'}`);
+      const proposed = await fanOut<NodeRecord, ProposedActions>(frontier, {
+        limit: PROPOSALS_AT_ONCE,
+        signal: job.signal,
+        mayStart,
+        describe: (node) => `the policy at node ${node.id}`,
+        run: (node) => policy.propose(trajectory, store.paths.pathTo(node.id), input.actions, level, job.signal),
+      });
+      failures.push(...proposed.failures.map(({ step, message }) => ({ step, message })));
+      const steps = frontier.flatMap((node, i) => {
+        const proposal = proposed.results[i];
+        if (!proposal) return [];
         tokens += proposal.tokens;
-        if (proposal.actions.length > 0) proposedAny = true;
-        for (const action of proposal.actions) {
-          const stopped = outOfBudget();
-          if (stopped) return result(stopped);
-          job.progress(done, total, `Level ${level} of ${input.depth}: ${added.length} nodes so far`);
-          const simulated = await simulateAgentStep(
-            simulator,
-            { nodeId: node.id, action, samples: input.samples, agent: proposal.agent, sampling: input.sampling },
-            undefined,
-            job.signal,
-          );
-          if (simulated.cancelled) return result('cancelled');
-          done++;
-          tokens += simulated.nodes.reduce((s, n) => s + (n.provenance.tokens?.completion ?? 0), 0) + simulated.incomplete.reduce((s, i) => s + i.completionTokens, 0);
-          incomplete += simulated.incomplete.length;
-          added.push(...simulated.nodes);
-          next.push(...simulated.nodes);
-          levels = Math.max(levels, level);
-        }
+        return proposal.actions.map((action) => ({ node, action, agent: proposal.agent }));
+      });
+      if (job.signal.aborted) return result('cancelled');
+      if (steps.length === 0) return result('no-actions');
+      const prepared = steps.map((s) =>
+        simulator.prepare(agentStepRequest(simulator, { nodeId: s.node.id, action: s.action, samples: input.samples, agent: s.agent, sampling: input.sampling })),
+      );
+      const simulated = await simulator.runMany(prepared, {
+        signal: job.signal,
+        mayStart,
+        describe: (i) => `level ${level}, node ${steps[i]!.node.id}: ${short(steps[i]!.action)}`,
+        onProgress: (p) => {
+          const label = `Level ${level} of ${input.depth}: ${fanOutLabel(p, 'simulations')}`;
+          if (job.steps) job.steps({ ...p, done: done + p.done, total }, label);
+          else job.progress(done + p.done, total, label);
+        },
+      });
+      const next: NodeRecord[] = [];
+      let cancelled = false;
+      for (const outcome of simulated.results) {
+        if (!outcome) continue;
+        if (outcome.cancelled) cancelled = true;
+        done++;
+        tokens += outcome.nodes.reduce((s, n) => s + (n.provenance.tokens?.completion ?? 0), 0) + outcome.incomplete.reduce((s, i) => s + i.completionTokens, 0);
+        incomplete += outcome.incomplete.length;
+        added.push(...outcome.nodes);
+        next.push(...outcome.nodes);
       }
-      if (!proposedAny || next.length === 0) return result(levels === input.depth ? 'done' : 'no-actions');
+      failures.push(...simulated.failures.map(({ step, message }) => ({ step, message })));
+      if (simulated.results.some(Boolean)) levels = Math.max(levels, level);
+      if (cancelled || job.signal.aborted) return result('cancelled');
+      if (simulated.notStarted > 0) return result(outOfBudget() ?? 'cancelled');
+      if (next.length === 0) return result(levels === input.depth ? 'done' : 'no-actions');
       frontier = next;
     }
     job.progress(total, total, `Expanded ${input.depth} levels: ${added.length} nodes`);

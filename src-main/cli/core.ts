@@ -29,6 +29,8 @@ export interface CoreOptions {
   device?: DeviceChoice;
   /** `--threads`: CPU threads of an in-process model; absent means the engine's default. */
   threads?: number;
+  /** `--concurrency`: requests the model takes at once; absent means the workspace's, else the engine's default. */
+  concurrency?: number;
 }
 
 /** Runs `work` against a fresh core with the workspace and model opened, then closes both. */
@@ -59,7 +61,7 @@ export async function withCore<T>(options: CoreOptions, work: (core: CliCore) =>
       if (!options.workspace.create && !existsSync(path)) throw missingWorkspaceError(path);
       await core.call(options.workspace.create && !existsSync(path) ? 'workspace.create' : 'workspace.open', { path });
     }
-    if (options.model !== undefined) await loadModel(core, options.model, { device: options.device, threads: options.threads });
+    if (options.model !== undefined) await loadModel(core, options.model, { device: options.device, threads: options.threads, concurrency: options.concurrency });
     return await work(core);
   } finally {
     await studio.dispose();

@@ -12,6 +12,8 @@ import { RESOURCES_DIR } from './paths';
 export interface ModelPlacement {
   device?: DeviceChoice;
   threads?: number;
+  /** `--concurrency`: a server's requests in flight, a .gguf model's parallel sequences. */
+  concurrency?: number;
 }
 
 /** The placement fields of an in-process ModelSpec, only those given. */
@@ -19,7 +21,8 @@ export function inProcess({ device, threads }: ModelPlacement): ModelPlacement {
   return { ...(device ? { device } : {}), ...(threads ? { threads } : {}) };
 }
 
-export function modelSpecFromArgument(value: string, { device, threads }: ModelPlacement = {}): ModelSpec {
+export function modelSpecFromArgument(value: string, { device, threads, concurrency }: ModelPlacement = {}): ModelSpec {
+  const limit = concurrency ? { concurrency } : {};
   if (/^https?:\/\//i.test(value)) {
     if (device && device !== 'auto') {
       throw new UserError(
@@ -29,12 +32,13 @@ export function modelSpecFromArgument(value: string, { device, threads }: ModelP
     if (threads) throw new UserError(`--threads sets the CPU threads of a model run in this process; ${value} is a server. Leave --threads out.`);
     // "http://host:8000/v1#model-name" names the served model after '#'.
     const [baseUrl, model] = value.split('#', 2) as [string, string | undefined];
-    return { kind: 'openai', baseUrl, ...(model ? { model } : {}) };
+    return { kind: 'openai', baseUrl, ...(model ? { model } : {}), ...limit };
   }
   // A GGUF file runs on llama.cpp: by its extension, or by its magic for Ollama's blobs
   // (~/.ollama/models/blobs/sha256-…, named by digest); a folder is an ONNX model.
-  const kind = /\.gguf$/i.test(value) || isGgufFile(value) ? 'gguf' : 'onnx';
-  return { kind, path: resolve(value), ...inProcess({ device, threads }) };
+  if (/\.gguf$/i.test(value) || isGgufFile(value)) return { kind: 'gguf', path: resolve(value), ...inProcess({ device, threads }), ...limit };
+  // An ONNX folder runs one step at a time (its samples batch together): no limit to set.
+  return { kind: 'onnx', path: resolve(value), ...inProcess({ device, threads }) };
 }
 
 function isGgufFile(path: string): boolean {

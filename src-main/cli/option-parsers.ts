@@ -1,5 +1,6 @@
 // Parsers for option values that commander hands over as strings. A value out of range
 // throws InvalidArgumentError, which commander reports with the option's name and the value.
+import { MAX_CONCURRENCY } from '../common/contract/simulation';
 import { InvalidArgumentError } from 'commander';
 import { DEVICE_CHOICES } from '../common/device';
 
@@ -47,3 +48,9 @@ export const DEVICE_OPTION_HELP =
 export const cpuThreads = wholeNumber(1, 1024);
 export const THREADS_OPTION_HELP =
   'CPU threads of an in-process model (default: ONNX Runtime its own; GGUF all cores but one, counted within a container\'s CPU quota)';
+
+/** `--concurrency`: requests the model takes at once, beside `--device` on every verb that takes `--model`. */
+export const concurrencyLimit = wholeNumber(1, MAX_CONCURRENCY);
+export const CONCURRENCY_OPTION_HELP =
+  'requests the model works on at once: a server\'s requests in flight (default 16), a .gguf model\'s parallel sequences ' +
+  '(default 8); remembered with the workspace. An ONNX folder runs one step at a time';

@@ -110,6 +110,12 @@ export interface EngineDescription {
   recommendedSampling: Partial<SamplingParams>;
   /** Whether the model reasons before it answers, and whether its thinking can be switched off. */
   reasoning: { reasons: boolean; canDisable: boolean };
+  /**
+   * How many generation requests the engine works on at once (a server's limit the user set,
+   * a llama.cpp context's sequences), and how, in words for the model panel. Absent: one
+   * generate call at a time. Fan-outs (simulation/fan-out.ts) keep this many in flight.
+   */
+  concurrency?: { requests: number; how: string };
 }
 
 export interface WorldModelEngine {

@@ -46,13 +46,26 @@ export function comparedPath(nodes: readonly NodeRecord[], nodeId?: string): Nod
   return path;
 }
 
+/**
+ * What tells one world model's predictions from another's: the identity its engine gave (other
+ * weights or another quantisation of the same model), else its model id.
+ */
+export function modelKeyOf(node: NodeRecord): string | null {
+  const { modelIdentity, modelId } = node.provenance as { modelIdentity?: unknown; modelId?: unknown };
+  if (typeof modelIdentity === 'string' && modelIdentity) return modelIdentity;
+  return typeof modelId === 'string' && modelId ? modelId : null;
+}
+
 /** The step at one node of the path: its real and simulated sides among the siblings that took the same action. */
-function stepAt(node: NodeRecord, siblings: readonly NodeRecord[], domain: TrajectoryRecord['domain']): StepComparison {
+function stepAt(node: NodeRecord, siblings: readonly NodeRecord[], domain: TrajectoryRecord['domain'], model?: string): StepComparison {
   const same = siblings.filter((s) => s.action === node.action);
   const latest = (pick: (n: NodeRecord) => boolean) => same.filter(pick).at(-1) ?? null;
   const real = isRealNode(node) ? node : latest(isRealNode);
-  // Anything not real stands on the simulated side: predicted, perturbed, edited or typed by hand.
-  const simulated = !isRealNode(node) ? node : latest((n) => !isRealNode(n));
+  // Anything not real stands on the simulated side: predicted, perturbed, edited or typed by hand;
+  // for one model of several (an A/B), only what that model predicted.
+  const simulated = model !== undefined
+    ? latest((n) => !isRealNode(n) && modelKeyOf(n) === model)
+    : !isRealNode(node) ? node : latest((n) => !isRealNode(n));
   const metrics = real && simulated ? compareObservations(domain, simulated.observation, real.observation, { action: node.action }) : null;
   return {
     depth: node.depth,
@@ -66,11 +79,12 @@ function stepAt(node: NodeRecord, siblings: readonly NodeRecord[], domain: Traje
   };
 }
 
-export function compareTrajectory(trajectory: TrajectoryRecord, nodes: readonly NodeRecord[], nodeId?: string): TrajectoryComparison {
+/** Real and simulated side by side along a path; with `model`, only that model's predictions (modelKeyOf). */
+export function compareTrajectory(trajectory: TrajectoryRecord, nodes: readonly NodeRecord[], nodeId?: string, model?: string): TrajectoryComparison {
   const children = childrenOf(nodes);
   const steps = comparedPath(nodes, nodeId)
     .slice(1)
-    .map((n) => stepAt(n, children.get(n.parentId) ?? [], trajectory.domain));
+    .map((n) => stepAt(n, children.get(n.parentId) ?? [], trajectory.domain, model));
   return {
     trajectoryId: trajectory.id,
     title: trajectory.title,
@@ -81,8 +95,8 @@ export function compareTrajectory(trajectory: TrajectoryRecord, nodes: readonly 
   };
 }
 
-/** Per-trajectory comparisons with per-domain and overall means (over steps, not trajectories). */
-export function buildReport(comparisons: readonly TrajectoryComparison[], now = new Date()): SimVsRealReport {
+/** Per-trajectory comparisons with per-domain, per-step and overall means (over steps, not trajectories). */
+export function buildReport(comparisons: readonly TrajectoryComparison[], now = new Date(), model?: string): SimVsRealReport {
   const compared = comparisons.filter((c) => c.steps.some((s) => s.metrics));
   const byDomain: SimVsRealReport['byDomain'] = {};
   for (const domain of new Set(compared.map((c) => c.domain))) {
@@ -95,5 +109,20 @@ export function buildReport(comparisons: readonly TrajectoryComparison[], now = 
     trajectories: compared,
     byDomain,
     overall: aggregate(compared.flatMap((c) => c.steps.map((s) => s.metrics))),
+    byStep: byStep(compared),
+    ...(model !== undefined ? { model } : {}),
   };
+}
+
+function byStep(comparisons: readonly TrajectoryComparison[]): SimVsRealReport['byStep'] {
+  const depths = new Map<number, StepComparison[]>();
+  for (const step of comparisons.flatMap((c) => c.steps)) {
+    if (!step.metrics) continue;
+    const at = depths.get(step.depth);
+    if (at) at.push(step);
+    else depths.set(step.depth, [step]);
+  }
+  return [...depths.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([depth, steps]) => ({ depth, steps: steps.length, diverged: steps.filter((s) => s.diverged).length, metrics: aggregate(steps.map((s) => s.metrics)) }));
 }

@@ -1,7 +1,8 @@
 // The sim-vs-real report as one self-contained HTML page: aggregates per domain, and per
 // trajectory a divergence timeline and every step's real and simulated observation.
 // Everything from a workspace (titles, actions, model output) is escaped: it is text.
-import type { SimVsRealReport, TrajectoryComparison } from '../common/contract/reality';
+import type { ModelComparison, SimVsRealReport, TrajectoryComparison } from '../common/contract/reality';
+import { METRICS } from '../common/metrics/compare';
 import { timeline } from '../common/timeline';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -22,6 +23,54 @@ function timelineSvg(c: TrajectoryComparison): string {
     .map((p) => `<circle cx="${p.x.toFixed(1)}" cy="${p.y.toFixed(1)}" r="4" class="${p.diverged ? 'diverged' : 'same'}"><title>step ${p.depth}: similarity ${num(p.similarity ?? undefined)}</title></circle>`)
     .join('');
   return `<svg viewBox="0 0 ${t.width} ${t.height}" width="${t.width}" height="${t.height}" role="img" aria-label="Divergence timeline"><rect x="0" y="0" width="${t.width}" height="${t.height}" class="frame"/><path d="${t.line}" class="line"/>${dots}</svg>`;
+}
+
+/**
+ * Mean similarity at each step depth over every trajectory that reached it, one line per report
+ * (one per model in an A/B), with labelled axes: where predictions drift as histories grow.
+ */
+function stepChartSvg(lines: { label: string; report: SimVsRealReport }[]): string {
+  const depths = [...new Set(lines.flatMap((l) => l.report.byStep.map((s) => s.depth)))].sort((a, b) => a - b);
+  if (!depths.length) return '';
+  const width = 640;
+  const height = 220;
+  const left = 48;
+  const bottom = 36;
+  const top = 12;
+  const right = 12;
+  const maxDepth = depths.at(-1)!;
+  const x = (depth: number) => left + (maxDepth === 1 ? 0.5 : (depth - 1) / (maxDepth - 1)) * (width - left - right);
+  const y = (score: number) => top + (1 - score) * (height - top - bottom);
+  const colours = ['#36c', '#d60', '#393', '#939'];
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+    .map((v) => `<line x1="${left}" x2="${width - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`)
+    .join('');
+  const step = Math.max(1, Math.ceil(depths.length / 12));
+  const xTicks = depths
+    .filter((_, i) => i % step === 0)
+    .map((d) => `<text x="${x(d).toFixed(1)}" y="${height - bottom + 16}" text-anchor="middle">${d}</text>`)
+    .join('');
+  const paths = lines
+    .map(({ label, report }, i) => {
+      const points = report.byStep.filter((s) => s.metrics[METRICS.editSimilarity] !== undefined);
+      const d = points.map((s, j) => `${j ? 'L' : 'M'}${x(s.depth).toFixed(1)},${y(s.metrics[METRICS.editSimilarity]!).toFixed(1)}`).join(' ');
+      const dots = points
+        .map((s) => `<circle cx="${x(s.depth).toFixed(1)}" cy="${y(s.metrics[METRICS.editSimilarity]!).toFixed(1)}" r="3" fill="${colours[i % colours.length]}"><title>${escape(label)}, step ${s.depth}: similarity ${num(s.metrics[METRICS.editSimilarity])} over ${s.steps} steps, ${s.diverged} diverged</title></circle>`)
+        .join('');
+      return `<path d="${d}" fill="none" stroke="${colours[i % colours.length]}" stroke-width="2"/>${dots}`;
+    })
+    .join('');
+  const legend = lines.length > 1
+    ? lines.map(({ label }, i) => `<text x="${left + 8}" y="${top + 14 + i * 14}" fill="${colours[i % colours.length]}">${escape(label)}</text>`).join('')
+    : '';
+  return `<svg viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Mean similarity to the real observation by step" class="chart">
+${ticks}${xTicks}<text x="${(left + width - right) / 2}" y="${height - 4}" text-anchor="middle">step of the trajectory</text>
+<text transform="translate(12 ${(top + height - bottom) / 2}) rotate(-90)" text-anchor="middle">mean similarity to real (0–1)</text>${paths}${legend}</svg>`;
+}
+
+function stepTable(report: SimVsRealReport): string {
+  if (!report.byStep.length) return '';
+  return metricsTable(report.byStep.map((s) => [`step ${s.depth} (${s.steps} steps, ${s.diverged} diverged)`, s.metrics]));
 }
 
 function trajectorySection(c: TrajectoryComparison): string {
@@ -48,11 +97,47 @@ export function reportHtml(report: SimVsRealReport): string {
 body{font:14px system-ui,sans-serif;margin:2rem;color:#222}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem;margin:.25rem 0}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
 .sides{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.step.diverged h3{color:#b00}
-svg .frame{fill:#fafafa;stroke:#ccc}svg .line{fill:none;stroke:#36c;stroke-width:2}svg .diverged{fill:#d33}svg .same{fill:#2a2}
+svg .frame{fill:#fafafa;stroke:#ccc}svg.chart text{font-size:11px;fill:#444}svg .grid{stroke:#e4e4e4}svg .line{fill:none;stroke:#36c;stroke-width:2}svg .diverged{fill:#d33}svg .same{fill:#2a2}
 </style></head><body>
 <h1>Sim vs real</h1><p>Created ${escape(report.createdAt)} by Worldloom. Scores are 0–1 (1 = same as real); line counts are counts.</p>
-<h2>By domain</h2>${metricsTable([...Object.entries(report.byDomain).map(([d, v]) => [`${d} (${v.steps} steps)`, v.metrics] as [string, Record<string, number>]), ['all', report.overall]])}
+<h2>By domain</h2>${domainTable(report)}
+<h2>By step</h2>${stepChartSvg([{ label: 'all', report }])}${stepTable(report)}
 ${report.trajectories.map(trajectorySection).join('\n')}
+</body></html>
+`;
+}
+
+function domainTable(report: SimVsRealReport): string {
+  return metricsTable([...Object.entries(report.byDomain).map(([d, v]) => [`${d} (${v.trajectories} trajectories, ${v.steps} steps)`, v.metrics] as [string, Record<string, number>]), ['all', report.overall]]);
+}
+
+/** An A/B: each model's scores side by side, the per-step chart with a line per model, and the steps where they differ most. */
+export function modelComparisonHtml(comparison: ModelComparison): string {
+  const [a, b] = comparison.models;
+  const models = comparison.models
+    .map((m) => `<section><h3>${escape(m.label)}</h3><p>${m.report.trajectories.length} trajectories · ${m.report.trajectories.reduce((n, t) => n + t.steps.filter((s) => s.metrics).length, 0)} steps compared · ${m.streamTokensPerSecond.toFixed(1)} tokens/s per stream</p>${domainTable(m.report)}</section>`)
+    .join('');
+  const differences = comparison.differences
+    .map(
+      (d) => `<section class="step"><h3>${escape(d.title)} · step ${d.depth} · ${escape(d.domain)} · ${escape(comparison.score)} ${num(d.predictions[0]?.score)} vs ${num(d.predictions[1]?.score)}</h3>
+<pre class="action">${escape(d.action)}</pre>
+<div class="sides three"><div><h4>${escape(a?.label ?? 'A')}</h4><pre>${escape(d.predictions[0]?.observation ?? '')}</pre></div>
+<div><h4>${escape(b?.label ?? 'B')}</h4><pre>${escape(d.predictions[1]?.observation ?? '')}</pre></div>
+<div><h4>Real</h4><pre>${escape(d.real)}</pre></div></div></section>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Worldloom model A/B on recorded sessions</title>
+<style>
+body{font:14px system-ui,sans-serif;margin:2rem;color:#222}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem;margin:.25rem 0}
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
+.sides{display:grid;grid-template-columns:1fr 1fr 1fr;gap:1rem}svg text{font-size:11px;fill:#444}svg .grid{stroke:#e4e4e4}
+</style></head><body>
+<h1>Which world model is closer to reality</h1><p>Created ${escape(comparison.createdAt)} by Worldloom: the same recorded steps, with the same seeds, through each model. Scores are 0–1 (1 = same as real).</p>
+<h2>Per domain</h2><div class="models">${models}</div>
+<h2>By step</h2>${stepChartSvg(comparison.models.map((m) => ({ label: m.label, report: m.report })))}
+<h2>Where they differ most</h2>${differences || '<p>No step where their scores differ.</p>'}
 </body></html>
 `;
 }

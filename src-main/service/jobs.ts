@@ -3,6 +3,7 @@
 // as `job.progress` events, one way to cancel (`job.cancel`), and one "busy" error.
 import { randomUUID } from 'node:crypto';
 import type { JobKind, JobProgress } from '../common/contract/jobs';
+import type { FanOutProgress } from '../simulation/fan-out';
 import { UserError } from '../common/user-error';
 
 export interface JobContext {
@@ -10,6 +11,8 @@ export interface JobContext {
   readonly signal: AbortSignal;
   /** Reports how far the work is; a label replaces the job's label from then on. */
   progress(done: number, total: number | null, label?: string, etaSeconds?: number | null): void;
+  /** Reports a job that runs many steps at once: finished, in flight, failed, the rate. */
+  steps(progress: FanOutProgress, label: string): void;
 }
 
 export class Jobs {
@@ -31,6 +34,12 @@ export class Jobs {
       signal: controller.signal,
       progress: (done, total, text, etaSeconds) => {
         last = { jobId, kind, label: text ?? last.label, done, total, finished: false, ...(etaSeconds !== undefined ? { etaSeconds } : {}) };
+        this.emit(last);
+      },
+      steps: ({ done, inFlight, failed, total, perSecond }, text) => {
+        // Steps still to run at the current rate; unknown until one has finished.
+        const etaSeconds = perSecond > 0 ? (total - done - failed) / perSecond : null;
+        last = { jobId, kind, label: text, done: done + failed, total, etaSeconds, steps: { done, inFlight, failed, perSecond }, finished: false };
         this.emit(last);
       },
     };

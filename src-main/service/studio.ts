@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { z } from 'zod';
 import type { api, ApiEvent, ApiEventPayload, WorkspaceInfo } from '../common/contract/api';
 import { WorkspaceStore } from '../store/workspace-store';
+import { readConcurrency, writeConcurrency } from '../store/workspace-settings';
 import { rememberRecent } from './recent-workspaces';
 import type { ModelSpec, ModelState } from '../common/contract/simulation';
 import { ModelSession, type SecretStore } from '../simulation/model-session';
@@ -118,11 +119,25 @@ export class Studio {
 
   /** Loads a world model (without a spec, the embedded default) and tells every UI. */
   async loadModel(spec?: ModelSpec): Promise<ModelState> {
-    if (spec) await this.models.load(spec);
+    if (spec) await this.models.load(this.withConcurrency(spec));
     else await this.models.loadDefault();
     // An installation without an embedded model loads nothing by default: nothing to announce.
     if (this.models.current) this.emit('model.changed', { reason: 'loaded', modelId: this.models.current.describe().modelId });
     return this.models.state();
+  }
+
+  /**
+   * A server's or a GGUF context's requests at once: the one the load names is remembered with
+   * the open workspace; a load that names none takes the workspace's.
+   */
+  private withConcurrency(spec: ModelSpec): ModelSpec {
+    if (spec.kind === 'onnx' || !this.store) return spec;
+    if (spec.concurrency !== undefined) {
+      if (!this.store.readOnly) writeConcurrency(this.store, spec.concurrency);
+      return spec;
+    }
+    const saved = readConcurrency(this.store);
+    return saved === undefined ? spec : { ...spec, concurrency: saved };
   }
 
   async unloadModel(): Promise<ModelState> {

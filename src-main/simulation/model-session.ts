@@ -82,7 +82,12 @@ export class ModelSession {
  */
 const ENGINES: { [K in ModelSpec['kind']]: (spec: Extract<ModelSpec, { kind: K }>, secrets?: SecretStore) => Promise<WorldModelEngine> } = {
   onnx: (spec) => OnnxEngine.load(spec.path, { device: spec.device ?? 'auto', ...(spec.threads ? { intraOpThreads: spec.threads } : {}) }),
-  gguf: (spec) => GgufEngine.load(spec.path, { device: spec.device ?? 'auto', ...(spec.threads ? { threads: spec.threads } : {}) }),
+  gguf: (spec) =>
+    GgufEngine.load(spec.path, {
+      device: spec.device ?? 'auto',
+      ...(spec.threads ? { threads: spec.threads } : {}),
+      ...(spec.concurrency ? { sequences: spec.concurrency } : {}),
+    }),
   openai: openAiEngine,
 };
 
@@ -97,6 +102,7 @@ async function openAiEngine(spec: Extract<ModelSpec, { kind: 'openai' }>, secret
     baseUrl: spec.baseUrl,
     model: spec.model,
     apiKey: spec.apiKey ?? secrets?.get(secretName),
+    ...(spec.concurrency ? { concurrency: spec.concurrency } : {}),
   });
   await engine.load();
   // Kept only once the server has accepted it, so a mistyped key is never remembered.

@@ -32,6 +32,11 @@ export interface SimulateStepInput {
   origin?: Origin;
   /** A deterministic change of each parsed observation before it is stored (a transform-mode perturbation). */
   transformObservation?: (observation: string) => string;
+  /**
+   * Resolves when this step may write: a fan-out (fan-out.ts) stores steps in the order they
+   * were given, whatever order their generations finish in.
+   */
+  storeTurn?: () => Promise<void>;
 }
 
 /** One streamed piece of a sample, with its running token count and the run's elapsed time. */
@@ -113,6 +118,7 @@ export async function simulateStep(
   const incomplete: IncompleteSample[] = [];
   // A cancelled job writes nothing: the user stopped it, so half-made samples are not kept.
   if (!cancelled) {
+    await input.storeTurn?.();
     const worldSpec = store.getTrajectory(store.getNode(input.nodeId)!.trajectoryId)!.worldSpec;
     store.transaction(() => {
       whole.forEach((r, i) => {

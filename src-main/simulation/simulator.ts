@@ -13,6 +13,17 @@ import type { WorkspaceStore } from '../store/workspace-store';
 import { generationParameters } from './generation-parameters';
 import { existingSamples, missingRanges } from './sample-reuse';
 import { simulateStep, type SampleProgress, type SimulateStepInput } from './simulate-step';
+import { fanOut, type FanOutOutcome, type FanOutProgress, type StoreTurn } from './fan-out';
+
+/** What a fan-out of simulations needs besides the steps: cancel, progress, and names for failures. */
+export interface ManySimulations {
+  signal?: AbortSignal;
+  onProgress?: (progress: FanOutProgress) => void;
+  /** Names step i for the job's list of failures. */
+  describe: (index: number) => string;
+  /** Asked before each launch: false stops launching (a budget ran out). */
+  mayStart?: () => boolean;
+}
 
 /** What the simulator needs of the core that owns it (the Studio), or of a script. */
 export interface SimulationCore {
@@ -82,7 +93,38 @@ export class Simulator {
     return this.run(this.prepare(request), onToken, signal);
   }
 
-  async run(prepared: PreparedSimulation, onToken: (progress: SampleProgress) => void = () => {}, signal?: AbortSignal): Promise<SimulateResult> {
+  /**
+   * How many steps of `samples` samples each run at once: the loaded engine's request limit
+   * shared among their samples (one at a time for an engine that says nothing).
+   */
+  stepsAtOnce(samples = 1): number {
+    const requests = this.engine().describe().concurrency?.requests ?? 1;
+    return Math.max(1, Math.floor(requests / Math.max(1, samples)));
+  }
+
+  /**
+   * Runs many prepared simulations at once, up to what the engine takes (fan-out.ts): results
+   * and stored nodes in the order given, a failed step named while the rest keep their results.
+   */
+  runMany(prepared: readonly PreparedSimulation[], options: ManySimulations): Promise<FanOutOutcome<SimulateResult>> {
+    const samples = Math.max(1, ...prepared.map((p) => p.request.samples ?? 1));
+    return fanOut(prepared, {
+      limit: prepared.length ? this.stepsAtOnce(samples) : 1,
+      signal: options.signal,
+      mayStart: options.mayStart,
+      onProgress: options.onProgress,
+      describe: (_item, index) => options.describe(index),
+      run: (item, _index, turn) => this.run(item, undefined, options.signal, turn),
+    });
+  }
+
+  async run(
+    prepared: PreparedSimulation,
+    onToken: (progress: SampleProgress) => void = () => {},
+    signal?: AbortSignal,
+    /** In a fan-out: resolves when this step may store (steps store in the order given). */
+    storeTurn?: StoreTurn,
+  ): Promise<SimulateResult> {
     const { engine, store, sampling } = prepared;
     const { samples = 1, reuse = false, reason, sampling: _overrides, ...step } = prepared.request;
     const prefer = typeof reuse === 'function' ? reuse : undefined;
@@ -99,7 +141,7 @@ export class Simulator {
         store,
         engine,
         this.templates,
-        { ...step, samples: range.count, sampling: { ...sampling, seed: sampling.seed + range.start } },
+        { ...step, samples: range.count, sampling: { ...sampling, seed: sampling.seed + range.start }, storeTurn },
         (progress) => onToken({ ...progress, sample: progress.sample + range.start }),
         signal,
       );

@@ -1,7 +1,7 @@
 // Settings a workspace remembers in its own file (the `settings` table of migration 1), read
 // and written through one schema each so a value from an older or hand-edited file can never
 // reach a caller unchecked.
-import { SamplingOverrides } from '../common/contract/simulation';
+import { Concurrency, SamplingOverrides } from '../common/contract/simulation';
 import type { WorkspaceStore } from './workspace-store';
 
 const SAMPLING_KEY = 'generation.sampling';
@@ -47,4 +47,21 @@ export function readSimulatePanel(store: WorkspaceStore): SimulatePanelSettings 
 
 export function writeSimulatePanel(store: WorkspaceStore, panel: SimulatePanelSettings): void {
   store.setSetting(SIMULATE_PANEL_KEY, JSON.stringify({ samples: panel.samples, seed: panel.seed }));
+}
+
+const CONCURRENCY_KEY = 'model.concurrency';
+
+/**
+ * The requests at once this workspace's user chose for a server or a GGUF context (the model
+ * panel's field, `--concurrency`); undefined until one was chosen or when the saved value no longer fits.
+ */
+export function readConcurrency(store: WorkspaceStore): number | undefined {
+  const raw = store.getSetting(CONCURRENCY_KEY);
+  if (raw === undefined) return undefined;
+  const parsed = Concurrency.safeParse(Number(raw));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function writeConcurrency(store: WorkspaceStore, requests: number): void {
+  store.setSetting(CONCURRENCY_KEY, String(Concurrency.parse(requests)));
 }

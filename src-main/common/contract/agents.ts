@@ -3,7 +3,7 @@
 // world model simulates them, breadth-first to a depth, within a budget, as one job.
 import { z } from 'zod';
 import { NodeRecord } from '../trajectory/model';
-import { JobId } from './jobs';
+import { JobId, StepFailure } from './jobs';
 import { method } from './method';
 import { SamplingOverrides } from './simulation';
 
@@ -39,6 +39,8 @@ export const ExpandResult = z.object({
   tokens: z.number().int(),
   /** Samples that ran out of tokens before their observation (not stored). */
   incomplete: z.number().int(),
+  /** Simulations that failed after their engine's retries; every other one kept its nodes. */
+  failures: z.array(StepFailure).default([]),
 });
 export type ExpandResult = z.infer<typeof ExpandResult>;
 

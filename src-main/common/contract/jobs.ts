@@ -11,6 +11,17 @@ export const JOB_KINDS = ['simulate', 'perturb', 'replay', 'record', 'run-real',
 export const JobKind = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKind>;
 
+/** A step of a fan-out that still failed after its engine's retries; the others kept their results. */
+export const StepFailure = z.object({
+  /** The step in the user's words: which node or recorded step, and its action. */
+  step: z.string(),
+  message: z.string(),
+});
+export type StepFailure = z.infer<typeof StepFailure>;
+
+/** How a job that runs many steps at once stands (simulation/fan-out.ts). */
+export const FanOutCounts = z.object({ done: z.number().int(), inFlight: z.number().int(), failed: z.number().int(), perSecond: z.number() });
+
 export const JobProgress = z.object({
   jobId: z.string(),
   kind: JobKind,
@@ -19,6 +30,8 @@ export const JobProgress = z.object({
   total: z.number().nullable(),
   /** Seconds left, where the work can tell (evaluation can). */
   etaSeconds: z.number().nullable().optional(),
+  /** Jobs that run many steps at once: finished, in flight, failed, and the rate. */
+  steps: FanOutCounts.optional(),
   finished: z.boolean(),
 });
 export type JobProgress = z.infer<typeof JobProgress>;

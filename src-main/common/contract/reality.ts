@@ -3,7 +3,7 @@
 // put simulated and real observations side by side. Pure: the renderer imports it too.
 import { z } from 'zod';
 import { Domain, NodeRecord } from '../trajectory/model';
-import { JobId } from './jobs';
+import { JobId, StepFailure } from './jobs';
 import { method } from './method';
 import { IncompleteSample, Sampling } from './simulation';
 
@@ -77,8 +77,46 @@ export const SimVsRealReport = z.object({
   trajectories: z.array(TrajectoryComparison),
   byDomain: z.record(z.string(), z.object({ trajectories: z.number().int(), steps: z.number().int(), metrics: z.record(z.string(), z.number()) })),
   overall: z.record(z.string(), z.number()),
+  /** Per step depth (1 = the first step), over every trajectory that reached it: where predictions drift as histories grow. */
+  byStep: z.array(z.object({ depth: z.number().int(), steps: z.number().int(), diverged: z.number().int(), metrics: z.record(z.string(), z.number()) })).default([]),
+  /** Whose predictions were compared, when the report is for one model of several (an A/B). */
+  model: z.string().optional(),
 });
 export type SimVsRealReport = z.infer<typeof SimVsRealReport>;
+
+/** Two or more world models replayed over the same recorded steps (reality/model-comparison.ts). */
+export const ModelComparison = z.object({
+  createdAt: z.string(),
+  /** The metric steps are ranked by. */
+  score: z.string(),
+  models: z.array(
+    z.object({
+      /** What tells the model's predictions apart (its identity, else its id). */
+      key: z.string(),
+      label: z.string(),
+      /** Mean decode rate of one stream, as its engine timed its predictions. */
+      streamTokensPerSecond: z.number(),
+      report: SimVsRealReport,
+    }),
+  ),
+  /** The steps where the first two models came closest to and furthest from each other's score, furthest first. */
+  differences: z.array(
+    z.object({
+      trajectoryId: z.string(),
+      title: z.string(),
+      domain: Domain,
+      depth: z.number().int(),
+      action: z.string(),
+      real: z.string(),
+      predictions: z.array(z.object({ observation: z.string(), score: z.number() })),
+      /** The first model's score minus the second's. */
+      gap: z.number(),
+    }),
+  ),
+});
+export type ModelComparison = z.infer<typeof ModelComparison>;
+
+const ModelKeys = z.array(z.string().min(1).max(4096)).min(2).max(8);
 
 export const realityApi = {
   'reality.sandboxes': method(z.object({}), z.array(SandboxState)),
@@ -107,23 +145,54 @@ export const realityApi = {
     }),
     z.object({ nodes: z.array(NodeRecord), sandbox: z.string(), comparison: TrajectoryComparison }),
   ),
-  /** Simulates every recorded step from the real history and stores each prediction beside the real node. */
+  /**
+   * Simulates every recorded step of one or several trajectories (`trajectoryIds`, or those a
+   * `filter` in the export filter language selects: a trajectory is in when one of its recorded
+   * steps matches) from the real history, all steps in flight at once up to what the model
+   * takes, and stores each prediction beside its real node, in step order.
+   */
   'reality.replay': method(
-    z.object({ jobId: JobId, trajectoryId: Id, sampling: Sampling.partial().default({}) }),
+    z
+      .object({
+        jobId: JobId,
+        trajectoryId: Id.optional(),
+        trajectoryIds: z.array(Id).min(1).max(100_000).optional(),
+        filter: z.string().min(1).max(10_000).optional(),
+        sampling: Sampling.partial().default({}),
+      })
+      .refine((input) => [input.trajectoryId, input.trajectoryIds, input.filter].filter((v) => v !== undefined).length === 1, {
+        message: 'Name what to replay: one trajectory, a list of trajectories, or a filter (only one of them).',
+      }),
     z.object({
       nodes: z.array(NodeRecord),
       /** Ids among `nodes` of predictions an earlier replay with the same model, settings and seed already made: reused, not added. */
       reused: z.array(z.string()).default([]),
-      /** Steps whose sample ran out of tokens before its observation: reported, never stored. */
-      incomplete: z.array(IncompleteSample.extend({ step: z.number().int(), realNodeId: z.string() })).default([]),
+      /** Steps whose sample ran out of tokens before their observation: reported, never stored. */
+      incomplete: z.array(IncompleteSample.extend({ step: z.number().int(), realNodeId: z.string(), trajectoryId: z.string() })).default([]),
+      /** Steps whose engine kept failing after its retries; every other step kept its prediction. */
+      failures: z.array(StepFailure).default([]),
       cancelled: z.boolean(),
+      /** New tokens per second of the whole replay (its wall time). */
+      tokensPerSecond: z.number().default(0),
+      /** The replayed trajectories, in the order replayed. */
+      trajectoryIds: z.array(z.string()),
+      /** The first replayed trajectory's steps, side by side (the single-trajectory view). */
       comparison: TrajectoryComparison,
+      /** Over every replayed trajectory: per trajectory, per domain, per step. */
+      report: SimVsRealReport,
     }),
   ),
   /** Stops a record, run-real or replay job; steps already done are kept. */
   /** Real and simulated observations step by step along the path through `nodeId` (default: the recorded chain). */
   'reality.compare': method(z.object({ trajectoryId: Id, nodeId: Id.optional() }), TrajectoryComparison),
   'reality.report': method(z.object({ trajectoryIds: z.array(Id).max(100_000).optional() }), SimVsRealReport),
+  /** The models whose replay predictions the trajectories hold, most predictions first: what an A/B can compare. */
+  'reality.replayedModels': method(
+    z.object({ trajectoryIds: z.array(Id).max(100_000).optional() }),
+    z.array(z.object({ key: z.string(), label: z.string(), predictions: z.number().int() })),
+  ),
+  /** Which world model is closer to reality: each model's report over the same steps, and where they differ most. */
+  'reality.compareModels': method(z.object({ trajectoryIds: z.array(Id).max(100_000).optional(), models: ModelKeys }), ModelComparison),
   /**
    * Writes the report to `path`; with `download` (the host door in a browser) `path` is only
    * the file's name, and the file is offered once under `downloadId` (GET /download/<id>).
@@ -133,6 +202,8 @@ export const realityApi = {
       path: z.string().min(1).max(4096),
       format: z.enum(['html', 'json']),
       trajectoryIds: z.array(Id).max(100_000).optional(),
+      /** Two or more model keys: the report compares them (an A/B) instead of the latest predictions. */
+      models: ModelKeys.optional(),
       download: z.boolean().default(false),
     }),
     z.object({ path: z.string(), trajectories: z.number().int(), downloadId: z.string().optional() }),

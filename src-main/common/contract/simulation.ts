@@ -11,17 +11,32 @@ import { method } from './method';
 export const DeviceChoice = z.enum(DEVICE_CHOICES);
 /** CPU threads for an in-process model; absent means the engine's default. */
 const CpuThreads = z.number().int().min(1).max(1024);
+/**
+ * Requests the engine works on at once: a server's requests in flight, a llama.cpp context's
+ * parallel sequences. Absent: the workspace's saved limit, else the engine's default.
+ */
+export const MAX_CONCURRENCY = 256;
+export const Concurrency = z.number().int().min(1).max(MAX_CONCURRENCY);
 
 export const ModelSpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('onnx'), path: z.string().min(1).max(4096), device: DeviceChoice.optional(), threads: CpuThreads.optional() }),
   /** A .gguf file (any part of a split model) run by llama.cpp in process. */
-  z.object({ kind: z.literal('gguf'), path: z.string().min(1).max(4096), device: DeviceChoice.optional(), threads: CpuThreads.optional() }),
+  z.object({
+    kind: z.literal('gguf'),
+    path: z.string().min(1).max(4096),
+    device: DeviceChoice.optional(),
+    threads: CpuThreads.optional(),
+    /** Parallel sequences of the context: steps and samples that decode together. */
+    concurrency: Concurrency.optional(),
+  }),
   z.object({
     kind: z.literal('openai'),
     baseUrl: z.string().url().max(2048),
     model: z.string().max(500).optional(),
     /** Given once; the desktop app keeps it with the OS keychain (safeStorage), never in a workspace. */
     apiKey: z.string().max(4096).optional(),
+    /** Requests in flight at once (default 16). */
+    concurrency: Concurrency.optional(),
   }),
 ]);
 export type ModelSpec = z.infer<typeof ModelSpec>;
@@ -77,6 +92,8 @@ export const ModelState = z.object({
       /** What the model itself recommends (its generation config; for a server, reasoning-model defaults). */
       recommendedSampling: SamplingOverrides,
       reasoning: ModelReasoning,
+      /** Requests the engine takes at once, and how (engine.ts EngineDescription.concurrency). */
+      concurrency: z.object({ requests: z.number().int().min(1), how: z.string() }).optional(),
     })
     .nullable(),
   /** The embedded default model, when this installation has one. */

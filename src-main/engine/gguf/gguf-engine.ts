@@ -1,8 +1,9 @@
 // The in-process GGUF engine (DESIGN.md "Model engines"): llama.cpp through node-llama-cpp,
 // for the files people who run the reference model locally already have. One context holds
-// several sequences; a generate call gives each request a sequence (the one sharing the most
-// of its prompt: sequence-pool.ts), evaluates what that sequence lacks, then decodes every
-// request at once (node-llama-cpp batches the sequences' steps together).
+// several sequences; each request, of one generate call or of several running at once (a
+// fan-out of steps), takes a sequence as one is free (the one sharing the most of its prompt:
+// sequence-pool.ts), evaluates what that sequence lacks, then decodes with every other request
+// that holds a sequence (node-llama-cpp batches the sequences' steps into one decode).
 
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import type { DeviceChoice } from '../../common/device';
@@ -66,7 +67,8 @@ type PromptOf = (request: GenerateRequest, index: number) => Promise<ChatPrompt>
 
 export class GgufEngine implements WorldModelEngine {
   private readonly pool: SequencePool;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Generate calls running now; dispose waits for them. */
+  private readonly running = new Set<Promise<unknown>>();
   private disposed = false;
 
   private constructor(
@@ -157,6 +159,10 @@ export class GgufEngine implements WorldModelEngine {
       ],
       recommendedSampling: recommendedSampling(this.file.samplingDefaults),
       reasoning: this.reasoning,
+      concurrency: {
+        requests: this.pool.size,
+        how: `${this.pool.size} parallel sequences of one llama.cpp context, decoded as one batch (set when the model is loaded: --concurrency)`,
+      },
     };
   }
 
@@ -180,7 +186,7 @@ export class GgufEngine implements WorldModelEngine {
       }
       return prompt;
     };
-    return this.enqueue(() => this.generateNow(requests, promptOf, onToken, signal));
+    return this.track(this.generateNow(requests, promptOf, onToken, signal));
   }
 
   /** Generates from prompt token ids as they are, without the chat template: parity checks and benchmarks. */
@@ -191,13 +197,13 @@ export class GgufEngine implements WorldModelEngine {
   ): Promise<GenerateResult[]> {
     const promptOf: PromptOf = async (_request, index) => ({ tokens: [...requests[index]!.promptIds], snapshots: [], streamPrefix: '' });
     const asRequests = requests.map(({ id, sampling }) => ({ id, sampling, messages: [] }));
-    return this.enqueue(() => this.generateNow(asRequests, promptOf, onToken, signal));
+    return this.track(this.generateNow(asRequests, promptOf, onToken, signal));
   }
 
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.queue;
+    await Promise.allSettled([...this.running]);
     await this.prompt.close();
     await this.pool.dispose();
     await this.context.dispose();
@@ -205,9 +211,9 @@ export class GgufEngine implements WorldModelEngine {
     await this.backend.llama.dispose();
   }
 
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work);
-    this.queue = run.catch(() => undefined);
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run)).catch(() => undefined);
     return run;
   }
 
@@ -238,18 +244,22 @@ export class GgufEngine implements WorldModelEngine {
           `${this.context.contextSize}; shorten the history or the system prompt.`, prompt.tokens.length);
       } else ready.push({ index, prompt });
     }
-    // More requests than sequences run in waves; each wave decodes together.
-    for (let from = 0; from < ready.length; from += this.pool.size) {
-      const wave = ready.slice(from, from + this.pool.size);
-      const sequences = wave.map(({ prompt }) => this.pool.acquire(prompt.tokens));
+    // Each request takes a sequence as one frees up (more requests than sequences wait their
+    // turn); every request holding one decodes together, whichever call it came from.
+    await Promise.all(ready.map(async ({ index, prompt }) => {
+      let sequence: LlamaContextSequence;
       try {
-        await Promise.all(wave.map(async ({ index, prompt }, i) => {
-          results[index] = await this.runOne(requests[index]!, prompt, sequences[i]!, onToken, started, signal);
-        }));
-      } finally {
-        for (const sequence of sequences) this.pool.release(sequence);
+        sequence = await this.pool.acquireWhenFree(prompt.tokens, signal);
+      } catch {
+        fail(index, 'cancelled', undefined, prompt.tokens.length);
+        return;
       }
-    }
+      try {
+        results[index] = await this.runOne(requests[index]!, prompt, sequence, onToken, started, signal);
+      } finally {
+        this.pool.release(sequence);
+      }
+    }));
     return results;
   }
 

@@ -28,6 +28,8 @@ export interface PrefillOutcome {
 export class SequencePool {
   private readonly sequences: LlamaContextSequence[];
   private readonly busy = new Set<LlamaContextSequence>();
+  /** Requests waiting for a sequence, first come first served. */
+  private readonly waiting: (() => void)[] = [];
   private lastUsed = new Map<LlamaContextSequence, number>();
   private clock = 0;
 
@@ -70,8 +72,34 @@ export class SequencePool {
     return best;
   }
 
+  /**
+   * Like acquire, but waits while every sequence is in use: concurrent steps (a fan-out) each
+   * take a sequence as one frees up, and all that hold one decode together. Rejects with
+   * PrefillCancelled if `signal` aborts first.
+   */
+  async acquireWhenFree(tokens: readonly number[], signal?: AbortSignal): Promise<LlamaContextSequence> {
+    while (this.busy.size >= this.sequences.length) {
+      if (signal?.aborted) throw new PrefillCancelled();
+      await new Promise<void>((wake) => {
+        const onAbort = () => {
+          const at = this.waiting.indexOf(wake);
+          if (at >= 0) this.waiting.splice(at, 1);
+          wake();
+        };
+        this.waiting.push(() => {
+          signal?.removeEventListener('abort', onAbort);
+          wake();
+        });
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+    if (signal?.aborted) throw new PrefillCancelled();
+    return this.acquire(tokens);
+  }
+
   release(sequence: LlamaContextSequence): void {
     this.busy.delete(sequence);
+    this.waiting.shift()?.();
   }
 
   /**

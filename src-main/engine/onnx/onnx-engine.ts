@@ -158,6 +158,8 @@ export class OnnxEngine implements WorldModelEngine {
       ],
       recommendedSampling: recommendedSampling(this.model.config.samplingDefaults),
       reasoning: this.reasoning,
+      // The graph batches the rows of one call (a step's K samples); calls take turns.
+      concurrency: { requests: 1, how: 'one step at a time; the samples of a step decode as one batch' },
     };
   }
 

@@ -28,6 +28,9 @@ import {
   type ServerContext,
 } from './server-errors';
 
+/** Requests in flight when the user sets no limit: what a vLLM or SGLang server batches with ease. */
+export const DEFAULT_CONCURRENCY = 16;
+
 export interface OpenAiEngineOptions {
   /** The API root, e.g. "http://gpu-box:8000/v1". A bare "http://host:port" gets "/v1" added. */
   baseUrl: string;
@@ -35,7 +38,10 @@ export interface OpenAiEngineOptions {
   model?: string;
   /** Falls back to the WORLDLOOM_API_KEY environment variable. Kept in memory only. */
   apiKey?: string;
-  /** Requests in flight at once (default 8). */
+  /**
+   * Requests in flight at once (default 16): what the user's server takes together. vLLM and
+   * SGLang batch dozens continuously; a llama.cpp server takes as many as its --parallel slots.
+   */
   concurrency?: number;
   retry?: Partial<RetryPolicy>;
   /** Extra request fields for one server, e.g. { chat_template_kwargs: { enable_thinking: false } }. */
@@ -75,7 +81,7 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
     this.#model = options.model?.trim() || undefined;
     const envKey = globalThis.process?.env?.[API_KEY_ENV];
     this.#apiKey = options.apiKey?.trim() || envKey?.trim() || undefined;
-    this.#slots = new Semaphore(options.concurrency ?? 8);
+    this.#slots = new Semaphore(options.concurrency ?? DEFAULT_CONCURRENCY);
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#extraBody = { ...options.extraBody };
   }
@@ -127,6 +133,10 @@ export class OpenAiCompatibleEngine implements WorldModelEngine {
       // A server does not say whether its model reasons; assume it may, with the budget the public eval gives.
       recommendedSampling: { maxTokens: 32_768 },
       reasoning: { reasons: true, canDisable: true },
+      concurrency: {
+        requests: this.#slots.limit,
+        how: `up to ${this.#slots.limit} requests in flight at once (set with --concurrency or in the model panel); the server batches them`,
+      },
     };
   }
 
