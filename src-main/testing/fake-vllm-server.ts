@@ -13,6 +13,8 @@ export interface FakeServerOptions {
   apiKey?: string;
   /** Answer this many chat requests with 503 before serving normally. */
   failFirst?: number;
+  /** Answer every chat request whose messages this picks with 503 (a step a server keeps failing on). */
+  failWhen?: (messages: { role: string; content: string }[]) => boolean;
   /** Pause between streamed chunks. */
   chunkDelayMs?: number;
   /** Send reasoning in `reasoning_content` deltas (SGLang, older vLLM); same as reasoningIn: 'reasoning_content'. */
@@ -23,8 +25,11 @@ export interface FakeServerOptions {
    * Default: `content`, or `reasoning_content` with reasoningField.
    */
   reasoningIn?: 'reasoning' | 'reasoning_content' | 'content';
-  /** Wait this long before the first streamed chunk (headers go out at once), as a busy server does. */
-  firstChunkDelayMs?: number;
+  /**
+   * Wait this long before the first streamed chunk (headers go out at once), as a busy server
+   * does; a function gives each request its own wait (so answers come back out of order).
+   */
+  firstChunkDelayMs?: number | ((body: { messages: { role: string; content: string }[]; seed?: number }) => number);
   /** Keep streaming until the client hangs up (for cancel tests). */
   endless?: boolean;
   /**
@@ -106,8 +111,8 @@ export async function startFakeVllm(options: FakeServerOptions = {}): Promise<Fa
     }
     stats.chatRequests++;
     stats.bodies.push(body as unknown as Record<string, unknown>);
-    if (toFail > 0) {
-      toFail--;
+    if (toFail > 0 || options.failWhen?.(body.messages)) {
+      if (toFail > 0) toFail--;
       res.setHeader('retry-after', '0');
       return vllmError(res, 503, 'ServiceUnavailableError', 'The server is busy.');
     }
@@ -177,7 +182,8 @@ export async function startFakeVllm(options: FakeServerOptions = {}): Promise<Fa
       const done = continuing ? words(body.messages[body.messages.length - 1]!.content.replace(/<\/?think>/g, ' ')).length : 0;
       const pieces = all.slice(done);
       const where = options.reasoningIn ?? (options.reasoningField ? 'reasoning_content' : 'content');
-      if (options.firstChunkDelayMs) await new Promise((r) => setTimeout(r, options.firstChunkDelayMs));
+      const wait = typeof options.firstChunkDelayMs === 'function' ? options.firstChunkDelayMs(body) : options.firstChunkDelayMs;
+      if (wait) await new Promise((r) => setTimeout(r, wait));
       await send({ delta: { role: 'assistant', content: '' }, finish_reason: null });
       let completionTokens = 0;
       let inReasoning = done > 0 && all[done - 1]!.reasoning;
