@@ -25,8 +25,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvaluationSampling, ScoreSummary } from '../common/contract/evaluation';
 import type { Sampling, SamplingOverrides } from '../common/contract/simulation';
-import type { WorldModelEngine } from '../common/engine';
+import type { GenerateResult, WorldModelEngine } from '../common/engine';
 import { engineRequestParts, generationParameters } from '../simulation/generation-parameters';
+import { fanOut } from '../simulation/fan-out';
 import { loadBenchmarkDir, caseMessages, subtaskOf } from './benchmark-data';
 import { judge } from './judge';
 import { evaluatedLines, judgedOf, openRunFolder, predictionOf, RESULT_FILES } from './result-files';
@@ -51,7 +52,7 @@ export interface EvalOptions {
   judgeSystemPrompts?: Readonly<Record<string, string>> | null;
   /** The longest judge reply in tokens (default: the public script's 32,768). */
   judgeMaxTokens?: number;
-  /** Cases predicted (and judged) at once; the ONNX engine batches them. */
+  /** Cases predicted (and judged) at once (default: what the engine takes); the ONNX engine batches them. */
   concurrency?: number;
   /** Overrides of the prediction settings; the rest is the model's recommendation, else 0.6 and 32,768 tokens. */
   sampling?: SamplingOverrides;
@@ -103,7 +104,8 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const cases = options.limit ? all.slice(0, options.limit) : all;
   mkdirSync(options.outDir, { recursive: true });
   const folder = openRunFolder(options.outDir, { repair: true });
-  const concurrency = Math.max(1, options.concurrency ?? 4);
+  // Cases at once: what the user asked, else what the engine takes (a server's limit, a GGUF context's sequences), else 4.
+  const concurrency = Math.max(1, options.concurrency ?? options.engine.describe().concurrency?.requests ?? 4);
   const model = options.engine.describe().modelId;
   const sampling = generationParameters(options.engine, null).resolve(options.sampling);
   const recordedSampling = samplingRecord(sampling);
@@ -114,17 +116,40 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
     return !existing || failedInference(existing);
   });
   const resumed = cases.length - toPredict.length;
-  await inChunks(toPredict, concurrency, 'predict', options, async (chunk) => {
-    const results = await options.engine.generate(
-      chunk.map((s) => ({ id: s.key, messages: caseMessages(s), ...request })),
-      () => {},
-      options.signal,
-    );
-    for (const [i, r] of results.entries()) {
-      if (r.finishReason === 'cancelled') continue;
-      folder.predictions.append(predictionLine(chunk[i]!, r, model, recordedSampling));
-    }
-  });
+  const append = (benchmarkCase: (typeof toPredict)[number], r: GenerateResult) => {
+    if (r.finishReason !== 'cancelled') folder.predictions.append(predictionLine(benchmarkCase, r, model, recordedSampling));
+  };
+  if ((options.engine.describe().concurrency?.requests ?? 1) > 1) {
+    // A server or a llama.cpp context takes requests one by one as slots free up: each case is
+    // in flight on its own (simulation/fan-out.ts), so a slow case holds up no other.
+    const started = performance.now();
+    const outcome = await fanOut(toPredict, {
+      limit: concurrency,
+      signal: options.signal,
+      describe: (s) => s.key,
+      run: async (s, _index, turn) => {
+        const [r] = await options.engine.generate([{ id: s.key, messages: caseMessages(s), ...request }], () => {}, options.signal);
+        await turn();
+        append(s, r!);
+      },
+      onProgress: (p) => {
+        const finished = p.done + p.failed;
+        const perItem = finished ? (performance.now() - started) / 1000 / finished : 0;
+        options.onProgress?.({ phase: 'predict', done: finished, total: p.total, etaSeconds: perItem * (p.total - finished) });
+      },
+    });
+    if (outcome.failures[0]) throw new Error(`Case ${outcome.failures[0].step} could not be predicted: ${outcome.failures[0].message}`);
+  } else {
+    // One call at a time: the ONNX engine batches a chunk of cases together.
+    await inChunks(toPredict, concurrency, 'predict', options, async (chunk) => {
+      const results = await options.engine.generate(
+        chunk.map((s) => ({ id: s.key, messages: caseMessages(s), ...request })),
+        () => {},
+        options.signal,
+      );
+      for (const [i, r] of results.entries()) append(chunk[i]!, r);
+    });
+  }
 
   const judgeEngine = options.judgeEngine;
   if (judgeEngine && !options.signal?.aborted) {

@@ -145,8 +145,8 @@ export const EvaluationRunInput = z.object({
   /** Per-domain judge system prompts: DIR/<domain>/judge_system_prompt.txt. */
   judgePrompts: Path.optional(),
   judgeMaxTokens: z.number().int().min(1).default(DEFAULT_JUDGE_MAX_TOKENS),
-  /** Cases predicted (and judged) at once. */
-  concurrency: z.number().int().min(1).max(1024).default(4),
+  /** Cases predicted (and judged) at once; absent: what the loaded model takes at once (a server's limit, a GGUF context's sequences), else 4. */
+  concurrency: z.number().int().min(1).max(1024).optional(),
   limit: z.number().int().min(1).optional(),
   /** Prediction settings; unset ones are the model's recommendation, else the public script's. */
   sampling: SamplingOverrides.default({}),
