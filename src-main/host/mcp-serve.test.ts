@@ -21,6 +21,7 @@ import { recordedMcpTools } from '../common/trajectory/environment-tools';
 import { startMcpHttp, type RunningMcpHttp } from './mcp-http';
 import { perturbationAt } from '../agents/perturbation-schedule';
 import { SimulatedEnvironment } from '../agents/simulated-environment';
+import { startFakeVllm } from '../testing/fake-vllm-server';
 
 const DEMO = join(RESOURCES_DIR, 'demo', 'demo-trajectories.jsonl');
 
@@ -178,6 +179,40 @@ describe('worldloom mcp-serve', () => {
   });
 
   describe('sessions over HTTP', () => {
+    it('serves several agent sessions at once, their simulations in flight together, each on its own branch', async () => {
+      const server = await startFakeVllm({ firstChunkDelayMs: 150 });
+      const studio = new Studio({ door: 'cli', resourcesDir: RESOURCES_DIR });
+      studio.openWorkspace(workspace, 'open');
+      await studio.loadModel({ kind: 'openai', baseUrl: server.url, concurrency: 8 });
+      const environment = new SimulatedEnvironment(studio, { trajectoryId: terminalId, sampling: { maxTokens: 64 } });
+      const http = await startMcpHttp(environment, { token: 't' });
+      try {
+        const clients = await Promise.all(['a', 'b', 'c', 'd'].map(async (name) => {
+          const client = new Client({ name: `agent-${name}`, version: '1' });
+          await client.connect(new StreamableHTTPClientTransport(new URL(http.endpoint), { requestInit: { headers: { authorization: 'Bearer t' } } }));
+          return client;
+        }));
+        const results = await Promise.all(clients.map(async (client, i) => {
+          const first = (await client.callTool({ name: 'execute_command', arguments: { command: `echo ${i}` } })) as ToolResult;
+          const second = (await client.callTool({ name: 'execute_command', arguments: { command: `ls ${i}` } })) as ToolResult;
+          return [first, second];
+        }));
+        await Promise.all(clients.map((c) => c.close()));
+        expect(server.stats.maxActive).toBe(4);
+        const store = studio.requireStore();
+        results.forEach(([first, second], i) => {
+          const [a, b] = [store.getNode(nodeOf(first!))!, store.getNode(nodeOf(second!))!];
+          expect(a.parentId).toBe(environment.startNode.id);
+          expect(b.parentId).toBe(a.id);
+          expect(text(second!)).toContain(`output of ls ${i}`);
+        });
+      } finally {
+        await http.close();
+        await studio.dispose();
+        await server.close();
+      }
+    }, 60_000);
+
     it('closes a session left idle, and the least recently used one past the cap', async () => {
       const studio = new Studio({ door: 'cli', resourcesDir: RESOURCES_DIR });
       studio.openWorkspace(workspace, 'open');
