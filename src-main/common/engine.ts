@@ -94,6 +94,11 @@ export interface EngineDescription {
    * same model type, other weights): a sample is reused only for the model that made it.
    */
   identity?: string;
+  /**
+   * What a person calls the model, where it differs from `modelId` (which for a model folder is
+   * its architecture, qwen3_5_moe_text): the folder's name. Reports and A/Bs show it.
+   */
+  name?: string;
   /** e.g. "cpu", "cuda:0", "dml", "coreml", or the endpoint URL. */
   device: string;
   contextLength: number;

@@ -17,12 +17,13 @@ const SCORE = METRICS.editSimilarity;
 /** How many of the steps where the models differ most are shown. */
 const MOST_DIFFERENT = 20;
 
-/** A readable name for a model key: the model id its predictions carry. */
+/** A readable name for a model key: the name its predictions carry (a folder's name), else their model id. */
 function labelOf(key: string, replayed: readonly ReplayedTrajectory[]): string {
   for (const { nodes } of replayed) {
     const node = nodes.find((n) => modelKeyOf(n) === key);
-    const id = node?.provenance.modelId;
-    if (typeof id === 'string' && id) return id === key ? id : `${id} (${key.length > 24 ? `…${key.slice(-23)}` : key})`;
+    const { modelName, modelId } = (node?.provenance ?? {}) as { modelName?: unknown; modelId?: unknown };
+    if (typeof modelName === 'string' && modelName) return modelName;
+    if (typeof modelId === 'string' && modelId) return modelId === key ? modelId : `${modelId} (${key.length > 24 ? `…${key.slice(-23)}` : key})`;
   }
   return key;
 }

@@ -202,6 +202,7 @@ export function recordSample(store: WorkspaceStore, sample: SampleToRecord): Nod
       engine: sample.engine.kind,
       modelId: sample.engine.modelId,
       ...(sample.engine.identity ? { modelIdentity: sample.engine.identity } : {}),
+      ...(sample.engine.name ? { modelName: sample.engine.name } : {}),
       device: sample.engine.device,
       sampling: samplingRecord(sample.sampling),
       seed: sample.sampling.seed,

@@ -4,6 +4,7 @@
 // call prefills each distinct prompt once (from the longest cached prefix), then decodes all
 // requests together (rows of equal cache length share a batch).
 
+import { basename } from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import {
   emptyResult,
@@ -137,6 +138,7 @@ export class OnnxEngine implements WorldModelEngine {
     return {
       kind: 'onnx',
       modelId: this.model.modelId,
+      name: basename(this.model.folder.replace(/[\\/]+$/, '')),
       identity: modelIdentity(this.model.folder, [this.model.modelPath, ...(this.model.embedding ? [this.model.embedding.modelPath] : [])]),
       device: this.device,
       contextLength: this.model.config.contextLength,

@@ -17,9 +17,9 @@ const set = useCompare.setState;
 const get = useCompare.getState;
 
 /** Progress of the reality job this view runs (routed here by state/change-events.ts). */
-export function followRealityJob({ jobId, label, done, total, finished }: JobProgress): void {
+export function followRealityJob({ jobId, label, done, total, finished, steps }: JobProgress): void {
   if (get().job?.jobId !== jobId) return;
-  set({ job: finished ? null : { jobId, label, done, total } });
+  set({ job: finished ? null : { jobId, label, done, total, ...(steps ? { steps } : {}) } });
 }
 
 /** Nodes came into a trajectory: the comparison open for it is read again. */
@@ -74,7 +74,7 @@ export function nextDivergence(direction: 1 | -1 = 1): void {
   }
 }
 
-async function runJob<T>(label: string, work: (jobId: string) => Promise<T>): Promise<T | undefined> {
+export async function runJob<T>(label: string, work: (jobId: string) => Promise<T>): Promise<T | undefined> {
   const jobId = `real-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   set({ job: { jobId, label, done: 0, total: null } });
   try {
@@ -90,6 +90,12 @@ async function runJob<T>(label: string, work: (jobId: string) => Promise<T>): Pr
 export async function replay(trajectoryId: string): Promise<void> {
   const result = await runJob('Replaying through the world model', (jobId) => call('reality.replay', { jobId, trajectoryId, sampling: {} }));
   if (!result) return;
+  if (result.failures.length > 0) {
+    notify('error', `${plural(result.failures.length, 'replayed step')} failed; the others kept their predictions`, [
+      ...result.failures.map((f) => `${f.step}: ${f.message}`),
+      'Replay again to retry them: the steps already predicted are reused, not simulated again.',
+    ]);
+  }
   if (result.incomplete.length > 0) {
     notify('info', `${plural(result.incomplete.length, 'replayed step')} ran out of tokens and ${result.incomplete.length === 1 ? 'was' : 'were'} not stored`, [
       ...result.incomplete.map((cut) => `Step ${cut.step}: ${cut.message}.`),

@@ -142,6 +142,18 @@ export function ExpandDialog({ onDone }: { onDone: () => void }) {
           {result.incomplete > 0 ? `; ${plural(result.incomplete, 'sample')} ran out of tokens and ${result.incomplete === 1 ? 'was' : 'were'} not kept` : ''}).
         </p>
       )}
+      {result && result.failures.length > 0 && (
+        <div className="error" data-testid="expand-failures">
+          {plural(result.failures.length, 'simulation')} failed after the model's retries; every other one kept its nodes:
+          <ul>
+            {result.failures.slice(0, 10).map((f) => (
+              <li key={f.step}>
+                {f.step}: {f.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {error && <p className="error">{error}</p>}
       <div className="row">
         <button type="submit" disabled={!ready}>

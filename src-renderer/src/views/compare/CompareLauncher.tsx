@@ -3,9 +3,12 @@ import { createPortal } from 'react-dom';
 import { cancelRealityJob, openCompare, replay, useCompare } from '../../state/compare';
 import { useUiStore } from '../../state/workspace-actions';
 import { RunRealForm } from './RunRealForm';
+import { StepCounts } from './StepCounts';
+import { openCorpus } from '../../state/corpus';
 
 // Monaco and xterm load only when the comparison is first opened.
 const CompareView = lazy(() => import('./CompareView'));
+const CorpusView = lazy(() => import('./CorpusView'));
 
 /** Toolbar entry to sim vs real: replay, run real on the selected node, and the side-by-side view. */
 export function CompareLauncher() {
@@ -13,6 +16,7 @@ export function CompareLauncher() {
   const selected = useUiStore((s) => (s.selectedNodeId ? s.tree?.byId.get(s.selectedNodeId) : undefined));
   const open = useCompare((s) => s.open);
   const job = useCompare((s) => s.job);
+  const corpusOpen = useCompare((s) => s.corpus.open);
   const [asking, setAsking] = useState<string | null>(null);
   if (!trajectory) return null;
   const realDomain = ['terminal', 'mcp', 'web'].includes(trajectory.domain);
@@ -21,7 +25,7 @@ export function CompareLauncher() {
       {job ? (
         <span className="reality-job" role="status" data-testid="reality-job">
           {job.label}
-          {job.total ? ` ${job.done}/${job.total}` : ''}… <button onClick={() => void cancelRealityJob()}>Stop</button>
+          <StepCounts job={job} />… <button onClick={() => void cancelRealityJob()}>Stop</button>
         </span>
       ) : (
         <>
@@ -36,12 +40,22 @@ export function CompareLauncher() {
         </>
       )}
       <button onClick={() => void openCompare(trajectory.id, selected?.parentId ? selected.id : undefined)}>Sim vs real</button>
+      <button onClick={openCorpus} title="Replay many recorded trajectories at once: scores by domain and step, and which of two models is closer to reality">
+        All sessions…
+      </button>
       {/* Outside the toolbar, which is inert while they are open. */}
       {asking && createPortal(<RunRealForm nodeId={asking} onDone={() => setAsking(null)} />, document.body)}
       {open &&
         createPortal(
           <Suspense fallback={<div className="compare">Loading the comparison…</div>}>
             <CompareView />
+          </Suspense>,
+          document.body,
+        )}
+      {corpusOpen &&
+        createPortal(
+          <Suspense fallback={<div className="compare">Loading…</div>}>
+            <CorpusView />
           </Suspense>,
           document.body,
         )}

@@ -16,6 +16,12 @@ function isThreadCount(text: string): boolean {
   return Number.isInteger(n) && n >= 1 && n <= 1024;
 }
 
+/** A whole number of requests at once the contract takes (1–256). */
+function isConcurrency(text: string): boolean {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= 256;
+}
+
 /** Which world model simulates: a model folder run in-process, or an OpenAI-compatible server. */
 export function ModelPanel({ onDone }: { onDone: () => void }) {
   const model = useSimulation((s) => s.model);
@@ -26,6 +32,11 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
   const [threads, setThreads] = useState('');
   const threadsValid = threads === '' || isThreadCount(threads);
   const placement = { device, ...(threads && threadsValid ? { threads: Number(threads) } : {}) };
+  // The CLI's --concurrency: a server's requests in flight, a .gguf model's parallel sequences;
+  // empty takes what this workspace last used, else the engine's default (16 for a server, 8 sequences).
+  const [concurrency, setConcurrency] = useState('');
+  const concurrencyValid = concurrency === '' || isConcurrency(concurrency);
+  const limit = concurrency && concurrencyValid ? { concurrency: Number(concurrency) } : {};
   const [baseUrl, setBaseUrl] = useState('http://127.0.0.1:8000/v1');
   const [name, setName] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -54,6 +65,11 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
                 </li>
               ))}
             </ul>
+            {loaded.concurrency && (
+              <p className="small" data-testid="model-concurrency">
+                At once: {loaded.concurrency.how}.
+              </p>
+            )}
             {loaded.notes.map((n) => (
               <p key={n} className="muted small">
                 {n}
@@ -76,8 +92,9 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
         onSubmit={(e) => {
           e.preventDefault();
           // A .gguf file runs on llama.cpp; a folder is an ONNX model.
-          const kind = /\.gguf$/i.test(folder.trim()) ? 'gguf' : 'onnx';
-          void loadModel({ kind, path: folder.trim(), ...placement }).then((ok) => ok && onDone());
+          const path = folder.trim();
+          const spec = /\.gguf$/i.test(path) ? { kind: 'gguf' as const, path, ...placement, ...limit } : { kind: 'onnx' as const, path, ...placement };
+          void loadModel(spec).then((ok) => ok && onDone());
         }}
       >
         <label>
@@ -89,7 +106,11 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
           CPU threads (empty: automatic)
           <input type="number" min={1} max={1024} step={1} value={threads} onChange={(e) => setThreads(e.target.value)} placeholder="automatic" />
         </label>
-        <button type="submit" disabled={!folder.trim() || !threadsValid}>
+        <label>
+          Parallel sequences of a .gguf model (empty: as last time, else 8; an ONNX folder runs one step at a time)
+          <input type="number" min={1} max={256} step={1} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} placeholder="automatic" aria-label="Requests at once" />
+        </label>
+        <button type="submit" disabled={!folder.trim() || !threadsValid || !concurrencyValid}>
           Load folder
         </button>
       </form>
@@ -100,7 +121,7 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
             {model!.localGguf!.map((m) => (
               <li key={m.path}>
                 <span title={m.path}>{m.name}</span> <span className="muted">({m.source}, {formatBytes(m.bytes)})</span>{' '}
-                <button disabled={!threadsValid} onClick={() => void loadModel({ kind: 'gguf', path: m.path, ...placement }).then((ok) => ok && onDone())}>
+                <button disabled={!threadsValid || !concurrencyValid} onClick={() => void loadModel({ kind: 'gguf', path: m.path, ...placement, ...limit }).then((ok) => ok && onDone())}>
                   Load
                 </button>
               </li>
@@ -111,7 +132,7 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void loadModel({ kind: 'openai', baseUrl: baseUrl.trim(), ...(name.trim() ? { model: name.trim() } : {}), ...(apiKey ? { apiKey } : {}) }).then(
+          void loadModel({ kind: 'openai', baseUrl: baseUrl.trim(), ...(name.trim() ? { model: name.trim() } : {}), ...(apiKey ? { apiKey } : {}), ...limit }).then(
             (ok) => ok && onDone(),
           );
         }}
@@ -128,7 +149,11 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
           API key (kept in the OS keychain by the desktop app; or set WORLDLOOM_API_KEY)
           <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" />
         </label>
-        <button type="submit" disabled={!baseUrl.trim()}>
+        <label>
+          Requests at once (empty: as last time, else 16; what the server batches well: vLLM and SGLang take dozens, a llama.cpp server its --parallel slots)
+          <input type="number" min={1} max={256} step={1} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} placeholder="automatic" aria-label="Server requests at once" />
+        </label>
+        <button type="submit" disabled={!baseUrl.trim() || !concurrencyValid}>
           Connect
         </button>
       </form>
