@@ -9,6 +9,7 @@ import { registerImport } from './commands/import';
 import { registerInfo } from './commands/info';
 import { registerServe } from './commands/serve';
 import { registerSimulate } from './commands/simulate';
+import { registerResample } from './commands/resample';
 import { registerGpuInstall } from './commands/gpu-install';
 import { registerRecord } from './commands/record';
 import { registerReplay } from './commands/replay';
@@ -30,7 +31,7 @@ const program = new Command()
   )
   .showHelpAfterError();
 
-for (const register of [registerServe, registerImport, registerExport, registerInfo, registerLs, registerCurate, registerSimulate, registerGpuInstall, registerEval, registerPerturb, registerRecord, registerReplay, registerMcpServe, registerExpand]) register(program);
+for (const register of [registerServe, registerImport, registerExport, registerInfo, registerLs, registerCurate, registerSimulate, registerResample, registerGpuInstall, registerEval, registerPerturb, registerRecord, registerReplay, registerMcpServe, registerExpand]) register(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`worldloom: ${toUserError(err).message}\n`);

@@ -31,15 +31,25 @@ describe('--device', () => {
       import('./commands/mcp-serve').then((m) => m.registerMcpServe),
       import('./commands/expand').then((m) => m.registerExpand),
       import('./commands/perturb').then((m) => m.registerPerturb),
+      import('./commands/resample').then((m) => m.registerResample),
     ]);
     for (const register of registers) register(program);
     for (const verb of program.commands) {
       expect(verb.options.some((o) => o.long === '--model'), verb.name()).toBe(true);
       expect(verb.options.find((o) => o.long === '--device')?.description, verb.name()).toMatch(/auto\|cpu\|cuda\|webgpu\|vulkan\|metal/);
+      expect(verb.options.find((o) => o.long === '--concurrency')?.description, verb.name()).toMatch(/requests the model works on at once/);
     }
     const simulate = program.commands.find((c) => c.name() === 'simulate')!.exitOverride().configureOutput({ writeErr: () => {} });
     expect(() => simulate.parse(['-w', 'x.worldloom', '--node', 'n', '--action', 'ls', '--device', 'gpu'], { from: 'user' })).toThrow(
       /argument 'gpu' is invalid\. expected one of auto, cpu, cuda, webgpu, vulkan, metal/,
     );
+  });
+});
+
+describe('--concurrency', () => {
+  it('sets a server\'s requests in flight and a .gguf model\'s sequences, and leaves an ONNX folder as it is', () => {
+    expect(modelSpecFromArgument('http://127.0.0.1:8000/v1#m', { concurrency: 32 })).toEqual({ kind: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', model: 'm', concurrency: 32 });
+    expect(modelSpecFromArgument('/models/q.gguf', { concurrency: 4 })).toMatchObject({ kind: 'gguf', concurrency: 4 });
+    expect(modelSpecFromArgument('/models/folder', { concurrency: 4 })).not.toHaveProperty('concurrency');
   });
 });

@@ -200,3 +200,42 @@ describe.skipIf(ggufFixtureUnavailable() !== null)(`steps at once on the GGUF fi
     expect(one.filter((n) => n.includes('| simulated |'))).toHaveLength(4);
   }, 300_000);
 });
+
+describe('resampling several steps and the limit a workspace keeps', () => {
+  it('resamples every step given at once, each from its own parent, stored in the order given', async () => {
+    server.stats.maxActive = 0;
+    const { studio, call, store } = await openStudio('resample', { kind: 'openai', baseUrl: server.url, concurrency: 8 });
+    try {
+      const root = store.createTrajectory({ title: 'path', domain: 'terminal', systemPrompt: '', initialState: 'agent@sandbox:~$' });
+      let parentId = root.nodes[0]!.id;
+      const path: string[] = [];
+      for (const action of ['ls', 'pwd', 'whoami']) {
+        const node = store.addNode({ parentId, action, observation: `sim ${action}`, origin: 'simulated' });
+        path.push(node.id);
+        parentId = node.id;
+      }
+      const result = await call('simulate.resample', { jobId: 'rs', nodeIds: path, sampling: { seed: 5, maxTokens: 64 } });
+      expect(server.stats.maxActive).toBe(3);
+      expect(result.seed).toBe(5);
+      expect(result.nodes.map((n) => [n.action, n.parentId, n.observation])).toEqual([
+        ['ls', root.nodes[0]!.id, 'output of ls (seed 5)'],
+        ['pwd', path[0], 'output of pwd (seed 5)'],
+        ['whoami', path[1], 'output of whoami (seed 5)'],
+      ]);
+      await expect(call('simulate.resample', { jobId: 'rs2', nodeIds: [root.nodes[0]!.id] })).rejects.toThrow(/initial state/);
+    } finally {
+      await studio.dispose();
+    }
+  }, 60_000);
+
+  it('remembers the requests at once chosen for a server with the workspace, and says it in the model panel', async () => {
+    const first = await openStudio('kept', { kind: 'openai', baseUrl: server.url, concurrency: 3 });
+    expect(first.studio.models.state().loaded?.concurrency).toEqual({ requests: 3, how: expect.stringMatching(/^up to 3 requests in flight at once/) });
+    await first.studio.loadModel({ kind: 'openai', baseUrl: server.url });
+    expect(first.studio.models.current?.describe().concurrency?.requests).toBe(3);
+    await first.studio.dispose();
+    const fresh = await openStudio('fresh', { kind: 'openai', baseUrl: server.url });
+    expect(fresh.studio.models.current?.describe().concurrency?.requests).toBe(16);
+    await fresh.studio.dispose();
+  }, 60_000);
+});

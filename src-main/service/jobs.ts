@@ -2,6 +2,7 @@
 // import, export, evaluation, the GPU install) runs through `start`, so each has progress
 // as `job.progress` events, one way to cancel (`job.cancel`), and one "busy" error.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { JobKind, JobProgress } from '../common/contract/jobs';
 import type { FanOutProgress } from '../simulation/fan-out';
 import { UserError } from '../common/user-error';
@@ -15,6 +16,9 @@ export interface JobContext {
   steps(progress: FanOutProgress, label: string): void;
 }
 
+/** Abort listeners one job's signal may hold before Node warns: a fan-out's steps in flight, a few each. */
+const MAX_STEPS_LISTENING = 4 * 256;
+
 export class Jobs {
   private readonly running = new Map<string, AbortController>();
 
@@ -27,6 +31,8 @@ export class Jobs {
   async start<T>(kind: JobKind, label: string, work: (job: JobContext) => Promise<T>, jobId: string = randomUUID()): Promise<T> {
     if (this.running.has(jobId)) throw new UserError(`A job with id ${jobId} is already running; wait for it or cancel it first.`, 'busy');
     const controller = new AbortController();
+    // A fan-out hands the job's signal to every step in flight, each of which listens for abort.
+    setMaxListeners(MAX_STEPS_LISTENING, controller.signal);
     this.running.set(jobId, controller);
     let last: JobProgress = { jobId, kind, label, done: 0, total: null, finished: false };
     const context: JobContext = {

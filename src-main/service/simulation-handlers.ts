@@ -1,5 +1,7 @@
 // Handlers for the simulation part of the contract (contract/simulation.ts).
+import { randomInt } from 'node:crypto';
 import type { simulationApi } from '../common/contract/simulation';
+import { fanOutLabel } from '../simulation/fan-out';
 import { promptHash } from '../common/prompt/prompt-hash';
 import { instructionOfNode } from '../simulation/perturb-step';
 import { generationParameters, engineRequestParts } from '../simulation/generation-parameters';
@@ -47,6 +49,40 @@ export function simulationHandlers(studio: Studio): HandlersOf<typeof simulation
             ({ sample, text, completionTokens, elapsedMs }) => studio.emit('simulate.token', { jobId, sample, text, completionTokens, elapsedMs }),
             job.signal,
           );
+        },
+        jobId,
+      );
+    },
+    'simulate.resample': ({ jobId, nodeIds, samples, sampling }) => {
+      const store = studio.requireStore();
+      const steps = nodeIds.map((id) => {
+        const node = store.getNode(id);
+        if (!node) throw new UserError(`Node ${id} is not in this workspace.`, 'not-found');
+        if (!node.parentId) throw new UserError(`Node ${id} is the initial state of its trajectory: it was not simulated from a step, so there is nothing to resample.`, 'invalid');
+        return node;
+      });
+      // One fresh seed for all of them unless the call names one: their prompts differ, so the samples do too.
+      const seed = sampling.seed ?? randomInt(0, 2 ** 31 - 1);
+      const prepared = steps.map((node) =>
+        studio.simulator.prepare({ nodeId: node.parentId!, action: node.action, samples, sampling: { ...sampling, seed }, reuse: true, reason: 'simulated' }),
+      );
+      return studio.jobs.start(
+        'simulate',
+        `Resampling ${steps.length} step${steps.length === 1 ? '' : 's'}`,
+        async (job) => {
+          const outcome = await studio.simulator.runMany(prepared, {
+            signal: job.signal,
+            describe: (i) => `node ${steps[i]!.id}: ${steps[i]!.action.slice(0, 60)}`,
+            onProgress: (p) => job.steps(p, `Resampling: ${fanOutLabel(p)}`),
+          });
+          const results = outcome.results.map((r, i) => ({ r, node: steps[i]! })).filter((x) => x.r !== undefined);
+          return {
+            nodes: results.flatMap(({ r }) => r!.nodes),
+            incomplete: results.flatMap(({ r, node }) => r!.incomplete.map((cut) => ({ ...cut, nodeId: node.id }))),
+            failures: outcome.failures.map(({ step, message }) => ({ step, message })),
+            cancelled: outcome.notStarted > 0 || results.some(({ r }) => r!.cancelled),
+            seed,
+          };
         },
         jobId,
       );

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DEVICE_CHOICES } from '../device';
 import { NodeRecord } from '../trajectory/model';
-import { JobId } from './jobs';
+import { JobId, StepFailure } from './jobs';
 import { method } from './method';
 
 /** Where an in-process model runs (common/device.ts); absent means 'auto'. */
@@ -212,6 +212,27 @@ export const simulationApi = {
       continuation: Continuation.optional(),
     }),
     SimulateResult,
+  ),
+  /**
+   * Several steps simulated again at once, each from its own parent with its own action (new
+   * sibling samples), as many in flight as the model takes; stored in the order given. Without
+   * a seed in `sampling`, one fresh seed for all of them.
+   */
+  'simulate.resample': method(
+    z.object({
+      jobId: JobId,
+      nodeIds: z.array(z.string().min(1).max(200)).min(1).max(10_000),
+      samples: z.number().int().min(1).max(64).default(1),
+      sampling: SamplingOverrides.default({}),
+    }),
+    z.object({
+      nodes: z.array(NodeRecord),
+      incomplete: z.array(IncompleteSample.extend({ nodeId: z.string() })),
+      failures: z.array(StepFailure),
+      cancelled: z.boolean(),
+      /** The seed the samples started from (sample i used seed + i). */
+      seed: z.number().int(),
+    }),
   ),
   /**
    * The exact prompt of a step: with `action`, the prompt simulating it after `nodeId` would

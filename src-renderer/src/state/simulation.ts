@@ -262,3 +262,28 @@ export function runOrCancelSimulation(): boolean {
   if (nodeId && model?.loaded) void simulate(nodeId, draft.action, draft.samples, draft.seed);
   return true;
 }
+
+/**
+ * Every simulated step on the path to `nodeId` simulated again at once, each from its own
+ * parent with its own action and one fresh seed: what else could have happened at each step.
+ */
+export async function resamplePath(nodeId: string): Promise<void> {
+  const tree = useUiStore.getState().tree;
+  const steps: string[] = [];
+  for (let node = tree?.byId.get(nodeId); node?.parentId; node = tree!.byId.get(node.parentId)) {
+    if (node.origin !== 'real' && node.origin !== 'imported') steps.unshift(node.id);
+  }
+  if (steps.length === 0) {
+    notify('info', 'No simulated step on this path to resample', ['Its steps are real (recorded or imported): replay the trajectory to simulate them.']);
+    return;
+  }
+  const jobId = `resample-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    const result = await call('simulate.resample', { jobId, nodeIds: steps, samples: 1, sampling: callSampling(freshSeed(get().draft.seed)) });
+    recordAddedNodes(plural(result.nodes.length, 'resampled step'), result.nodes);
+    const problems = [...result.failures.map((f) => `${f.step}: ${f.message}`), ...result.incomplete.map((cut) => `node ${cut.nodeId}: ${cut.message}`)];
+    notify(problems.length ? 'error' : 'info', `Resampled ${plural(result.nodes.length, 'step')} of the path with seed ${result.seed}`, problems);
+  } catch (err) {
+    notify('error', 'Resampling the path failed', [(err as Error).message]);
+  }
+}

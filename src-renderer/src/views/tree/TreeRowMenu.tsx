@@ -1,6 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore, type MouseEvent } from 'react';
 import { deleteNode } from '../../state/cleanup-actions';
 import { startEditing } from '../../state/curation-actions';
+import { resamplePath } from '../../state/simulation';
 import { selectNode, useUiStore } from '../../state/workspace-actions';
 import { copyText } from '../inspector/CopyableId';
 
@@ -70,6 +71,11 @@ export function TreeRowMenu() {
       {!isRoot && (
         <button role="menuitem" onClick={act(() => startEditing(menu.nodeId))}>
           Edit state <kbd>e</kbd>
+        </button>
+      )}
+      {!isRoot && (
+        <button role="menuitem" onClick={act(() => resamplePath(menu.nodeId))} title="Every simulated step of this path simulated again at once, each from its own parent">
+          Resample the path's simulated steps
         </button>
       )}
     </div>
