@@ -14,11 +14,13 @@ import { treeSuite } from './tree.bench';
 import { exportSuite } from './export.bench';
 import { depthSuite } from './depth.bench';
 import { ggufSuite } from './gguf.bench';
+import { fanoutSuite } from './fanout.bench';
 
-const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, ggufSuite, nanoSuite, exportSuite, depthSuite];
+const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, ggufSuite, nanoSuite, exportSuite, depthSuite, fanoutSuite];
 
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
-const wanted = process.argv.slice(2);
+// Suite names; `--preset NAME` (fanout, gguf) and its value are options, not suites.
+const wanted = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--preset');
 
 function row(f: Figure): string {
   const value = `${f.value.toFixed(f.value < 10 ? 2 : 0)} ${f.unit}`;
