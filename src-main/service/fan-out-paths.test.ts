@@ -239,3 +239,29 @@ describe('resampling several steps and the limit a workspace keeps', () => {
     await fresh.studio.dispose();
   }, 60_000);
 });
+
+describe('cancelling a replay with many steps in flight', () => {
+  it('stops every request in flight and keeps the steps that finished', async () => {
+    // The first two steps answer at once; the rest would take a minute.
+    const slow = await startFakeVllm({ firstChunkDelayMs: (body) => (/step-[01]\b/.test(body.messages.at(-1)!.content) ? 5 : 60_000) });
+    const { studio, call, store } = await openStudio('cancel', { kind: 'openai', baseUrl: slow.url, concurrency: 8 });
+    try {
+      const recorded = recordSession(store, 'long', ['echo step-0', 'echo step-1', 'echo step-2', 'echo step-3', 'echo step-4']);
+      studio.onEvent((event, payload) => {
+        const p = payload as JobProgress;
+        if (event === 'job.progress' && p.jobId === 'cx' && (p.steps?.done ?? 0) >= 2) void call('job.cancel', { jobId: 'cx' });
+      });
+      const started = performance.now();
+      const replay = await call('reality.replay', { jobId: 'cx', trajectoryId: recorded, sampling: { maxTokens: 64 } });
+      expect(performance.now() - started).toBeLessThan(30_000);
+      expect(replay.cancelled).toBe(true);
+      expect(replay.nodes.map((n) => n.action)).toEqual(['echo step-0', 'echo step-1']);
+      expect(replay.failures).toEqual([]);
+      // The three requests still waiting were hung up on, not left to run.
+      await expect.poll(() => slow.stats.hangUps).toBe(3);
+    } finally {
+      await studio.dispose();
+      await slow.close();
+    }
+  }, 60_000);
+});
