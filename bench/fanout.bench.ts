@@ -16,36 +16,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ApiMethod, ApiOutput } from '../src-main/common/contract/api';
-import type { ModelSpec } from '../src-main/common/contract/simulation';
 import { GgufEngine } from '../src-main/engine/gguf/gguf-engine';
-import { dispatch } from '../src-main/service/dispatch';
-import { Studio } from '../src-main/service/studio';
+import { studioWithModel } from '../src-main/testing/contract-studio';
 import { startFakeVllm, type FakeServer } from '../src-main/testing/fake-vllm-server';
 import { convertToGguf, tinyGguf } from '../src-main/testing/gguf-fixtures';
 import type { BenchSuite, Figure } from './bench';
 import { BENCH_PYTHON } from './transformers-peer';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const RESOURCES = join(ROOT, 'resources');
 const LATENCY_MS = 250;
 const DECODE_TOKENS = 48;
 
-async function studioOn(dir: string, name: string, spec: ModelSpec) {
-  const studio = new Studio({ door: 'cli', resourcesDir: RESOURCES });
-  studio.openWorkspace(join(dir, `${name}.worldloom`), 'create');
-  await studio.loadModel(spec);
-  const call = async <M extends ApiMethod>(method: M, input: unknown): Promise<ApiOutput<M>> => {
-    const envelope = await dispatch(studio, method, input);
-    if (!envelope.ok) throw new Error(envelope.error.message);
-    return envelope.value as ApiOutput<M>;
-  };
-  return { studio, call, store: studio.requireStore() };
-}
-
 /** Simulations per second of an expansion (K actions, D levels) and of a replay of `steps` recorded steps. */
 async function pathsPerSecond(server: FakeServer, dir: string, concurrency: number, expansion: { k: number; depth: number }, steps: number) {
-  const { studio, call, store } = await studioOn(dir, `c${concurrency}`, { kind: 'openai', baseUrl: server.url, concurrency });
+  const { studio, call, store } = await studioWithModel(dir, `c${concurrency}`, { kind: 'openai', baseUrl: server.url, concurrency });
   try {
     const root = store.createTrajectory({ title: 'bench', domain: 'terminal', systemPrompt: '', initialState: 'agent@sandbox:~$' });
     const script = Array.from({ length: expansion.k * expansion.depth }, (_, i) => `echo step-${i}`).join('\n');

@@ -2,7 +2,7 @@
 // trajectory a divergence timeline and every step's real and simulated observation.
 // Everything from a workspace (titles, actions, model output) is escaped: it is text.
 import type { ModelComparison, SimVsRealReport, TrajectoryComparison } from '../common/contract/reality';
-import { METRICS } from '../common/metrics/compare';
+import { STEP_CHART, stepChart, stepPointTitle } from '../common/step-chart';
 import { timeline } from '../common/timeline';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -25,44 +25,17 @@ function timelineSvg(c: TrajectoryComparison): string {
   return `<svg viewBox="0 0 ${t.width} ${t.height}" width="${t.width}" height="${t.height}" role="img" aria-label="Divergence timeline"><rect x="0" y="0" width="${t.width}" height="${t.height}" class="frame"/><path d="${t.line}" class="line"/>${dots}</svg>`;
 }
 
-/**
- * Mean similarity at each step depth over every trajectory that reached it, one line per report
- * (one per model in an A/B), with labelled axes: where predictions drift as histories grow.
- */
+/** The per-step chart (common/step-chart.ts) as static SVG, with labelled axes and a legend for an A/B. */
 function stepChartSvg(lines: { label: string; report: SimVsRealReport }[]): string {
-  const depths = [...new Set(lines.flatMap((l) => l.report.byStep.map((s) => s.depth)))].sort((a, b) => a - b);
-  if (!depths.length) return '';
-  const width = 640;
-  const height = 220;
-  const left = 48;
-  const bottom = 36;
-  const top = 12;
-  const right = 12;
-  const maxDepth = depths.at(-1)!;
-  const x = (depth: number) => left + (maxDepth === 1 ? 0.5 : (depth - 1) / (maxDepth - 1)) * (width - left - right);
-  const y = (score: number) => top + (1 - score) * (height - top - bottom);
-  const colours = ['#36c', '#d60', '#393', '#939'];
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map((v) => `<line x1="${left}" x2="${width - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`)
+  const chart = stepChart(lines);
+  if (!chart) return '';
+  const { width, height, left, right, top, bottom } = STEP_CHART;
+  const ticks = chart.yTicks.map((t) => `<line x1="${left}" x2="${width - right}" y1="${t.y}" y2="${t.y}" class="grid"/><text x="${left - 6}" y="${t.y + 4}" text-anchor="end">${t.value}</text>`).join('');
+  const xTicks = chart.xTicks.map((t) => `<text x="${t.x.toFixed(1)}" y="${height - bottom + 16}" text-anchor="middle">${t.depth}</text>`).join('');
+  const paths = chart.lines
+    .map((line) => `<path d="${line.path}" fill="none" stroke="${line.colour}" stroke-width="2"/>${line.points.map((p) => `<circle cx="${p.x.toFixed(1)}" cy="${p.y.toFixed(1)}" r="3" fill="${line.colour}"><title>${escape(stepPointTitle(line.label, p))}</title></circle>`).join('')}`)
     .join('');
-  const step = Math.max(1, Math.ceil(depths.length / 12));
-  const xTicks = depths
-    .filter((_, i) => i % step === 0)
-    .map((d) => `<text x="${x(d).toFixed(1)}" y="${height - bottom + 16}" text-anchor="middle">${d}</text>`)
-    .join('');
-  const paths = lines
-    .map(({ label, report }, i) => {
-      const points = report.byStep.filter((s) => s.metrics[METRICS.editSimilarity] !== undefined);
-      const d = points.map((s, j) => `${j ? 'L' : 'M'}${x(s.depth).toFixed(1)},${y(s.metrics[METRICS.editSimilarity]!).toFixed(1)}`).join(' ');
-      const dots = points
-        .map((s) => `<circle cx="${x(s.depth).toFixed(1)}" cy="${y(s.metrics[METRICS.editSimilarity]!).toFixed(1)}" r="3" fill="${colours[i % colours.length]}"><title>${escape(label)}, step ${s.depth}: similarity ${num(s.metrics[METRICS.editSimilarity])} over ${s.steps} steps, ${s.diverged} diverged</title></circle>`)
-        .join('');
-      return `<path d="${d}" fill="none" stroke="${colours[i % colours.length]}" stroke-width="2"/>${dots}`;
-    })
-    .join('');
-  const legend = lines.length > 1
-    ? lines.map(({ label }, i) => `<text x="${left + 8}" y="${top + 14 + i * 14}" fill="${colours[i % colours.length]}">${escape(label)}</text>`).join('')
-    : '';
+  const legend = chart.lines.length > 1 ? chart.lines.map((line, i) => `<text x="${left + 8}" y="${top + 14 + i * 14}" fill="${line.colour}">${escape(line.label)}</text>`).join('') : '';
   return `<svg viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Mean similarity to the real observation by step" class="chart">
 ${ticks}${xTicks}<text x="${(left + width - right) / 2}" y="${height - 4}" text-anchor="middle">step of the trajectory</text>
 <text transform="translate(12 ${(top + height - bottom) / 2}) rotate(-90)" text-anchor="middle">mean similarity to real (0–1)</text>${paths}${legend}</svg>`;

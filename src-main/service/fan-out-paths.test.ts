@@ -8,16 +8,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiMethod, ApiOutput } from '../common/contract/api';
 import type { JobProgress } from '../common/contract/jobs';
 import type { ModelSpec } from '../common/contract/simulation';
 import type { NodeRecord } from '../common/trajectory/model';
 import { startFakeVllm, type FakeServer } from '../testing/fake-vllm-server';
 import { ggufFixtureUnavailable, tinyGguf } from '../testing/gguf-fixtures';
-import { dispatch } from './dispatch';
-import { Studio } from './studio';
-
-const RESOURCES = new URL('../../resources', import.meta.url).pathname;
+import type { Studio } from './studio';
+import { studioWithModel } from '../testing/contract-studio';
 
 /** Each request waits a time of its own (from its text), so later requests often finish first. */
 const scrambled = (body: { messages: { content: string }[]; seed?: number }) => {
@@ -37,19 +34,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function openStudio(name: string, spec: ModelSpec) {
-  const studio = new Studio({ door: 'host', resourcesDir: RESOURCES });
+  const opened = await studioWithModel(dir, name, spec);
   const progress: JobProgress[] = [];
-  studio.onEvent((event, payload) => {
+  opened.studio.onEvent((event, payload) => {
     if (event === 'job.progress') progress.push(payload as JobProgress);
   });
-  studio.openWorkspace(join(dir, `${name}.worldloom`), 'create');
-  await studio.loadModel(spec);
-  const call = async <M extends ApiMethod>(method: M, input: unknown): Promise<ApiOutput<M>> => {
-    const envelope = await dispatch(studio, method, input);
-    if (!envelope.ok) throw new Error(envelope.error.message);
-    return envelope.value as ApiOutput<M>;
-  };
-  return { studio, call, progress, store: studio.requireStore() };
+  return { ...opened, progress };
 }
 
 /** A recorded terminal session: real steps under a root, as a recorder or an importer leaves them. */

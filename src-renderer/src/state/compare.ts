@@ -122,9 +122,14 @@ export async function cancelRealityJob(): Promise<void> {
 
 export async function exportReport(path: string, format: 'html' | 'json'): Promise<void> {
   const target = get().target;
+  await writeReport(path, format, target ? { trajectoryIds: [target.trajectoryId] } : {});
+}
+
+/** Writes a report (of some trajectories, or an A/B of `models`) to `path`, or hands it to the browser as a download. */
+export async function writeReport(path: string, format: 'html' | 'json', what: { trajectoryIds?: string[]; models?: string[] }): Promise<void> {
   try {
     const download = downloadsThroughBrowser();
-    const result = await call('reality.exportReport', { path: download ? fileNameOf(path) : path, format, download, ...(target ? { trajectoryIds: [target.trajectoryId] } : {}) });
+    const result = await call('reality.exportReport', { path: download ? fileNameOf(path) : path, format, download, ...what });
     if (result.downloadId) {
       saveDownload(result.downloadId);
       notify('info', 'Report downloaded by the browser', [result.path]);

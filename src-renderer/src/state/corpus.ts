@@ -3,9 +3,8 @@
 // The replay itself runs as the compare slice's reality job, so its progress (done, in
 // flight, failed, rate) shows where every replay's does.
 import { call } from '../api/client';
-import { downloadsThroughBrowser, fileNameOf, saveDownload } from '../api/download';
 import { plural } from '../../../src-main/common/plural';
-import { runJob, useCompare } from './compare';
+import { runJob, useCompare, writeReport } from './compare';
 import { notify, refreshTrajectories } from './workspace-actions';
 
 const corpus = () => useCompare.getState().corpus;
@@ -66,21 +65,5 @@ export async function compareCorpusModels(models: [string, string]): Promise<voi
 /** Writes the corpus report, or the A/B when one is shown, as HTML or JSON. */
 export async function exportCorpusReport(path: string): Promise<void> {
   const { trajectoryIds, ab } = corpus();
-  const format = /\.json$/i.test(path) ? 'json' : 'html';
-  try {
-    const download = downloadsThroughBrowser();
-    const result = await call('reality.exportReport', {
-      path: download ? fileNameOf(path) : path,
-      format,
-      download,
-      trajectoryIds,
-      ...(ab ? { models: ab.models.map((m) => m.key) } : {}),
-    });
-    if (result.downloadId) {
-      saveDownload(result.downloadId);
-      notify('info', 'Report downloaded by the browser', [result.path]);
-    } else notify('info', 'Report written', [result.path]);
-  } catch (err) {
-    notify('error', 'Could not write the report', [(err as Error).message]);
-  }
+  await writeReport(path, /\.json$/i.test(path) ? 'json' : 'html', { trajectoryIds, ...(ab ? { models: ab.models.map((m) => m.key) } : {}) });
 }
