@@ -27,7 +27,9 @@ describe.skipIf(NO_CHROMIUM !== '')(`sim vs real over recorded sessions in the h
     await expect.poll(() => page.locator('.model-button').textContent()).toMatch(/Model: .* · cpu/);
     await page.getByRole('list', { name: 'Trajectories' }).getByRole('button', { name: /Build the demo project/ }).click();
 
-    await page.getByRole('button', { name: 'All sessions…' }).click();
+    // From the one-trajectory view, the whole corpus.
+    await page.getByRole('button', { name: 'Sim vs real' }).click();
+    await page.getByRole('dialog', { name: 'Sim vs real' }).getByRole('button', { name: 'All recorded sessions…' }).click();
     const view = page.getByRole('dialog', { name: 'Sim vs real over recorded sessions' });
     await view.getByRole('button', { name: 'Replay with the loaded model' }).click();
     await expect.poll(() => view.getByTestId('corpus-summary').textContent(), { timeout: 120_000 }).toMatch(/^2 trajectories · \d+ steps compared/);
@@ -45,7 +47,8 @@ describe.skipIf(NO_CHROMIUM !== '')(`sim vs real over recorded sessions in the h
     await panel.getByRole('button', { name: 'Load folder' }).click();
     await expect.poll(() => page.locator('.model-button').textContent(), { timeout: 60_000 }).toMatch(/Model: worldloom-nano/);
 
-    await page.getByRole('button', { name: 'All sessions…' }).click();
+    await page.getByRole('button', { name: 'Sim vs real' }).click();
+    await page.getByRole('dialog', { name: 'Sim vs real' }).getByRole('button', { name: 'All recorded sessions…' }).click();
     await view.getByRole('button', { name: 'Replay with the loaded model' }).click();
     await view.getByRole('button', { name: 'Compare models' }).click({ timeout: 120_000 });
     const ab = view.getByTestId('corpus-ab');

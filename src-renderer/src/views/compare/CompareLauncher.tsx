@@ -4,7 +4,6 @@ import { cancelRealityJob, openCompare, replay, useCompare } from '../../state/c
 import { useUiStore } from '../../state/workspace-actions';
 import { RunRealForm } from './RunRealForm';
 import { StepCounts } from './StepCounts';
-import { openCorpus } from '../../state/corpus';
 
 // Monaco and xterm load only when the comparison is first opened.
 const CompareView = lazy(() => import('./CompareView'));
@@ -40,9 +39,6 @@ export function CompareLauncher() {
         </>
       )}
       <button onClick={() => void openCompare(trajectory.id, selected?.parentId ? selected.id : undefined)}>Sim vs real</button>
-      <button onClick={openCorpus} title="Replay many recorded trajectories at once: scores by domain and step, and which of two models is closer to reality">
-        All sessions…
-      </button>
       {/* Outside the toolbar, which is inert while they are open. */}
       {asking && createPortal(<RunRealForm nodeId={asking} onDone={() => setAsking(null)} />, document.body)}
       {open &&

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { StepComparison, TrajectoryComparison } from '../../../../src-main/common/contract/reality';
 import { closeCompare, exportReport, nextDivergence, showStep, useCompare } from '../../state/compare';
 import { useOverlay } from '../../state/overlays';
+import { openCorpus } from '../../state/corpus';
 import { useUiStore } from '../../state/workspace-actions';
 import { chooseSavePath } from '../../api/download';
 import { DivergenceTimeline } from './DivergenceTimeline';
@@ -106,6 +107,15 @@ export default function CompareView() {
             Real {sandbox.domain}: {sandbox.available ? sandbox.sandbox : `unavailable — ${sandbox.problem}`}
           </span>
         )}
+        <button
+          onClick={() => {
+            closeCompare();
+            openCorpus();
+          }}
+          title="Replay many recorded trajectories at once: scores by domain and by step, and which of two world models is closer to reality"
+        >
+          All recorded sessions…
+        </button>
         <button onClick={() => nextDivergence(1)} title="Next divergence (n); previous: p">
           Next divergence
         </button>
