@@ -81,14 +81,21 @@ export async function expandNode(simulator: Simulator, input: ExpandInput, job: 
       const prepared = steps.map((s) =>
         simulator.prepare(agentStepRequest(simulator, { nodeId: s.node.id, action: s.action, samples: input.samples, agent: s.agent, sampling: input.sampling })),
       );
+      const before = done;
       const simulated = await simulator.runMany(prepared, {
         signal: job.signal,
         mayStart,
         describe: (i) => `level ${level}, node ${steps[i]!.node.id}: ${short(steps[i]!.action)}`,
+        // Counted as each finishes, so a budget stops the next launch, not the next level.
+        onResult: (outcome) => {
+          done++;
+          tokens += outcome.nodes.reduce((s, n) => s + (n.provenance.tokens?.completion ?? 0), 0) + outcome.incomplete.reduce((s, i) => s + i.completionTokens, 0);
+          incomplete += outcome.incomplete.length;
+        },
         onProgress: (p) => {
           const label = `Level ${level} of ${input.depth}: ${fanOutLabel(p, 'simulations')}`;
-          if (job.steps) job.steps({ ...p, done: done + p.done, total }, label);
-          else job.progress(done + p.done, total, label);
+          if (job.steps) job.steps({ ...p, done: before + p.done, total }, label);
+          else job.progress(before + p.done, total, label);
         },
       });
       const next: NodeRecord[] = [];
@@ -96,9 +103,6 @@ export async function expandNode(simulator: Simulator, input: ExpandInput, job: 
       for (const outcome of simulated.results) {
         if (!outcome) continue;
         if (outcome.cancelled) cancelled = true;
-        done++;
-        tokens += outcome.nodes.reduce((s, n) => s + (n.provenance.tokens?.completion ?? 0), 0) + outcome.incomplete.reduce((s, i) => s + i.completionTokens, 0);
-        incomplete += outcome.incomplete.length;
         added.push(...outcome.nodes);
         next.push(...outcome.nodes);
       }

@@ -81,7 +81,7 @@ ${report.trajectories.map(trajectorySection).join('\n')}
 }
 
 function domainTable(report: SimVsRealReport): string {
-  return metricsTable([...Object.entries(report.byDomain).map(([d, v]) => [`${d} (${v.trajectories} trajectories, ${v.steps} steps)`, v.metrics] as [string, Record<string, number>]), ['all', report.overall]]);
+  return metricsTable([...Object.entries(report.byDomain).map(([d, v]) => [`${d} (${v.steps} steps)`, v.metrics] as [string, Record<string, number>]), ['all', report.overall]]);
 }
 
 /** An A/B: each model's scores side by side, the per-step chart with a line per model, and the steps where they differ most. */

@@ -41,6 +41,8 @@ export interface FanOutOptions<T, R> {
   describe(item: T, index: number): string;
   /** Asked before each launch: false stops launching (a token or time budget ran out). */
   mayStart?(): boolean;
+  /** Told of each step's result as it finishes (in order of completion), e.g. to count a budget. */
+  onResult?(result: R, index: number): void;
   onProgress?(progress: FanOutProgress): void;
 }
 
@@ -97,8 +99,10 @@ export async function fanOut<T, R>(items: readonly T[], options: FanOutOptions<T
   const runOne = async (index: number): Promise<void> => {
     const item = items[index]!;
     try {
-      results[index] = await options.run(item, index, () => order.turn(index));
+      const result = await options.run(item, index, () => order.turn(index));
+      results[index] = result;
       done++;
+      options.onResult?.(result, index);
     } catch (error) {
       failures.push({ index, step: options.describe(item, index), message: (error as Error).message });
     } finally {

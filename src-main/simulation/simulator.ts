@@ -23,6 +23,8 @@ export interface ManySimulations {
   describe: (index: number) => string;
   /** Asked before each launch: false stops launching (a budget ran out). */
   mayStart?: () => boolean;
+  /** Told of each step's result as it finishes, e.g. to count a token budget. */
+  onResult?: (result: SimulateResult, index: number) => void;
 }
 
 /** What the simulator needs of the core that owns it (the Studio), or of a script. */
@@ -112,6 +114,7 @@ export class Simulator {
       limit: prepared.length ? this.stepsAtOnce(samples) : 1,
       signal: options.signal,
       mayStart: options.mayStart,
+      onResult: options.onResult,
       onProgress: options.onProgress,
       describe: (_item, index) => options.describe(index),
       run: (item, _index, turn) => this.run(item, undefined, options.signal, turn),
