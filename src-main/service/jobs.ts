@@ -18,6 +18,8 @@ export interface JobContext {
 
 /** Abort listeners one job's signal may hold before Node warns: a fan-out's steps in flight, a few each. */
 const MAX_STEPS_LISTENING = 4 * 256;
+/** How often a many-step job's counts are reported at most (the first, a failure and the last always are). */
+const STEPS_REPORT_MS = 100;
 
 export class Jobs {
   private readonly running = new Map<string, AbortController>();
@@ -35,6 +37,8 @@ export class Jobs {
     setMaxListeners(MAX_STEPS_LISTENING, controller.signal);
     this.running.set(jobId, controller);
     let last: JobProgress = { jobId, kind, label, done: 0, total: null, finished: false };
+    let lastStepsEmit = -Infinity;
+    let failedBefore = 0;
     const context: JobContext = {
       jobId,
       signal: controller.signal,
@@ -46,7 +50,15 @@ export class Jobs {
         // Steps still to run at the current rate; unknown until one has finished.
         const etaSeconds = perSecond > 0 ? (total - done - failed) / perSecond : null;
         last = { jobId, kind, label: text, done: done + failed, total, etaSeconds, steps: { done, inFlight, failed, perSecond }, finished: false };
-        this.emit(last);
+        // A corpus of thousands of steps reports twice a step: every UI and the CLI need a few a second,
+        // and always the first failure and the last step.
+        const now = performance.now();
+        const failedNow = failed > failedBefore;
+        failedBefore = failed;
+        if (now - lastStepsEmit >= STEPS_REPORT_MS || failedNow || done + failed === total) {
+          lastStepsEmit = now;
+          this.emit(last);
+        }
       },
     };
     this.emit(last);
