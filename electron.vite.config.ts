@@ -9,8 +9,15 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // import-worker reads terminal recordings off the main thread (src-main/formats/off-thread-import.ts).
-      lib: { entry: { main: resolve(__dirname, 'src-main/electron/main.ts'), 'import-worker': resolve(__dirname, 'src-main/formats/import-worker.ts') } },
+      // import-worker reads terminal recordings off the main thread (src-main/formats/off-thread-import.ts);
+      // model-probe-child opens a model file once in a child process before the app loads it (src-main/engine/model-probe.ts).
+      lib: {
+        entry: {
+          main: resolve(__dirname, 'src-main/electron/main.ts'),
+          'import-worker': resolve(__dirname, 'src-main/formats/import-worker.ts'),
+          'model-probe-child': resolve(__dirname, 'src-main/engine/model-probe-child.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -25,6 +25,8 @@ import { TextStream } from '../onnx/text-stream';
 import { GgufChatPrompt } from './chat-prompt';
 import { readGgufModel, type GgufModelFile } from './gguf-file';
 import { openBackend, type LlamaBackend } from './llama-backend';
+import { loadModelNamingCause } from './model-load';
+import { ensureProbed } from '../model-probe';
 import { asTokens, PrefillCancelled, SequencePool } from './sequence-pool';
 import { usableCores } from '../usable-cores';
 
@@ -95,6 +97,8 @@ export class GgufEngine implements WorldModelEngine {
         'context-overflow',
       );
     }
+    // A file not opened before is loaded once in a child process: what llama.cpp would abort on ends the child, not this process.
+    await ensureProbed('gguf', file.path, file.parts, file.name);
     const backend = await openBackend(options.device ?? 'auto');
     let model: LlamaModel | null = null;
     let context: LlamaContext | null = null;
@@ -345,19 +349,8 @@ export class GgufEngine implements WorldModelEngine {
   }
 }
 
-async function loadModel(llama: Llama, file: GgufModelFile): Promise<LlamaModel> {
-  try {
-    return await llama.loadModel({ modelPath: file.path, gpuLayers: llama.gpu ? 'auto' : 0 });
-  } catch (error) {
-    const message = (error as Error).message;
-    throw new EngineError(
-      `llama.cpp could not load ${file.name} (${file.architecture}): ${message}. ` +
-        (/unknown.*architecture/i.test(message)
-          ? `This llama.cpp build does not know the '${file.architecture}' architecture.`
-          : 'The file may be damaged or cut short (download it again), or too large for this machine\'s memory.'),
-      'model-corrupt',
-    );
-  }
+function loadModel(llama: Llama, file: GgufModelFile): Promise<LlamaModel> {
+  return loadModelNamingCause(llama, { path: file.path, name: file.name, architecture: file.architecture, bytes: file.bytes }, llama.gpu ? 'auto' : 0);
 }
 
 /** The request's sampling in node-llama-cpp's terms; temperature 0 is greedy there too. */

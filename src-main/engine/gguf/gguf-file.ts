@@ -9,6 +9,9 @@ import { basename, dirname, join } from 'node:path';
 import type { GgufFileInfo } from 'node-llama-cpp';
 import { EngineError } from '../../common/engine';
 import type { SamplingDefaults } from '../onnx/generation-config';
+import { scanGgufHeader } from './gguf-header-scan';
+import { checkHyperparameters } from './gguf-hparams';
+import { checkArchitectureKnown } from './llama-architectures';
 
 export interface GgufModelFile {
   /** The file llama.cpp opens: the first part of a split model. */
@@ -70,6 +73,8 @@ export async function readGgufModel(path: string): Promise<GgufModelFile> {
       'model-missing',
     );
   }
+  // Every length, count and type id checked against the file before a parser trusts it (gguf-header-scan.ts).
+  const headers = parts.map((part) => scanGgufHeader(part));
   let info: GgufFileInfo;
   try {
     // node-llama-cpp is loaded on first use (llama-backend.ts says why).
@@ -102,6 +107,9 @@ export async function readGgufModel(path: string): Promise<GgufModelFile> {
       'model-corrupt',
     );
   }
+  checkArchitectureKnown(parts[0]!, architecture);
+  // What llama.cpp would abort on (the whole process, not the load) is refused here.
+  checkHyperparameters(parts[0]!, headers[0]!, headers.flatMap((header) => header.tensors));
   const arch = metadata[architecture] ?? {};
   const trainContextLength = Number(arch.context_length ?? 0);
   const blockCount = Number(arch.block_count ?? 0);

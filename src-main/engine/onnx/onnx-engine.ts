@@ -4,7 +4,9 @@
 // call prefills each distinct prompt once (from the longest cached prefix), then decodes all
 // requests together (rows of equal cache length share a batch).
 
-import { basename } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ensureProbed } from '../model-probe';
 import type { InferenceSession } from 'onnxruntime-node';
 import {
   emptyResult,
@@ -92,6 +94,10 @@ export class OnnxEngine implements WorldModelEngine {
   /** Opens a model folder. Throws EngineError ('model-missing' or 'model-corrupt') with what to do. */
   static async load(folder: string, options: OnnxEngineOptions = {}): Promise<OnnxEngine> {
     const model = readModelFolder(folder);
+    // A graph not opened before is opened once in a child process: what onnxruntime would abort on ends the child, not this process.
+    for (const graph of [model.modelPath, ...(model.embedding ? [model.embedding.modelPath] : [])]) {
+      await ensureProbed('onnx', graph, folderFiles(dirname(graph)), basename(graph));
+    }
     const tokenizer = ChatTokenizer.load(model.tokenizerPath, model.tokenizerConfigPath);
     const settings = { device: options.device, providers: options.providers, intraOpThreads: options.intraOpThreads ?? quotaBoundThreads() };
     const opened = await openSession(model.modelPath, settings);
@@ -321,4 +327,9 @@ export class OnnxEngine implements WorldModelEngine {
 function defaultChunkTokens(vocabularySize: number): number {
   const LOGITS_BUDGET_BYTES = 256 * 1024 * 1024;
   return Math.max(16, Math.min(512, Math.floor(LOGITS_BUDGET_BYTES / (vocabularySize * 4))));
+}
+
+/** Every file of a model folder (graphs, external data, configs): a change to any of them probes the graph again. */
+function folderFiles(folder: string): string[] {
+  return readdirSync(folder).map((name) => join(folder, name)).filter((file) => statSync(file).isFile()).sort();
 }
