@@ -15,7 +15,11 @@ export type GgufEdit =
   /** A tensor's type id. */
   | { tensor: string; type: number }
   /** One of a tensor's dimensions. */
-  | { tensor: string; dim: number; value: number };
+  | { tensor: string; dim: number; value: number }
+  /** A tensor's number of dimensions. */
+  | { tensor: string; rank: number }
+  /** The tensor count or the metadata key count of the file's header. */
+  | { count: 'tensors' | 'keys'; value: bigint };
 
 const WIDTH: Record<string, number> = { uint8: 1, int8: 1, uint16: 2, int16: 2, uint32: 4, int32: 4, float32: 4, uint64: 8, int64: 8, float64: 8 };
 
@@ -40,7 +44,10 @@ export function ggufVariant(source: string, out: string, ...edits: GgufEdit[]): 
   const header = scanGgufHeader(source);
   const bytes = readFileSync(source);
   for (const edit of edits) {
-    if ('keyLength' in edit) {
+    if ('count' in edit) {
+      // After the magic (4) and the version (4): the tensor count, then the key count.
+      bytes.writeBigUInt64LE(edit.value, edit.count === 'tensors' ? 8 : 16);
+    } else if ('keyLength' in edit) {
       const entry = header.entries.get(edit.keyLength);
       if (!entry) throw new Error(`no key ${edit.keyLength}`);
       bytes.writeBigUInt64LE(edit.value, entry.keyAt);
@@ -55,6 +62,7 @@ export function ggufVariant(source: string, out: string, ...edits: GgufEdit[]): 
       const tensor = header.tensors.find((t) => t.name === edit.tensor);
       if (!tensor) throw new Error(`no tensor ${edit.tensor}`);
       if ('type' in edit) bytes.writeUInt32LE(edit.type, tensor.typeAt);
+      else if ('rank' in edit) bytes.writeUInt32LE(edit.rank, tensor.dimsAt);
       else bytes.writeBigUInt64LE(BigInt(edit.value), tensor.dimsAt + 4 + 8 * edit.dim);
     }
   }
