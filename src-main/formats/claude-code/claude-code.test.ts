@@ -254,3 +254,44 @@ describe('Claude Code session JSONL', () => {
   });
 });
 
+
+describe('Claude Code: rewinds and repeated records', () => {
+  const text = fixture('claude-code', 'claude-code-rewind.jsonl');
+
+  it('a rewound branch is left out and said; the conversation follows the prompt written after the rewind', () => {
+    const { bundles, problems, skipped } = runImporter(claudeCodeImporter, 'rewind.jsonl', text);
+    expect(problems).toEqual([]);
+    expect(bundles).toHaveLength(1);
+    // Parallel results (each parented at its own call) are a fork too, but not a rewind: both stay.
+    expect(steps(bundles[0]!)).toEqual([
+      ['ls', 'a.md\nb.md\n'],
+      ['rm b.md', ''],
+      ['cat a.md', '# A\n'],
+      ['wc -l a.md', '1 a.md\n'],
+    ]);
+    expect(bundles[0]!.nodes.some((n) => n.action === 'rm a.md')).toBe(false);
+    const rewind = skipped.find((s) => s.what.includes('message a rewind took back'));
+    expect(rewind).toMatchObject({ what: '3 × message a rewind took back', line: 7 });
+    expect(rewind!.reason).toContain('line 10');
+    expect(bundles[0]!.nodes[3]!.provenance).toMatchObject({ userMessages: ['Instead, print the first note'] });
+  });
+
+  it('a record written twice (the same uuid) is read once, and said', () => {
+    const { skipped } = runImporter(claudeCodeImporter, 'rewind.jsonl', text);
+    expect(skipped.find((s) => s.what.includes('the same uuid'))).toMatchObject({ what: '1 × copy of a message already read (the same uuid)', line: 15 });
+  });
+
+  it('without a rewind every record is read in file order, as before', () => {
+    const kept = text.split('\n').filter((l) => !/"uuid":"a[789]"/.test(l)).join('\n');
+    const { bundles, skipped } = runImporter(claudeCodeImporter, 'rewind.jsonl', kept);
+    expect(steps(bundles[0]!).map(([a]) => a)).toEqual(['ls', 'rm b.md', 'cat a.md', 'wc -l a.md']);
+    expect(skipped.some((s) => s.what.includes('rewind'))).toBe(false);
+  });
+
+  it('a chain with a parent the file lacks is not trusted: nothing is taken back', () => {
+    const broken = text.replace('"parentUuid":"a6","isSidechain":false,"userType":"external","cwd":"/work/notes","sessionId":"rewind-fixture","version":"2.1.40","gitBranch":"main","type":"user","message":{"role":"user","content":"Instead', '"parentUuid":"gone","isSidechain":false,"userType":"external","cwd":"/work/notes","sessionId":"rewind-fixture","version":"2.1.40","gitBranch":"main","type":"user","message":{"role":"user","content":"Instead');
+    expect(broken).not.toBe(text);
+    const { bundles } = runImporter(claudeCodeImporter, 'rewind.jsonl', broken);
+    expect(steps(bundles[0]!).map(([a]) => a)).toContain('rm a.md');
+  });
+});

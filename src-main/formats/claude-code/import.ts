@@ -18,6 +18,7 @@ import type { ImportSource } from '../../parsing/sources';
 import { jsonLines } from '../../parsing/json-lines';
 import { rawValueAt } from '../../parsing/json-raw';
 import { lineContentKey } from '../../parsing/content-key';
+import { rewoundRecords } from './branches';
 
 /** Why a content block was not read: its type is one this reader does not know, or it has none. */
 const blockNote = (who: string, type: unknown) =>
@@ -148,6 +149,10 @@ export const claudeCodeImporter: TrajectoryImporter = {
     let reminders = 0;
     let reminderLine = 0;
     const tally = new Map<string, { count: number; line: number; reason: string }>();
+    // What a rewind took back (./branches.ts), and the records already read, by uuid: a file
+    // can hold the same record twice (a resumed or streamed session of older versions).
+    const rewound = rewoundRecords(source);
+    const seen = new Set<string>();
     const leaveOut = (what: string, line: number, reason: string) => {
       const seen = tally.get(what);
       if (seen) seen.count++;
@@ -190,6 +195,19 @@ export const claudeCodeImporter: TrajectoryImporter = {
         leaveOut(what, line, APP_RECORD_REASONS[typeof kind === 'string' ? kind : r.type] ?? "the app's own bookkeeping (file backups, queue, progress, system notes), not a message between the agent and its tools");
         continue;
       }
+      const uuid = typeof r.uuid === 'string' ? r.uuid : null;
+      if (uuid && seen.has(uuid)) {
+        main.source.add(item.text);
+        leaveOut('copy of a message already read (the same uuid)', line, 'Claude Code wrote the message again (older versions repeat the conversation when a session is resumed or fed by stream-json); the first copy is imported');
+        continue;
+      }
+      if (uuid) seen.add(uuid);
+      const rewindAt = uuid ? rewound.get(uuid) : undefined;
+      if (rewindAt !== undefined) {
+        main.source.add(item.text);
+        leaveOut('message a rewind took back', line, `the person rewound the conversation to before it and went on with the prompt on line ${rewindAt}; Claude Code no longer shows or sends it, and the steps follow the conversation as it went on`);
+        continue;
+      }
       sessionId ??= typeof r.sessionId === 'string' ? r.sessionId : typeof r.session_id === 'string' ? r.session_id : undefined;
       version ??= typeof r.version === 'string' ? r.version : undefined;
       cwd ??= typeof r.cwd === 'string' ? r.cwd : undefined;
@@ -198,7 +216,6 @@ export const claudeCodeImporter: TrajectoryImporter = {
         // A subagent's conversation: its records chain by parentUuid from its first prompt
         // (older versions interleave several in the session's file); newer ones name it (agentId);
         // print mode's stream names the Task call that started it (parent_tool_use_id).
-        const uuid = typeof r.uuid === 'string' ? r.uuid : null;
         const parent = typeof r.parentUuid === 'string' ? sideOf.get(r.parentUuid) : undefined;
         const key = typeof r.parent_tool_use_id === 'string' ? r.parent_tool_use_id : typeof r.agentId === 'string' ? r.agentId : (parent ?? uuid ?? `line-${line}`);
         if (typeof r.parent_tool_use_id === 'string') startedBy.set(key, r.parent_tool_use_id);
