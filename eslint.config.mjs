@@ -58,6 +58,7 @@ export const LAYERS = [
   ['engine', 'store', 'prompt', 'parsing'], // the model engines, the workspace file, prompt templates on disk, shared readers
   ['dataset'], // building and writing datasets
   ['formats'], // one folder per format, registered once
+  ['sessions'], // the sessions coding agents keep on disk, found where each format's folder says
   ['simulation'], // the one simulator and the settings in force
   ['reality', 'evaluation'], // real environments and replay; benchmarks and scores
   ['agents'], // policies and simulated environments for agents

@@ -1,25 +1,10 @@
-// `worldloom <verb>`: the command-line door to the same core the app uses. Each verb
-// lives in its own file under commands/.
+// `worldloom <verb>`: the command-line door to the same core the app uses. Each verb lives in
+// its own file under commands/ and is listed in verbs.ts; only the verb typed is loaded.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { toUserError } from '../service/dispatch';
-import { registerExport } from './commands/export';
-import { registerImport } from './commands/import';
-import { registerInfo } from './commands/info';
-import { registerServe } from './commands/serve';
-import { registerSimulate } from './commands/simulate';
-import { registerResample } from './commands/resample';
-import { registerGpuInstall } from './commands/gpu-install';
-import { registerRecord } from './commands/record';
-import { registerReplay } from './commands/replay';
-import { registerEval } from './commands/eval';
-import { registerPerturb } from './commands/perturb';
-import { registerMcpServe } from './commands/mcp-serve';
-import { registerExpand } from './commands/expand';
-import { registerLs } from './commands/ls';
-import { registerCurate } from './commands/curate';
 import { PROJECT_ROOT } from './paths';
+import { VERBS, verbsFor } from './verbs';
 
 const program = new Command()
   .name('worldloom')
@@ -31,9 +16,15 @@ const program = new Command()
   )
   .showHelpAfterError();
 
-for (const register of [registerServe, registerImport, registerExport, registerInfo, registerLs, registerCurate, registerSimulate, registerResample, registerGpuInstall, registerEval, registerPerturb, registerRecord, registerReplay, registerMcpServe, registerExpand]) register(program);
+async function main(): Promise<void> {
+  const names = verbsFor(process.argv.slice(2));
+  for (const register of await Promise.all(names.map((name) => VERBS[name]!()))) register(program);
+  await program.parseAsync(process.argv);
+}
 
-program.parseAsync(process.argv).catch((err: unknown) => {
+main().catch(async (err: unknown) => {
+  // Loaded only on failure: the error mapping needs the contract, which --version never loads.
+  const { toUserError } = await import('../service/dispatch');
   process.stderr.write(`worldloom: ${toUserError(err).message}\n`);
   process.exit(1);
 });

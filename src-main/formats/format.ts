@@ -62,6 +62,47 @@ export interface FormatEntry {
   importer?: TrajectoryImporter;
   fileWriter?: TrajectoryExporter;
   datasetWriter?: DatasetFormatSpec;
+  /** Where the agent that writes this format keeps its sessions on a user's machine (the Sessions panel, `worldloom sessions`). */
+  sessions?: SessionLocations;
+}
+
+/** The machine a search for sessions looks at: its home folder, operating system and environment. */
+export interface SessionHome {
+  home: string;
+  /** `process.platform`'s values: linux, darwin, win32… */
+  platform: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** One folder an agent may keep sessions in, and why it is looked at. */
+export interface SessionFolder {
+  path: string;
+  /** `default`, or the environment variable that named it (`CODEX_HOME`). */
+  from: string;
+}
+
+/**
+ * Where a coding agent keeps its sessions and how to tell what one holds without importing
+ * it. Declared beside the importer that reads those files, so adding an agent's format adds
+ * where its sessions are found.
+ */
+export interface SessionLocations {
+  /** The agent as its users name it ("Claude Code"). */
+  agent: string;
+  /** The folders to look in on this machine: those the agent's environment variables name, else its defaults. */
+  folders(home: SessionHome): SessionFolder[];
+  /** Session files inside a folder, as glob patterns relative to it. */
+  files: readonly string[];
+  /**
+   * A tool call in one line of a session file, found without parsing it (global). When the
+   * first group captures the call's id, calls are counted once per id: an agent that
+   * rewrites a message as it grows writes the same call again.
+   */
+  toolCall: RegExp;
+  /** Bytes every line holding a tool call contains: other lines are never decoded. */
+  toolCallHint: string;
+  /** The project a session worked on, from its first part (a `cwd` field), else from its path inside the folder. */
+  project(head: string, relativePath: string): string | null;
 }
 
 /** A format id the registry does not know, or a format asked for what it cannot do; the message lists the ones that can. */

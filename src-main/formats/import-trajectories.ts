@@ -13,6 +13,8 @@ import { statSync } from 'node:fs';
 import { importerFor } from './registry';
 import type { WorkspaceStore } from '../store/workspace-store';
 import { UserError } from '../common/user-error';
+import type { ScrubKind, Scrubber } from '../dataset/hygiene/scrub';
+import { scrubBundle } from '../dataset/hygiene/scrub-trajectory';
 
 export interface ImportProblem {
   line: number | null;
@@ -36,6 +38,8 @@ export interface ImportReport {
   skipped: ImportSkipped[];
   /** Ids of the imported trajectories (the first 1,000). */
   trajectoryIds: string[];
+  /** With `scrub`: what was replaced in what came in, by kind. */
+  scrubbed?: Record<ScrubKind, number>;
 }
 
 /** Besides what the importer takes (`--chat-as`, `--prompt`…), how the import runs. */
@@ -45,6 +49,8 @@ export interface ImportOptions extends ImporterOptions {
   batchSize?: number;
   onProgress?: (report: ImportReport) => void;
   signal?: AbortSignal;
+  /** Secrets and personal data replaced in every trajectory before it is written (`--scrub`); one scrubber keeps stand-ins consistent across files. */
+  scrub?: Scrubber;
 }
 
 const MAX_PROBLEMS = 1000;
@@ -74,6 +80,9 @@ export async function importAsJob(
   options: ImportOptions & { signal: AbortSignal; added: string[] },
 ): Promise<ImportReport> {
   const importer = chooseImporter(source, options);
+  if (options.scrub && importer.offThread) {
+    throw new UserError(`${importer.label} files are read in a worker thread, where --scrub cannot reach them: import ${source.name} without --scrub and scrub the export instead (worldloom export --scrub).`, 'invalid');
+  }
   // Binary formats (Parquet) are decoded first; the import then reads what they decoded. An empty file is said to be empty.
   const empty = (options.head ?? source.text().slice(0, 64 * 1024)).trim() === '';
   const prepared = importer.prepare && !empty ? await importer.prepare(source, options) : source;
@@ -91,7 +100,7 @@ export async function importAsJob(
       : undefined;
   // A large file of a line-based format is read in a worker while this thread writes: reading and writing take a core each.
   const streamed =
-    !items && prepared === source && path && !empty && STREAMED_IMPORTERS[importer.id] && statSync(path).size >= STREAM_FROM_BYTES
+    !items && !options.scrub && prepared === source && path && !empty && STREAMED_IMPORTERS[importer.id] && statSync(path).size >= STREAM_FROM_BYTES
       ? streamOffThread(
           { path, name: source.name, format: importer.id, head: options.head ?? source.text().slice(0, 64 * 1024), options: { chatAs: options.chatAs, prompt: options.prompt, maxBytes: options.maxBytes } },
           new Date().toISOString(),
@@ -136,6 +145,8 @@ function* importBatches(
     skipped: [],
     trajectoryIds: [],
   };
+  const scrubber = options.scrub;
+  const countsBefore = scrubber ? { ...scrubber.report.counts } : null;
   const batchSize = options.batchSize ?? 500;
   let batch: BundleValues[] = [];
   const flush = () => {
@@ -191,7 +202,8 @@ function* importBatches(
         if (report.skipped.length < MAX_PROBLEMS) report.skipped.push({ line: item.line, what: item.what, reason: item.reason });
         continue;
       }
-      batch.push(item.kind === 'values' ? item.values : bundleValues(item.bundle));
+      if (item.kind === 'values' && scrubber) throw new UserError(`${source.name} was read as rows, which --scrub cannot reach; import it without --scrub.`, 'invalid');
+      batch.push(item.kind === 'values' ? item.values : bundleValues(scrubber ? scrubBundle(item.bundle, scrubber) : item.bundle));
       if (batch.length >= batchSize) {
         flush();
         yield;
@@ -201,6 +213,7 @@ function* importBatches(
   } finally {
     store.deferCheckpoints(false);
   }
+  if (scrubber && countsBefore) report.scrubbed = Object.fromEntries(Object.entries(scrubber.report.counts).map(([k, n]) => [k, n - countsBefore[k as ScrubKind]])) as Record<ScrubKind, number>;
   if (report.imported === 0 && report.alreadyPresent === 0 && report.problems.length === 0 && !options.signal?.aborted) {
     // Silence would read as success: say why nothing came in.
     report.problems.push({

@@ -21,6 +21,7 @@ import { workspaceHandlers } from './workspace-handlers';
 import { datasetHandlers } from './dataset-handlers';
 import { jobsHandlers } from './jobs-handlers';
 import { agentsHandlers } from './agents-handlers';
+import { sessionsHandlers } from './sessions-handlers';
 import { Jobs } from './jobs';
 import { Downloads } from './downloads';
 import { watchOtherWriters } from './change-events';
@@ -160,6 +161,6 @@ export class Studio {
     await this.models.unload();
   }
 
-  readonly handlers: Handlers = { ...workspaceHandlers(this), ...curationHandlers(this), ...simulationHandlers(this), ...datasetHandlers(this), ...perturbationHandlers(this), ...realityHandlers(this), ...evaluationHandlers(this), ...siblingHandlers(this), ...jobsHandlers(this), ...agentsHandlers(this) };
+  readonly handlers: Handlers = { ...workspaceHandlers(this), ...curationHandlers(this), ...simulationHandlers(this), ...datasetHandlers(this), ...perturbationHandlers(this), ...realityHandlers(this), ...evaluationHandlers(this), ...siblingHandlers(this), ...jobsHandlers(this), ...agentsHandlers(this), ...sessionsHandlers(this) };
 }
 

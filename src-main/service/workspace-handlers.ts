@@ -13,11 +13,12 @@ import { ImportUploads } from './import-upload';
 import { readRecent } from './recent-workspaces';
 import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
+import { Scrubber } from '../dataset/hygiene/scrub';
 import type { workspaceApi } from '../common/contract/workspace';
 
 export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceApi> {
   const uploads = new ImportUploads();
-  type ImportFile = (source: ImportSource, options: { format: string; head?: string; prompt?: string; chatAs?: 'world-model' | 'agent'; maxBytes?: number }) => Promise<ImportReport>;
+  type ImportFile = (source: ImportSource, options: { format: string; head?: string; prompt?: string; chatAs?: 'world-model' | 'agent'; maxBytes?: number; scrub?: Scrubber }) => Promise<ImportReport>;
   /**
    * Imports as one job. Cancelled, it keeps nothing: files this job had already imported are
    * taken back too. Otherwise every committed batch stays (a failing file keeps what came in
@@ -113,12 +114,14 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
   'import.finish': ({ uploadId, jobId }) =>
     importJob(jobId, 'Importing the dropped file', async (importFile) => [await uploads.finish({ uploadId }, importFile)]).then(([report]) => report!),
   'import.abort': (input) => uploads.abort(input),
-  'import.files': ({ paths, format, jobId, prompt, chatAs, maxMiB }) =>
+  'import.files': ({ paths, format, jobId, prompt, chatAs, maxMiB, scrub }) =>
     importJob(jobId, paths.length > 1 ? `Importing ${paths.length} files` : `Importing ${paths[0]}`, async (importFile, job) => {
       const reports: ImportReport[] = [];
+      // One scrubber for the whole import: the same address gets the same stand-in in every file.
+      const scrubber = scrub ? new Scrubber() : undefined;
       for (const [i, p] of paths.entries()) {
         job.progress(i, paths.length, `Importing ${p}`);
-        reports.push(await importFile(fileSource(p), { format, head: fileHead(p), ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}) }));
+        reports.push(await importFile(fileSource(p), { format, head: fileHead(p), ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}), ...(scrubber ? { scrub: scrubber } : {}) }));
       }
       return reports;
     }),

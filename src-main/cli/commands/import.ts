@@ -23,18 +23,19 @@ export function registerImport(program: Command): void {
       if (!Number.isInteger(n) || n < 1 || n > 64 * 1024) throw new InvalidArgumentError('a whole number of MiB from 1 to 65536');
       return n;
     })
-    .action((files: string[], opts: { workspace: string; format?: string; prompt?: string; chatAs?: 'world-model' | 'agent'; maxMib?: number }) =>
+    .option('--scrub', 'replace API keys, passwords, e-mail addresses and IPs in what comes in before anything is written (as export --scrub does)')
+    .action((files: string[], opts: { workspace: string; format?: string; prompt?: string; chatAs?: 'world-model' | 'agent'; maxMib?: number; scrub?: boolean }) =>
       withCore({ workspace: { path: opts.workspace, create: true } }, async (core) => {
         const jobId = 'cli-import';
         core.cancelOnInterrupt(jobId);
         let failed = false;
         for (const file of files) {
-          const [report] = await core.call('import.files', { paths: [file], format: opts.format, jobId, ...(opts.prompt ? { prompt: opts.prompt } : {}), ...(opts.chatAs ? { chatAs: opts.chatAs } : {}), ...(opts.maxMib ? { maxMiB: opts.maxMib } : {}) });
+          const [report] = await core.call('import.files', { paths: [file], format: opts.format, jobId, ...(opts.prompt ? { prompt: opts.prompt } : {}), ...(opts.chatAs ? { chatAs: opts.chatAs } : {}), ...(opts.maxMib ? { maxMiB: opts.maxMib } : {}), ...(opts.scrub ? { scrub: true } : {}) });
           for (const line of describeProblems(report!)) process.stderr.write(`${line}\n`);
           // What was left out on purpose is said too, so nothing is dropped without a word.
           for (const line of describeSkipped(report!)) process.stderr.write(`${line}\n`);
-          const { format, imported, alreadyPresent, problems, skipped } = report!;
-          process.stdout.write(JSON.stringify({ file, format, imported, alreadyPresent, problems: problems.length, skipped: skipped.length }) + '\n');
+          const { format, imported, alreadyPresent, problems, skipped, scrubbed } = report!;
+          process.stdout.write(JSON.stringify({ file, format, imported, alreadyPresent, problems: problems.length, skipped: skipped.length, ...(scrubbed ? { scrubbed } : {}) }) + '\n');
           if (imported === 0 && alreadyPresent === 0 && problems.length > 0) failed = true;
         }
         if (failed) process.exitCode = 1;

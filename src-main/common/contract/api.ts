@@ -12,10 +12,11 @@ import { workspaceApi } from './workspace';
 import { datasetApi } from './dataset';
 import { JobProgress, jobsApi } from './jobs';
 import { agentsApi } from './agents';
+import { sessionsApi } from './sessions';
 import { NodeRecord, TrajectoryRecord } from '../trajectory/model';
 
 /** Every method of the contract; each area of the product contributes its own file. */
-export const api = { ...workspaceApi, ...curationApi, ...simulationApi, ...datasetApi, ...perturbationApi, ...realityApi, ...evaluationApi, ...siblingsApi, ...jobsApi, ...agentsApi } as const;
+export const api = { ...workspaceApi, ...curationApi, ...simulationApi, ...datasetApi, ...perturbationApi, ...realityApi, ...evaluationApi, ...siblingsApi, ...jobsApi, ...agentsApi, ...sessionsApi } as const;
 
 export type ApiMethod = keyof typeof api;
 export type ApiInput<M extends ApiMethod> = z.input<(typeof api)[M]['input']>;

@@ -23,6 +23,8 @@ export const ImportReport = z.object({
   /** Parts read and left out on purpose, each with why. */
   skipped: z.array(z.object({ line: z.number().int().nullable(), what: z.string(), reason: z.string() })).default([]),
   trajectoryIds: z.array(z.string()),
+  /** With `scrub`: how many secrets and personal details were replaced, by kind. */
+  scrubbed: z.object({ apiKey: z.number().int(), password: z.number().int(), email: z.number().int(), ip: z.number().int() }).optional(),
 });
 export type ImportReport = z.infer<typeof ImportReport>;
 
@@ -118,6 +120,8 @@ export const workspaceApi = {
       chatAs: ChatAs,
       /** What one file may decode to, in MiB (`--max-mib`); 256 when not given. */
       maxMiB: z.number().int().min(1).max(64 * 1024).optional(),
+      /** Replace secrets and personal data (API keys, passwords, e-mail addresses, IPs) before anything is written, as exports' `--scrub` does. */
+      scrub: z.boolean().default(false),
     }),
     z.array(ImportReport),
   ),
