@@ -1,6 +1,6 @@
 // The layer order of src-main/ (LAYERS in eslint.config.mjs) is enforced by lint: these run
 // ESLint itself, with the project's own config, on small files that break the order and on
-// files that keep it, and check that the README states the same order and that every folder
+// files that keep it, and check that docs/architecture.md states the same order and that every folder
 // of src-main/ has its place in it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,11 +39,11 @@ describe('the layer order', () => {
     expect(await layerErrors('src-main/service/drives.test.ts', "import type { Studio } from './studio';\nexport type S = Studio;\n")).toEqual([]);
   });
 
-  it('names every folder of src-main/, and the README states the same order', () => {
+  it('names every folder of src-main/, and the architecture page states the same order', () => {
     const folders = readdirSync(join(PROJECT_ROOT, 'src-main')).filter((f) => statSync(join(PROJECT_ROOT, 'src-main', f)).isDirectory());
     expect(folders.filter((f) => f !== 'testing').sort()).toEqual(LAYERS.flat().sort());
-    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-    const stated = /\n {4}(common →[^`]*?)\n\n/.exec(readme)?.[1]?.replace(/\s+/g, ' ');
+    const architecture = readFileSync(join(PROJECT_ROOT, 'docs', 'architecture.md'), 'utf8');
+    const stated = /\n {4}(common →[^`]*?)\n\n/.exec(architecture)?.[1]?.replace(/\s+/g, ' ');
     expect(stated).toBe(LAYERS.map((layer) => layer.join(', ')).join(' → '));
   });
 });

@@ -40,7 +40,7 @@ export interface SessionSettings {
 
 export function defaultProviders(platform: NodeJS.Platform = process.platform): ProviderName[] {
   // Windows: CUDA where installed, else WebGPU on D3D12, which has the QMoE and linear-attention
-  // kernels that DirectML lacks (not measured here: no Windows machine; see README "Devices").
+  // kernels that DirectML lacks (not measured here: no Windows machine; see docs/models.md, "Devices").
   if (platform === 'win32') return ['cuda', 'webgpu', 'cpu'];
   if (platform === 'darwin') return ['webgpu', 'cpu'];
   if (platform === 'linux') return ['cuda', 'webgpu', 'cpu'];
