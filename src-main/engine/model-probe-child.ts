@@ -44,15 +44,15 @@ const report = (result: ProbeReport): void => {
 
 /** onnxruntime's reason, with what it means and what to do. */
 function onnxRefusal(name: string, said: string): string {
-  const prefix = `onnxruntime could not open ${name}: ${said.trim().split('\n')[0]}.`;
-  if (/protobuf parsing failed|parsefromstring|failed to load model|invalid model|no graph/i.test(said)) {
-    return `${prefix} The graph is not a readable ONNX model (damaged, cut short, or another kind of file): convert the model again into an empty folder or download it again.`;
+  const prefix = `onnxruntime could not open ${name}: ${said.trim().split('\n')[0]!.replace(/[.\s]+$/, '')}.`;
+  if (/no op registered|could not find an implementation|not a registered function|unrecognized op/i.test(said)) {
+    return `${prefix} The graph uses an operator this onnxruntime does not have: convert the model again with \`worldloom model:convert\`, or update Worldloom.`;
   }
   if (/external data|out of bounds|exceeds|file size|offset|length/i.test(said)) {
     return `${prefix} A weights file beside the graph (its external data) is shorter than the tensors the graph says it holds: copy or download the folder again, every file whole.`;
   }
-  if (/implementation|not a registered|no op registered|unrecognized|opset|domain/i.test(said)) {
-    return `${prefix} The graph uses an operator this onnxruntime does not have: convert the model again with \`worldloom model:convert\`, or update Worldloom.`;
+  if (/protobuf parsing failed|parsefromstring|failed to load model|invalid model|no graph/i.test(said)) {
+    return `${prefix} The graph is not a readable ONNX model (damaged, cut short, or another kind of file): convert the model again into an empty folder or download it again.`;
   }
   return `${prefix} Convert the model again into an empty folder, or download it again.`;
 }
