@@ -4,9 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelSpec, ModelState } from '../common/contract/simulation';
 import type { WorldModelEngine } from '../common/engine';
-import { GgufEngine } from '../engine/gguf/gguf-engine';
 import { findLocalGgufModels } from '../engine/gguf/local-models';
-import { OnnxEngine } from '../engine/onnx/onnx-engine';
 import { OpenAiCompatibleEngine } from '../engine/openai/openai-engine';
 import { GenerationParameters } from './generation-parameters';
 import { gpuRuntimeStatus } from './gpu-runtime';
@@ -78,12 +76,13 @@ export class ModelSession {
 /**
  * How each kind of engine opens, by the kind its spec names: a new engine is its folder under
  * engine/, its spec in the contract (ModelSpec) and one line here; the type makes a kind without
- * an opener fail to compile.
+ * an opener fail to compile. The in-process engines are imported when one is opened, so a door
+ * that never loads a model (`worldloom ls`, say) never loads onnxruntime or llama.cpp.
  */
 const ENGINES: { [K in ModelSpec['kind']]: (spec: Extract<ModelSpec, { kind: K }>, secrets?: SecretStore) => Promise<WorldModelEngine> } = {
-  onnx: (spec) => OnnxEngine.load(spec.path, { device: spec.device ?? 'auto', ...(spec.threads ? { intraOpThreads: spec.threads } : {}) }),
-  gguf: (spec) =>
-    GgufEngine.load(spec.path, {
+  onnx: async (spec) => (await import('../engine/onnx/onnx-engine')).OnnxEngine.load(spec.path, { device: spec.device ?? 'auto', ...(spec.threads ? { intraOpThreads: spec.threads } : {}) }),
+  gguf: async (spec) =>
+    (await import('../engine/gguf/gguf-engine')).GgufEngine.load(spec.path, {
       device: spec.device ?? 'auto',
       ...(spec.threads ? { threads: spec.threads } : {}),
       ...(spec.concurrency ? { sequences: spec.concurrency } : {}),
