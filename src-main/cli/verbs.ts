@@ -27,6 +27,7 @@ export const VERBS: Readonly<Record<string, () => Promise<RegisterVerb>>> = {
   'mcp-serve': async () => (await import('./commands/mcp-serve')).registerMcpServe,
   expand: async () => (await import('./commands/expand')).registerExpand,
   sessions: async () => (await import('./commands/sessions')).registerSessions,
+  quantize: async () => (await import('./commands/quantize')).registerQuantize,
 };
 
 /**
