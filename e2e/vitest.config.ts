@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // Tests spawn the built CLI (out/cli/): build it from the current source first.
+    globalSetup: ['src-main/testing/build-cli.setup.mjs'],
     // Verbose, so a skipped test's name (which says why it was skipped) is printed.
     reporters: ['verbose'],
   },

@@ -8,7 +8,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = join(ROOT, 'src-main', 'cli', 'worldloom.mjs');
+/** The built CLI (package.json's bin); the e2e setup builds it from the current source. */
+export const CLI = join(ROOT, 'out', 'cli', 'worldloom.js');
 /** The committed test model (qwen35/tiny-chat): tiny, fast, deterministic, its replies end; what the stories simulate with. */
 export const TEST_MODEL = join(ROOT, 'src-main', 'engine', 'onnx', 'fixtures', 'qwen35', 'tiny-chat');
 /** A model that never stops on its own (the parity fixture, stop rows weakened): for stories that cancel a long run. */

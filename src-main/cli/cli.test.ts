@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../store/workspace-store';
 import { awbLines } from '../testing/awb-fixtures';
+import { CLI_BIN } from '../testing/cli-bin';
 
-const bin = fileURLToPath(new URL('./worldloom.mjs', import.meta.url));
+const bin = CLI_BIN;
 const run = (...args: string[]) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
 
 describe('worldloom CLI', () => {

@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT, RESOURCES_DIR } from '../testing/paths';
+import { CLI_BIN } from '../testing/cli-bin';
 import { perturbationCatalog } from '../common/perturbations/registry';
 import type { Domain, NodeRecord } from '../common/trajectory/model';
 import { fileHead, fileSource } from '../parsing/sources';
@@ -250,7 +251,7 @@ describe('worldloom mcp-serve', () => {
 
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(PROJECT_ROOT, 'src-main/cli/worldloom.mjs'), 'mcp-serve', '--workspace', workspace, '--trajectory', mcpId, '--perturb', 'mcp.tool-error:0.5', '--seed', '1'],
+      args: [CLI_BIN, 'mcp-serve', '--workspace', workspace, '--trajectory', mcpId, '--perturb', 'mcp.tool-error:0.5', '--seed', '1'],
       cwd: PROJECT_ROOT,
       stderr: 'pipe',
     });
@@ -288,7 +289,7 @@ describe('worldloom mcp-serve', () => {
     });
   }, 180_000);
   it('serves a recorded MCP server over Streamable HTTP from the command line, behind its token', async () => {
-    const proc = spawn(process.execPath, [join(PROJECT_ROOT, 'src-main/cli/worldloom.mjs'), 'mcp-serve', '--workspace', workspace, '--trajectory', mcpId, '--http', '0', '--token', 'cli-token'], {
+    const proc = spawn(process.execPath, [CLI_BIN, 'mcp-serve', '--workspace', workspace, '--trajectory', mcpId, '--http', '0', '--token', 'cli-token'], {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

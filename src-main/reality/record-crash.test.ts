@@ -4,11 +4,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../store/workspace-store';
+import { CLI_BIN } from '../testing/cli-bin';
 
-const bin = fileURLToPath(new URL('../cli/worldloom.mjs', import.meta.url));
+const bin = CLI_BIN;
 const noBwrap = existsSync(process.env.WORLDLOOM_BWRAP ?? '/usr/bin/bwrap') ? '' : ' — skipped: bubblewrap is not installed';
 
 describe.skipIf(noBwrap !== '')(`record killed mid-session${noBwrap}`, () => {

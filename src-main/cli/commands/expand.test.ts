@@ -4,11 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../../store/workspace-store';
+import { CLI_BIN } from '../../testing/cli-bin';
 
-const bin = fileURLToPath(new URL('../worldloom.mjs', import.meta.url));
+const bin = CLI_BIN;
 const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
 
 describe('worldloom expand', () => {

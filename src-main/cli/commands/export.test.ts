@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MessagesRowSchema } from '../../dataset/writing/framework-schemas';
 import { generatedAwb } from '../../testing/awb-fixtures';
+import { CLI_BIN } from '../../testing/cli-bin';
 
-const bin = fileURLToPath(new URL('../worldloom.mjs', import.meta.url));
+const bin = CLI_BIN;
 const run = (...args: string[]) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
 
 describe('worldloom export (datasets)', { timeout: 240_000 }, () => {

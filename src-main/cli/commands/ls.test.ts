@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { awbLines } from '../../testing/awb-fixtures';
+import { CLI_BIN } from '../../testing/cli-bin';
 
-const bin = fileURLToPath(new URL('../worldloom.mjs', import.meta.url));
+const bin = CLI_BIN;
 const run = (...args: string[]) => execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
 const fails = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
 

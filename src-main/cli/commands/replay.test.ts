@@ -4,12 +4,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceStore } from '../../store/workspace-store';
 import { startFakeVllm, type FakeServer } from '../../testing/fake-vllm-server';
+import { CLI_BIN } from '../../testing/cli-bin';
 
-const bin = fileURLToPath(new URL('../worldloom.mjs', import.meta.url));
+const bin = CLI_BIN;
 
 /** Runs the CLI without blocking this process, where the stand-in servers answer. */
 function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {

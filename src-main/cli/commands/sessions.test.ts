@@ -2,11 +2,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SESSION_HOME_FILES, SESSION_SECRETS, writeSessionHome, writeSessionWithSecrets } from '../../testing/session-home';
+import { CLI_BIN } from '../../testing/cli-bin';
 
-const bin = fileURLToPath(new URL('../worldloom.mjs', import.meta.url));
+const bin = CLI_BIN;
 
 // Every call starts the CLI afresh (a few seconds each on a busy machine).
 describe('worldloom sessions', { timeout: 240_000 }, () => {
