@@ -15,11 +15,12 @@ import { exportSuite } from './export.bench';
 import { depthSuite } from './depth.bench';
 import { ggufSuite } from './gguf.bench';
 import { fanoutSuite } from './fanout.bench';
+import { probeSuite } from './probe.bench';
 
-const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, ggufSuite, nanoSuite, exportSuite, depthSuite, fanoutSuite];
+const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, ggufSuite, nanoSuite, exportSuite, depthSuite, fanoutSuite, probeSuite];
 
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
-// Suite names; `--preset NAME` (fanout, gguf) and its value are options, not suites.
+// Suite names; `--preset NAME` (fanout, gguf, probe) and its value are options, not suites.
 const wanted = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--preset');
 
 function row(f: Figure): string {
