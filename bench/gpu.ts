@@ -1,150 +1,134 @@
-// `npm run bench:gpu`: decode and prefill of a checkpoint with Qwen3.5-35B-A3B's per-layer
-// dimensions (make_checkpoint.py --preset real-dims, two layers, random weights) on this
-// machine's GPU, through the GGUF engine (CUDA, Vulkan) and the ONNX engine (WebGPU, CUDA),
-// each decode rate also given as a fraction of the memory-bandwidth limit: the bytes one
-// decoded token must read (every weight but the experts, plus top-k of the experts) against
-// the GPU's bandwidth. One prepared run of at most 8 minutes; never part of CI.
+// The GPU bench: GGUF files with Qwen3.5-35B-A3B's per-layer sizes (made by bench/gpu-pack/run.sh,
+// which also carries this file, bundled, to a machine with no Node) measured through the app's GGUF
+// engine on each device asked for: prompt reading, aggregate decode at several parallel sequences,
+// memory; each decode rate against the rate the GPU's memory bandwidth allows for the bytes its
+// steps read; the full 40-layer model's rates projected from two depths of the same layers.
+// Writes one JSON (--out) and prints a summary. Never part of CI: see docs/models.md "GPU figures".
 //
-// WORLDLOOM_GPU_BENCH_HF: an existing checkpoint (else one is made with native/.venv);
-// WORLDLOOM_GPU_BENCH_ONNX: its ONNX folder (else the ONNX rows are skipped with the reason);
-// WORLDLOOM_GPU_BANDWIDTH_GBS: the GPU's memory bandwidth when nvidia-smi's name is not in the table.
+// Usage: bench/gpu.ts --model A.gguf [--model B.gguf …] [--device vulkan --device cpu] --out FILE.json
+//        [--deadline-seconds 420] [--bandwidth-gbs N] [--prompt-lengths 512,8192] [--parallel 1,8,32]
+//        [--decode-tokens 64] [--cpu-decode-tokens 16] [--checkpoint TEXT]
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { readGgufFileInfo } from 'node-llama-cpp';
-import type { DeviceChoice } from '../src-main/common/device';
-import { GgufEngine } from '../src-main/engine/gguf/gguf-engine';
-import { OnnxEngine } from '../src-main/engine/onnx/onnx-engine';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PYTHON = join(ROOT, 'native', '.venv', 'bin', 'python');
-const DEADLINE = Date.now() + 8 * 60_000;
-const DECODE_TOKENS = 128;
-const PROMPT_TOKENS = 512;
+import { statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { DEVICE_CHOICES, type DeviceChoice } from '../src-main/common/device';
+import { usableCores } from '../src-main/engine/usable-cores';
+import { REFERENCE_MODEL } from './gpu/figures';
+import { readGgufSummary } from './gpu/gguf-weights';
+import { measureModel } from './gpu/measure';
+import { decodeRows, goals, project, summaryLines, type Bandwidth, type MeasuredModel, type Projection } from './gpu/report';
 
 /** Peak memory bandwidth, GB/s, of GPUs the lent machines and users are likely to have. */
 const BANDWIDTH_GBS: [RegExp, number][] = [
   [/H200/i, 4800], [/H100.*PCIe/i, 2000], [/H100/i, 3350], [/A100.*80/i, 2039], [/A100/i, 1555], [/L40S/i, 864], [/L4\b/i, 300],
   [/RTX 5090/i, 1792], [/RTX 4090/i, 1008], [/RTX 4080/i, 717], [/RTX 3090/i, 936], [/Arc.*B580/i, 456], [/Arc.*A770/i, 560],
 ];
+/** The machine the pack is made for; a run with no GPU still gives its rates as fractions of it. */
+const REFERENCE_GPU = { name: 'NVIDIA H200', gbs: 4800 };
 
-interface Row { engine: string; device: string; decode?: number; prefill?: number; fraction?: number; note: string }
+function numbers(text: string, flag: string): number[] {
+  const values = text.split(',').map(Number);
+  if (values.some((value) => !Number.isInteger(value) || value < 1)) throw new Error(`${flag} takes whole numbers separated by commas, not ${text}`);
+  return values;
+}
 
-function gpuBandwidth(): { name: string; gbs: number | null } {
+function gpuName(): string | null {
   const smi = spawnSync('nvidia-smi', ['--query-gpu=name', '--format=csv,noheader'], { encoding: 'utf8' });
-  const name = smi.status === 0 ? smi.stdout.trim().split('\n')[0]! : 'unknown GPU';
-  const fromEnv = Number(process.env.WORLDLOOM_GPU_BANDWIDTH_GBS);
-  if (fromEnv > 0) return { name, gbs: fromEnv };
-  return { name, gbs: BANDWIDTH_GBS.find(([pattern]) => pattern.test(name))?.[1] ?? null };
+  return smi.status === 0 ? smi.stdout.trim().split('\n')[0]! : null;
 }
 
-function python(args: string[]): void {
-  const result = spawnSync(PYTHON, args, { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${args.join(' ')} failed (${result.status})`);
-}
-
-/** Bytes one decoded token reads from a GGUF: all weights except the embedding table, experts at top-k / count. */
-async function bytesPerToken(file: string): Promise<number> {
-  const info = await readGgufFileInfo(file, { readTensorInfo: true });
-  const arch = (info.metadata as unknown as Record<string, Record<string, unknown>>)[String(info.metadata.general.architecture)] ?? {};
-  const share = Number(arch.expert_used_count ?? 1) / Number(arch.expert_count ?? 1);
-  const bytesPerElement: Record<number, number> = { 0: 4, 1: 2, 8: 34 / 32, 30: 2 };
-  let total = 0;
-  for (const tensor of info.tensorInfo ?? []) {
-    if (tensor.name === 'token_embd.weight') continue;
-    const elements = tensor.dimensions.reduce<number>((product, d) => product * Number(d), 1);
-    const bytes = elements * (bytesPerElement[tensor.ggmlType] ?? 4);
-    total += /_exps\./.test(tensor.name) ? bytes * share : bytes;
+function bandwidthOf(gpu: string | null, override: string | undefined): Bandwidth {
+  if (override) {
+    const gbs = Number(override);
+    if (!(gbs > 0)) throw new Error(`--bandwidth-gbs takes a positive number of GB/s, not ${override}`);
+    return { bytesPerSecond: gbs * 1e9, source: `${gbs} GB/s as given (--bandwidth-gbs)` };
   }
-  return total;
-}
-
-type Timed = { decode: number; prefill: number };
-
-async function measure(engine: Pick<GgufEngine, 'generateFromIds'>, vocabulary: number): Promise<Timed> {
-  const prompt = Array.from({ length: PROMPT_TOKENS }, (_, i) => 3 + ((i * 7919) % (vocabulary - 3)));
-  const once = async (): Promise<Timed> => {
-    const times: number[] = [];
-    const [result] = await engine.generateFromIds(
-      [{ id: 'g', promptIds: prompt, sampling: { temperature: 0, topK: 0, topP: 1, maxTokens: DECODE_TOKENS, seed: 0, stop: [] } }],
-      (event) => { if (event.tokenId !== undefined) times.push(performance.now()); },
-    );
-    if (result!.finishReason === 'error') throw new Error(result!.error);
-    return { decode: (1000 * (times.length - 1)) / (times.at(-1)! - times[0]!), prefill: result!.timings.prefillMs };
+  const known = gpu ? BANDWIDTH_GBS.find(([pattern]) => pattern.test(gpu))?.[1] : undefined;
+  if (gpu && known) return { bytesPerSecond: known * 1e9, source: `${gpu}: ${known} GB/s peak` };
+  return {
+    bytesPerSecond: REFERENCE_GPU.gbs * 1e9,
+    source: `${REFERENCE_GPU.name}'s ${REFERENCE_GPU.gbs} GB/s peak, the machine this bench is made for (${gpu ? `${gpu} is not in the table; set --bandwidth-gbs` : 'no NVIDIA GPU here'})`,
   };
-  await once();
-  return once();
 }
 
 async function main(): Promise<void> {
-  const scratch = mkdtempSync(join(tmpdir(), 'worldloom-bench-gpu-'));
-  const rows: Row[] = [];
-  try {
-    let hf = process.env.WORLDLOOM_GPU_BENCH_HF ? resolve(process.env.WORLDLOOM_GPU_BENCH_HF) : '';
-    if (!hf) {
-      if (!existsSync(PYTHON)) throw new Error(`Set WORLDLOOM_GPU_BENCH_HF or run npm run python:setup (${PYTHON} is missing).`);
-      hf = join(scratch, 'hf');
-      python(['-m', 'qwen35.make_checkpoint', '--out', hf, '--seed', '7', '--layers', '2', '--preset', 'real-dims']);
-    }
-    const files: Record<string, string> = {};
-    for (const type of ['f32', 'q8_0'] as const) {
-      files[type] = join(scratch, `real-dims-${type}.gguf`);
-      python(['-m', 'qwen35.convert', '--to', 'gguf', '--from', hf, '--out', files[type]!, '--type', type]);
-    }
-    const gpu = gpuBandwidth();
-    for (const device of ['cuda', 'vulkan'] as DeviceChoice[]) {
-      for (const [type, file] of Object.entries(files)) {
-        if (Date.now() > DEADLINE - 60_000) { rows.push({ engine: `gguf ${type}`, device, note: 'skipped: out of time' }); continue; }
-        let engine: GgufEngine;
-        try {
-          engine = await GgufEngine.load(file, { device, sequences: 1, contextLength: 2048 });
-        } catch (error) {
-          rows.push({ engine: `gguf ${type}`, device, note: `not run: ${(error as Error).message}` });
-          continue;
-        }
-        try {
-          const vocabulary = Number((await readGgufFileInfo(file)).metadata.tokenizer?.ggml?.tokens?.length ?? 1000);
-          const timed = await measure(engine, vocabulary);
-          const limit = gpu.gbs ? (gpu.gbs * 1e9) / (await bytesPerToken(file)) : null;
-          rows.push({ engine: `gguf ${type}`, device: engine.describe().device, ...timed, fraction: limit ? timed.decode / limit : undefined,
-            note: engine.describe().notes[1] ?? '' });
-        } finally {
-          await engine.dispose();
-        }
-      }
-    }
-    const onnx = process.env.WORLDLOOM_GPU_BENCH_ONNX ? resolve(process.env.WORLDLOOM_GPU_BENCH_ONNX) : null;
-    for (const device of ['webgpu', 'cuda'] as DeviceChoice[]) {
-      if (!onnx) { rows.push({ engine: 'onnx fp32', device, note: 'not run: set WORLDLOOM_GPU_BENCH_ONNX to the checkpoint\'s ONNX folder' }); continue; }
-      if (Date.now() > DEADLINE - 60_000) { rows.push({ engine: 'onnx fp32', device, note: 'skipped: out of time' }); continue; }
+  const { values } = parseArgs({
+    options: {
+      model: { type: 'string', multiple: true, default: [] },
+      device: { type: 'string', multiple: true, default: [] },
+      out: { type: 'string' },
+      'deadline-seconds': { type: 'string', default: '420' },
+      'bandwidth-gbs': { type: 'string' },
+      'prompt-lengths': { type: 'string', default: '512,8192' },
+      parallel: { type: 'string', default: '1,8,32' },
+      'decode-tokens': { type: 'string', default: '64' },
+      'cpu-decode-tokens': { type: 'string', default: '16' },
+      checkpoint: { type: 'string', default: '' },
+    },
+  });
+  if (values.model.length === 0 || !values.out) throw new Error('give --model FILE.gguf (one or more) and --out FILE.json; bench/gpu-pack/run.sh makes the models');
+  const devices = (values.device.length ? values.device : ['vulkan', 'cpu']) as DeviceChoice[];
+  for (const device of devices) if (!DEVICE_CHOICES.includes(device)) throw new Error(`--device ${device}: choose among ${DEVICE_CHOICES.join(', ')}`);
+  const deadline = Date.now() + 1000 * numbers(values['deadline-seconds'], '--deadline-seconds')[0]!;
+  const promptLengths = numbers(values['prompt-lengths'], '--prompt-lengths');
+  const parallel = numbers(values.parallel, '--parallel');
+  const gpu = gpuName();
+  const bandwidth = bandwidthOf(gpu, values['bandwidth-gbs']);
+
+  const files = await Promise.all(values.model.map(async (file) => ({ file, bytes: statSync(file).size, ...(await readGgufSummary(file)) })));
+  // Deepest first: if time runs out, the figures closest to the real model are the ones kept.
+  files.sort((a, b) => b.weights.layers - a.weights.layers);
+  const models: MeasuredModel[] = [];
+  for (const device of devices) {
+    for (const file of files) {
+      const model: MeasuredModel = { file: file.file, fileType: file.fileType, fileBytes: file.bytes, weights: file.weights, requestedDevice: device, measurement: null };
+      models.push(model);
+      if (Date.now() > deadline) { model.error = 'out of time'; continue; }
       try {
-        const engine = await OnnxEngine.load(onnx, { device, prefixReuse: false });
-        try {
-          const timed = await measure(engine, 1000);
-          const limit = gpu.gbs ? (gpu.gbs * 1e9) / (await bytesPerToken(files.f32!)) : null;
-          rows.push({ engine: 'onnx fp32', device: engine.describe().device, ...timed, fraction: limit ? timed.decode / limit : undefined, note: '' });
-        } finally {
-          await engine.dispose();
-        }
+        model.measurement = await measureModel(file.file, file.vocabulary, {
+          device,
+          promptLengths,
+          parallel,
+          decodeTokens: numbers(device === 'cpu' ? values['cpu-decode-tokens'] : values['decode-tokens'], '--decode-tokens')[0]!,
+          decodePromptTokens: 32,
+          deadline,
+        });
       } catch (error) {
-        rows.push({ engine: 'onnx fp32', device, note: `not run: ${(error as Error).message}` });
+        model.error = (error as Error).message;
       }
+      process.stderr.write(`${summaryLines([model], [], bandwidth).join('\n')}\n`);
     }
-    process.stdout.write(`GPU: ${gpu.name}, ${gpu.gbs ? `${gpu.gbs} GB/s` : 'bandwidth unknown (set WORLDLOOM_GPU_BANDWIDTH_GBS)'}\n`);
-    process.stdout.write(`checkpoint: ${hf}; prompt ${PROMPT_TOKENS} tokens, ${DECODE_TOKENS} greedy tokens\n`);
-    for (const row of rows) {
-      const figures = row.decode === undefined ? '' :
-        `decode ${row.decode.toFixed(1)} tok/s${row.fraction === undefined ? '' : ` (${(100 * row.fraction).toFixed(1)}% of the bandwidth limit)`}, ` +
-        `prefill ${row.prefill!.toFixed(0)} ms; `;
-      process.stdout.write(`${row.engine.padEnd(10)} ${row.device.padEnd(28)} ${figures}${row.note}\n`);
-    }
-    process.stdout.write(`${JSON.stringify({ gpu, rows })}\n`);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
   }
+  const projections: Projection[] = [];
+  for (const device of devices) {
+    const measured = models.filter((model) => model.requestedDevice === device && model.measurement);
+    for (const fileType of new Set(measured.map((model) => model.fileType))) {
+      const same = measured.filter((model) => model.fileType === fileType).sort((a, b) => a.weights.layers - b.weights.layers);
+      const projection = same.length >= 2 ? project(same[0]!, same.at(-1)!, bandwidth) : null;
+      if (projection) projections.push(projection);
+    }
+  }
+  const report = {
+    bench: 'gpu',
+    date: new Date().toISOString(),
+    runtime: { node: process.version, execPath: process.execPath },
+    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, usableCores: usableCores(), memoryBytes: totalmem(), gpu },
+    bandwidth,
+    referenceModel: REFERENCE_MODEL,
+    checkpoint: values.checkpoint,
+    method:
+      'prompt reading: one sequence, greedy, the engine\'s prefill time; decode: N sequences of one llama.cpp context with distinct 32-token ' +
+      'prompts, greedy, tokens counted while all N were decoding; bytes a step reads: every weight but the embedding table, the routed ' +
+      'experts at the share N tokens reach on uniform routing (random weights route about uniformly)',
+    models: models.map((model) => ({ ...model, decodeVsLimit: decodeRows(model, bandwidth) })),
+    projections,
+    goals: models.filter((model) => model.requestedDevice !== 'cpu').flatMap((model) => goals(model, bandwidth)),
+  };
+  writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`bandwidth: ${bandwidth.source}\n${summaryLines(models, projections, bandwidth).join('\n')}\nwrote ${values.out}\n`);
+  if (!models.some((model) => model.measurement)) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

@@ -6,10 +6,14 @@ conditional form), so every architectural feature of the real Qwen3.5-MoE is pre
 DeltaNet linear-attention layers per gated full-attention layer, q/k norms, partial interleaved
 multimodal rotary, top-k routed experts plus a gated shared expert. Only the sizes are small.
 
-Usage: python -m qwen35.make_checkpoint --out DIR --seed N [--form causal|conditional] [--layers N] [--preset tiny|real-dims] [--dtype float32|bfloat16] [--chat]
+Usage: python -m qwen35.make_checkpoint --out DIR --seed N [--form causal|conditional] [--layers N] [--preset tiny|real-dims]
+       [--full-attention-interval N] [--context-length N] [--dtype float32|bfloat16] [--chat]
 
 --preset real-dims keeps the tiny vocabulary but has Qwen3.5-35B-A3B's per-layer dimensions
 (hidden 2048, 256 experts top-8 plus the shared expert, its head sizes), two layers by default.
+--full-attention-interval 4 gives it the real model's layer pattern (three linear-attention layers,
+then one full-attention layer); --context-length raises the 4,096 positions the checkpoint declares
+(the GPU bench reads 8,192-token prompts).
 
 --chat makes the app tests' model instead of a parity model: replies end (the `<|im_end|>` row is
 strengthened rather than weakened), the chat template has no think block, and the generation
@@ -94,13 +98,15 @@ PRESETS = {
 }
 
 
-def text_config_fields(vocab_size: int, layers: int, ids: dict, preset: str = "tiny") -> dict:
+def text_config_fields(vocab_size: int, layers: int, ids: dict, preset: str = "tiny", interval: int | None = None, context_length: int = CONTEXT_LENGTH) -> dict:
     sizes = {k: v for k, v in PRESETS[preset].items() if k not in ("layers", "mrope_section")}
+    if interval is not None:
+        sizes["full_attention_interval"] = interval
     return {
         "vocab_size": vocab_size,
         "num_hidden_layers": layers,
         **sizes,
-        "max_position_embeddings": CONTEXT_LENGTH,
+        "max_position_embeddings": context_length,
         "rms_norm_eps": 1e-6,
         "hidden_act": "silu",
         "tie_word_embeddings": False,
@@ -117,8 +123,8 @@ def text_config_fields(vocab_size: int, layers: int, ids: dict, preset: str = "t
     }
 
 
-def build_model(form: str, vocab_size: int, layers: int, ids: dict, preset: str = "tiny"):
-    text = text_config_fields(vocab_size, layers, ids, preset)
+def build_model(form: str, vocab_size: int, layers: int, ids: dict, preset: str = "tiny", interval: int | None = None, context_length: int = CONTEXT_LENGTH):
+    text = text_config_fields(vocab_size, layers, ids, preset, interval, context_length)
     if form == "causal":
         config = Qwen3_5MoeTextConfig(**text)
         config.architectures = ["Qwen3_5MoeForCausalLM"]
@@ -247,7 +253,15 @@ def generation_config(ids: dict, greedy: bool = False) -> GenerationConfig:
 
 
 def make_checkpoint(
-    out: Path, seed: int, form: str = "causal", layers: int | None = None, preset: str = "tiny", dtype: str = "float32", chat: bool = False
+    out: Path,
+    seed: int,
+    form: str = "causal",
+    layers: int | None = None,
+    preset: str = "tiny",
+    dtype: str = "float32",
+    chat: bool = False,
+    interval: int | None = None,
+    context_length: int = CONTEXT_LENGTH,
 ) -> Path:
     if form not in ("causal", "conditional"):
         raise ValueError(f"--form must be causal or conditional, not {form!r}")
@@ -255,16 +269,18 @@ def make_checkpoint(
         raise ValueError(f"--preset must be one of {', '.join(PRESETS)}, not {preset!r}")
     if dtype not in ("float32", "bfloat16"):
         raise ValueError(f"--dtype must be float32 or bfloat16, not {dtype!r}")
-    interval = PRESETS[preset]["full_attention_interval"]
+    if interval is not None and interval < 1:
+        raise ValueError(f"--full-attention-interval must be 1 or more, not {interval}")
+    if context_length < 1024:
+        raise ValueError(f"--context-length must be at least 1024 (a world-model step needs that much), not {context_length}")
+    interval = PRESETS[preset]["full_attention_interval"] if interval is None else interval
     layers = PRESETS[preset]["layers"] if layers is None else layers
     if layers < interval or layers % interval:
-        raise ValueError(
-            f"--layers must be a multiple of {interval} for --preset {preset} ({interval - 1} linear-attention + 1 full), not {layers}"
-        )
+        raise ValueError(f"--layers must be a multiple of {interval} for --preset {preset} and this interval ({interval - 1} linear-attention + 1 full), not {layers}")
     torch.manual_seed(seed)
     tokenizer = train_tokenizer()
     ids = {token: tokenizer.token_to_id(token) for token in SPECIAL_TOKENS + PLAIN_ADDED_TOKENS}
-    model = build_model(form, padded_vocab_size(tokenizer), layers, ids, preset)
+    model = build_model(form, padded_vocab_size(tokenizer), layers, ids, preset, interval, context_length)
     generator = torch.Generator().manual_seed(seed)
     if chat:
         scale_weights(model, generator, tokenizer.get_vocab_size(), [ids["<|endoftext|>"]], ids["<|im_end|>"])
@@ -277,7 +293,7 @@ def make_checkpoint(
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out, safe_serialization=True)
     tokenizer.save(str(out / "tokenizer.json"))
-    (out / "tokenizer_config.json").write_text(json.dumps(tokenizer_config(tokenizer, CONTEXT_LENGTH, PLAIN_TEMPLATE if chat else None), indent=2) + "\n")
+    (out / "tokenizer_config.json").write_text(json.dumps(tokenizer_config(tokenizer, context_length, PLAIN_TEMPLATE if chat else None), indent=2) + "\n")
     return out
 
 
@@ -288,11 +304,13 @@ def main(argv=None) -> int:
     parser.add_argument("--form", default="causal", help="causal (Qwen3_5MoeForCausalLM) or conditional (…ForConditionalGeneration)")
     parser.add_argument("--layers", default=None, type=int, help="decoder layers: tiny a multiple of 4 (default 4), real-dims a multiple of 2 (default 2)")
     parser.add_argument("--preset", default="tiny", help="tiny (default, the fixtures' sizes) or real-dims (Qwen3.5-35B-A3B's per-layer sizes)")
+    parser.add_argument("--full-attention-interval", default=None, type=int, help="one full-attention layer every N layers (default: the preset's; 4 is the real model's)")
+    parser.add_argument("--context-length", default=CONTEXT_LENGTH, type=int, help=f"positions the checkpoint declares (default {CONTEXT_LENGTH})")
     parser.add_argument("--dtype", default="float32", help="float32 (default) or bfloat16 (as the real checkpoints are stored)")
     parser.add_argument("--chat", action="store_true", help="the app tests' model: replies end, no think block, greedy defaults")
     args = parser.parse_args(argv)
     try:
-        out = make_checkpoint(args.out, args.seed, args.form, args.layers, args.preset, args.dtype, args.chat)
+        out = make_checkpoint(args.out, args.seed, args.form, args.layers, args.preset, args.dtype, args.chat, args.full_attention_interval, args.context_length)
     except ValueError as error:
         print(f"make_checkpoint: {error}", file=sys.stderr)
         return 2
