@@ -2,6 +2,7 @@
 // selects), and which of two world models came closer: the corpus part of the compare slice.
 // The replay itself runs as the compare slice's reality job, so its progress (done, in
 // flight, failed, rate) shows where every replay's does.
+import type { ApiOutput } from '../../../src-main/common/contract/api';
 import { call } from '../api/client';
 import { plural } from '../../../src-main/common/plural';
 import { runJob, useCompare, writeReport } from './compare';
@@ -25,7 +26,18 @@ export function changeCorpusFilter(filter: string): void {
 /** Replays every recorded trajectory the filter selects through the loaded model, all steps at once up to what it takes. */
 export async function replayCorpus(): Promise<void> {
   const filter = corpus().filter.trim();
-  const result = await runJob('Replaying the recorded trajectories', (jobId) => call('reality.replay', { jobId, filter, sampling: {} }));
+  await replayInto((jobId) => call('reality.replay', { jobId, filter, sampling: {} }));
+}
+
+/** Replays these trajectories (sessions just imported, say) as one corpus and opens its report. */
+export async function replayTrajectories(trajectoryIds: string[]): Promise<void> {
+  if (trajectoryIds.length === 0) return;
+  setCorpus({ open: true, trajectoryIds, report: null, failures: [], ab: null });
+  await replayInto((jobId) => call('reality.replay', { jobId, trajectoryIds, sampling: {} }));
+}
+
+async function replayInto(replay: (jobId: string) => Promise<ApiOutput<'reality.replay'>>): Promise<void> {
+  const result = await runJob('Replaying the recorded trajectories', replay);
   if (!result) return;
   setCorpus({ trajectoryIds: result.trajectoryIds, report: result.report, failures: result.failures, tokensPerSecond: result.tokensPerSecond, ab: null });
   if (result.failures.length > 0) {

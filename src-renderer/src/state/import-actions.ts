@@ -83,9 +83,16 @@ export async function importFiles(files: File[]): Promise<void> {
   });
 }
 
-export async function importPaths(paths: string[]): Promise<void> {
-  if (paths.length === 0) return;
-  await importJob((jobId) => call('import.files', { paths, format: 'auto', jobId }));
+/** Imports files the core reads itself; `scrub` replaces secrets and personal data first. Answers the ids of the trajectories that came in. */
+export async function importPaths(paths: string[], options: { scrub?: boolean } = {}): Promise<string[]> {
+  if (paths.length === 0) return [];
+  let imported: string[] = [];
+  await importJob(async (jobId) => {
+    const reports = await call('import.files', { paths, format: 'auto', jobId, scrub: options.scrub ?? false });
+    imported = reports.flatMap((r) => r.trajectoryIds);
+    return reports;
+  });
+  return imported;
 }
 
 /** Stops the import: an upload stops sending, and whatever the core had imported is taken back. */

@@ -12,6 +12,9 @@ function listed<T>(items: readonly T[], line: (item: T) => string, rest: (n: num
   return items.length > SHOWN ? [...shown, rest(items.length - SHOWN)] : shown;
 }
 
+/** How the scrubber's kinds read in a notice. */
+const SCRUBBED: Record<string, string> = { apiKey: 'API keys', password: 'passwords', email: 'e-mail addresses', ip: 'IP addresses' };
+
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function importReportNotice(r: ImportReport): Pick<Notice, 'kind' | 'title' | 'lines'> {
@@ -20,6 +23,7 @@ export function importReportNotice(r: ImportReport): Pick<Notice, 'kind' | 'titl
     ...(r.alreadyPresent ? [`${r.alreadyPresent} already in the workspace`] : []),
     ...(r.problems.length ? [plural(r.problems.length, 'problem', 'problems')] : []),
     ...(r.skipped.length ? [plural(r.skipped.length, 'part left out on purpose', 'parts left out on purpose')] : []),
+    ...(r.scrubbed ? [`scrubbed: ${Object.entries(r.scrubbed).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${SCRUBBED[k] ?? k}`).join(', ') || 'nothing to replace'}`] : []),
   ];
   const at = (line: number | null) => (line === null ? '' : `line ${line}: `);
   return {

@@ -16,6 +16,7 @@ import { NodeInspector } from './NodeInspector';
 import { ModelPanel } from './simulate/ModelPanel';
 import { modelDisplayName } from './simulate/model-name';
 import { EvaluationPanel } from './evaluation/EvaluationPanel';
+import { SessionsPanel } from './sessions/SessionsPanel';
 import { RecordForm } from './compare/RecordForm';
 import { useSimulation } from '../state/simulation';
 import { TrajectoryList } from './TrajectoryList';
@@ -26,12 +27,15 @@ import { ExpandDialog } from './agents/ExpandDialog';
 import { NEW_TRAJECTORY_EVENT } from './TrajectoryList';
 import { plural } from '../../../src-main/common/plural';
 
+/** The panels that open as dialogs over the workspace, by their title. */
+const PANEL_TITLES = { model: 'World model', evaluation: 'Evaluation', export: 'Export dataset' } as const;
+
 export function StudioView() {
   const workspace = useUiStore((s) => s.workspace)!;
   const nativeDialogs = useUiStore((s) => s.app?.nativeDialogs ?? false);
   const trajectory = useUiStore((s) => s.trajectory);
   const fileInput = useRef<HTMLInputElement>(null);
-  const [panel, setPanel] = useState<'none' | 'new' | 'export' | 'model' | 'evaluation' | 'record' | 'expand'>('none');
+  const [panel, setPanel] = useState<'none' | 'new' | 'export' | 'model' | 'evaluation' | 'record' | 'expand' | 'sessions'>('none');
   const model = useSimulation((s) => s.model);
 
   const layout = useUiStore((s) => s.layout);
@@ -89,8 +93,9 @@ export function StudioView() {
       <header className="toolbar" inert={underOverlay}>
         <span className="brand">Worldloom</span>
         <WorkspaceMenu onNewTrajectory={() => setPanel('new')} />
-        <span className="workspace-path" title={workspace.path}>
-          {workspace.path}
+        {/* The file's name keeps its place at any width; the whole path is a hover (and the Workspace menu) away. */}
+        <span className="workspace-path" title={workspace.path} data-testid="workspace-path">
+          {workspace.path.split(/[\\/]/).pop() || workspace.path}
         </span>
         <span className="muted workspace-counts">
           {plural(workspace.trajectories, 'trajectory', 'trajectories')} · {plural(workspace.steps, 'step')}
@@ -101,13 +106,14 @@ export function StudioView() {
         <button className="model-button" onClick={() => setPanel(panel === 'model' ? 'none' : 'model')} title="World model">
           Model: {model?.loading ? 'loading…' : model?.loaded ? `${modelDisplayName(model.loaded)} · ${model.loaded.device}` : 'none'}
         </button>
-        <button onClick={() => void undo()} disabled={!nextUndo} title={nextUndo ? `Undo the ${nextUndo} (Ctrl+Z)` : 'Nothing to undo'}>
-          Undo
+        <button className="icon-button" aria-label="Undo" onClick={() => void undo()} disabled={!nextUndo} title={nextUndo ? `Undo the ${nextUndo} (Ctrl+Z)` : 'Nothing to undo'}>
+          ↶
         </button>
-        <button onClick={() => void redo()} disabled={!nextRedo} title={nextRedo ? `Redo the ${nextRedo} (Ctrl+Shift+Z)` : 'Nothing to redo'}>
-          Redo
+        <button className="icon-button" aria-label="Redo" onClick={() => void redo()} disabled={!nextRedo} title={nextRedo ? `Redo the ${nextRedo} (Ctrl+Shift+Z)` : 'Nothing to redo'}>
+          ↷
         </button>
         <button onClick={() => void startImport()}>Import…</button>
+        <button onClick={() => setPanel(panel === 'sessions' ? 'none' : 'sessions')} title="Sessions coding agents keep on this machine: find, import, replay">Sessions…</button>
         <input
           ref={fileInput}
           type="file"
@@ -129,12 +135,24 @@ export function StudioView() {
           ?
         </button>
       </header>
+      {/* Model, Evaluation and Export float over the workspace as dialogs instead of pushing it down; Esc or × closes them. */}
+      {(panel === 'model' || panel === 'evaluation' || panel === 'export') && (
+        <div className={`sheets floating floating-${panel}`} role="dialog" aria-label={PANEL_TITLES[panel]} inert={underOverlay}>
+          <div className="floating-head">
+            <h2>{PANEL_TITLES[panel]}</h2>
+            <button type="button" className="icon-button" aria-label={`Close the ${PANEL_TITLES[panel]} dialog`} title="Close (Esc)" onClick={() => setPanel('none')}>
+              ×
+            </button>
+          </div>
+          {panel === 'model' && <ModelPanel onDone={() => setPanel('none')} />}
+          {panel === 'evaluation' && <EvaluationPanel />}
+          {panel === 'export' && <ExportDialog onDone={() => setPanel('none')} />}
+        </div>
+      )}
       <div className="sheets" inert={underOverlay}>
         {panel === 'new' && <NewTrajectoryForm onDone={() => setPanel('none')} />}
-        {panel === 'model' && <ModelPanel onDone={() => setPanel('none')} />}
-        {panel === 'evaluation' && <EvaluationPanel />}
+        {panel === 'sessions' && <SessionsPanel />}
         {panel === 'record' && <RecordForm onDone={() => setPanel('none')} />}
-        {panel === 'export' && <ExportDialog onDone={() => setPanel('none')} />}
         {panel === 'expand' && <ExpandDialog onDone={() => setPanel('none')} />}
       </div>
       <div className="panes" style={{ gridTemplateColumns: columns }} inert={underOverlay}>
