@@ -8,6 +8,7 @@ import { agentWorldBenchFormatEntry } from './agentworldbench';
 import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
 import { claudeCodeFormat } from './claude-code';
+import { clineTaskFormat } from './cline-task';
 import { closestFormat, firstLineOf } from './closest-format';
 import { codexRolloutFormat } from './codex-rollout';
 import { UnknownFormatError, type FormatEntry, type TrajectoryImporter } from './format';
@@ -46,6 +47,7 @@ export const FORMATS: readonly FormatEntry[] = [
   claudeCodeFormat,
   codexRolloutFormat,
   geminiCliFormat,
+  clineTaskFormat,
   inspectLogFormat,
   otelGenAiFormat,
 ];
