@@ -19,8 +19,11 @@ export type AgentEvent =
   | { kind: 'user'; text: string; line: number | null }
   /** The agent's own words or reasoning; they go with its next call. */
   | { kind: 'thought'; text: string; line: number | null }
-  /** `rawArguments`: the arguments' JSON text as the source wrote it, kept as written in the action (`2.0` stays `2.0`). */
-  | { kind: 'call'; id: string; name: string; arguments: unknown; rawArguments?: string | null; line: number | null }
+  /**
+   * `rawArguments`: the arguments' JSON text as the source wrote it, kept as written in the action (`2.0` stays `2.0`).
+   * `wholeCall`: a shell call whose other arguments change what it does (the folder it runs in, its timeout) is the whole call, not only its command.
+   */
+  | { kind: 'call'; id: string; name: string; arguments: unknown; rawArguments?: string | null; wholeCall?: boolean; line: number | null }
   | { kind: 'result'; id: string; content: string; isError?: boolean; line: number | null }
   /** Something the reader read and left out on purpose. */
   | { kind: 'skip'; what: string; reason: string; line: number | null };
@@ -97,9 +100,9 @@ function argvCommand(argv: readonly unknown[]): string | null {
  * The action text: the command a shell tool ran, else the call as JSON, its arguments as the
  * source wrote them when their text is given.
  */
-export function agentAction(name: string, args: unknown, rawArguments?: string | null): string {
+export function agentAction(name: string, args: unknown, rawArguments?: string | null, wholeCall = false): string {
   const value = parsedArguments(args);
-  if (toolKind(name) === 'terminal' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  if (!wholeCall && toolKind(name) === 'terminal' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const field = COMMAND_FIELDS.find((f) => f in value);
     const command = field ? (value as Record<string, unknown>)[field] : undefined;
     if (typeof command === 'string') return command.replace(/\r?\n$/, '');
@@ -127,6 +130,7 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
     name: string;
     args: unknown;
     raw: string | null;
+    wholeCall: boolean;
     line: number | null;
     thought: string | null;
     userMessages: string[];
@@ -156,7 +160,7 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
       const harness = HARNESS_TOOLS.test(ev.name);
       // A harness call (a to-do list) is not a step, so the reasoning before it stays for the
       // next call that is one, instead of leaving with the harness call.
-      const open: Open = { name: ev.name, args: ev.arguments, raw: ev.rawArguments ?? null, line: ev.line, thought: !harness && thoughts.length ? thoughts.splice(0).join('\n\n') : null, userMessages: harness ? [] : later.splice(0), harness };
+      const open: Open = { name: ev.name, args: ev.arguments, raw: ev.rawArguments ?? null, wholeCall: ev.wholeCall ?? false, line: ev.line, thought: !harness && thoughts.length ? thoughts.splice(0).join('\n\n') : null, userMessages: harness ? [] : later.splice(0), harness };
       if (calls.has(ev.id)) {
         items.push({ kind: 'problem', line: ev.line, field: 'id', reason: `tool call id ${JSON.stringify(ev.id)} is used twice; the second call was not read` });
         continue;
@@ -181,7 +185,7 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
       }
       kinds.add(toolKind(open.name));
       open.step = {
-        action: agentAction(open.name, open.args, open.raw),
+        action: agentAction(open.name, open.args, open.raw, open.wholeCall),
         observation: ev.content,
         agentReasoning: open.thought,
         origin: 'real',
@@ -196,7 +200,7 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
   for (const open of order) {
     if (open.step) continue;
     if (open.harness) items.push(skip(open.line, `the harness call ${open.name}`, 'the agent told its own harness something (a to-do list, a plan, done) or asked the person a question; nothing ran in the environment'));
-    else items.push(skip(open.line, `the call ${firstLine(agentAction(open.name, open.args, open.raw))}`, 'the session ends (or was interrupted) before the tool answered it, so it has no observation'));
+    else items.push(skip(open.line, `the call ${firstLine(agentAction(open.name, open.args, open.raw, open.wholeCall))}`, 'the session ends (or was interrupted) before the tool answered it, so it has no observation'));
   }
   if (thoughts.length) items.push(skip(null, `the agent's last words: ${firstLine(thoughts.join('\n'))}`, 'a reply to the person after its last tool call, not an action on the environment'));
   yield* items;

@@ -22,7 +22,8 @@ describe('Codex CLI rollout JSONL', () => {
     expect(trajectory).toMatchObject({ title: 'Codex CLI 0.46.0 · 0199a1b2-codex-fixture', domain: 'swe' });
     expect(nodes[0]!.observation).toBe('Working directory: /repo\n\nList the Python files and fix the typo in README.md');
     expect(steps(bundles[0]!)).toEqual([
-      ['ls *.py', 'app.py\nutil.py\n'],
+      // The folder it ran in stays in the action, as the model wrote the call.
+      ['{"name":"shell","arguments":{"command":["bash","-lc","ls *.py"],"workdir":"/repo"}}', 'app.py\nutil.py\n'],
       ['{"name":"apply_patch","arguments":"*** Begin Patch\\n*** Update File: README.md\\n@@\\n-Teh app\\n+The app\\n*** End Patch\\n"}', 'Success. Updated the following files:\nM README.md\n'],
       ["rg -n Teh .", ''],
     ]);
@@ -52,9 +53,9 @@ describe('Codex CLI rollout JSONL', () => {
     // Counted by hand: the person's `git status`, then the agent's three calls.
     expect(steps(bundles[0]!)).toEqual([
       ['git status --short', ' M forecast.py\n'],
-      ['python forecast.py Oslo', "Traceback (most recent call last):\nKeyError: 'temp'\n"],
+      ['{"name":"shell_command","arguments":{"command":"python forecast.py Oslo","workdir":"/home/ana/weather"}}', "Traceback (most recent call last):\nKeyError: 'temp'\n"],
       ['{"name":"mcp__weather__forecast","arguments":{"lat":59.90,"lon":10.75,"days":1}}', '{"temperature": 3.0, "unit": "C"}'],
-      ["sed -i 's/temp/temperature/' forecast.py && python forecast.py Oslo", 'Oslo: 3.0 C\n'],
+      ['{"name":"exec_command","arguments":{"cmd":"sed -i \'s/temp/temperature/\' forecast.py && python forecast.py Oslo","workdir":"/home/ana/weather","yield_time_ms":1000}}', 'Oslo: 3.0 C\n'],
     ]);
     expect(nodes[1]!.provenance.tool).toMatchObject({ name: 'shell' });
     expect(nodes[1]!.provenance.tool).not.toHaveProperty('isError');
@@ -67,6 +68,30 @@ describe('Codex CLI rollout JSONL', () => {
       '1 × work-tree snapshot (ghost_snapshot)',
       "3 × run details before a command's output",
       "the agent's last words: forecast.py read the key `temp`; the service answers `temperature`. Fixed, and Oslo prints 3.0 C.",
+    ]);
+  });
+
+  it('exec_command and shell_command keep their working folder, timeout and other arguments as the agent ran them; a bare command reads as typed', () => {
+    const text = [
+      '{"type":"session_meta","payload":{"id":"wd","cwd":"/a","cli_version":"0.114.0"}}',
+      '{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Build both"}]}}',
+      '{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\\"cmd\\":\\"make\\",\\"workdir\\":\\"/a/server\\",\\"timeout_ms\\":120000}","call_id":"c1"}}',
+      '{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"ok server"}}',
+      '{"type":"response_item","payload":{"type":"function_call","name":"shell_command","arguments":"{\\"command\\":\\"make\\",\\"workdir\\":\\"/a/client\\",\\"timeout_ms\\":60000.0}","call_id":"c2"}}',
+      '{"type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"ok client"}}',
+      '{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\\"cmd\\":\\"ls\\"}","call_id":"c3"}}',
+      '{"type":"response_item","payload":{"type":"function_call_output","call_id":"c3","output":"Makefile"}}',
+      '{"type":"response_item","payload":{"type":"local_shell_call","call_id":"c4","status":"completed","action":{"type":"exec","command":["make","test"],"working_directory":"/a/client","timeout_ms":1000}}}',
+      '{"type":"response_item","payload":{"type":"local_shell_call_output","call_id":"c4","output":"passed"}}',
+    ].join('\n');
+    const { bundles, problems } = runImporter(codexRolloutImporter, 'rollout.jsonl', text);
+    expect(problems).toEqual([]);
+    expect(steps(bundles[0]!).map(([action]) => action)).toEqual([
+      '{"name":"exec_command","arguments":{"cmd":"make","workdir":"/a/server","timeout_ms":120000}}',
+      // Numbers as written: 60000.0 stays 60000.0.
+      '{"name":"shell_command","arguments":{"command":"make","workdir":"/a/client","timeout_ms":60000.0}}',
+      'ls',
+      '{"name":"local_shell","arguments":{"command":["make","test"],"working_directory":"/a/client","timeout_ms":1000}}',
     ]);
   });
 

@@ -71,6 +71,17 @@ function outputText(output: unknown): { text: string; exitCode?: number; details
  */
 const HARNESS_USER_TEXT = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<INSTRUCTIONS>|<user_shell_command>|<turn_aborted>|<skill[\s>]|<subagent_notification>|<context_update>|<tool_context>|<reasoning_context>)/i;
 /** A shell command the person ran (`!cmd`), as Codex tells the model about it: the command, then its result with run details. */
+/**
+ * Whether a shell call's arguments hold more than its command (exec_command's `workdir`,
+ * `timeout_ms`, `yield_time_ms`…): then the action is the whole call as the model made it, so a
+ * session working in several folders keeps where each command ran.
+ */
+function ranWith(args: unknown): boolean {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return false;
+  const keys = Object.keys(args).filter((k) => (args as Record<string, unknown>)[k] !== null && (args as Record<string, unknown>)[k] !== undefined);
+  return keys.some((k) => k === 'command' || k === 'cmd') && keys.some((k) => k !== 'command' && k !== 'cmd');
+}
+
 const USER_SHELL = /^\s*<user_shell_command>\n<command>\n([\s\S]*?)\n<\/command>\n<result>\n([\s\S]*)\n<\/result>\n<\/user_shell_command>\s*$/;
 
 /**
@@ -275,15 +286,16 @@ export const codexRolloutImporter: TrajectoryImporter = {
           const args = parsedArguments(item.arguments);
           // The arguments' text as the model wrote it, so the action keeps its numbers as written.
           const raw = typeof item.arguments === 'string' && typeof args === 'object' && args !== null ? item.arguments : null;
-          events.push({ kind: 'call', id: String(item.call_id ?? item.id), name: String(item.name), arguments: args, rawArguments: raw, line });
+          events.push({ kind: 'call', id: String(item.call_id ?? item.id), name: String(item.name), arguments: args, rawArguments: raw, ...(ranWith(args) ? { wholeCall: true } : {}), line });
           break;
         }
         case 'custom_tool_call':
           events.push({ kind: 'call', id: String(item.call_id ?? item.id), name: String(item.name), arguments: item.input, line });
           break;
         case 'local_shell_call': {
-          const action = (item.action ?? {}) as { command?: unknown; working_directory?: unknown };
-          events.push({ kind: 'call', id: String(item.call_id ?? item.id), name: 'local_shell', arguments: { command: action.command }, line });
+          const { type: _exec, ...action } = (item.action ?? {}) as Record<string, unknown>;
+          // The folder, timeout and environment it ran with are kept beside the command, as Codex wrote them.
+          events.push({ kind: 'call', id: String(item.call_id ?? item.id), name: 'local_shell', arguments: action, rawArguments: Object.keys(action).length > 1 ? JSON.stringify(action) : null, ...(ranWith(action) ? { wholeCall: true } : {}), line });
           break;
         }
         case 'function_call_output':
