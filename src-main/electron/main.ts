@@ -20,7 +20,9 @@ let mainWindow: BrowserWindow | null = null;
 
 const studio = new Studio({
   door: 'electron',
-  resourcesDir: join(app.getAppPath(), 'resources'),
+  // A packed app has resources/ as plain files beside its asar (electron-builder.config.mjs), where
+  // the engines' native code can open the embedded model by path.
+  resourcesDir: app.isPackaged ? join(process.resourcesPath, 'worldloom') : join(app.getAppPath(), 'resources'),
   secrets: keychainSecrets(),
   pickWorkspace: async (mode) => {
     const filters = [{ name: 'Worldloom workspace', extensions: ['worldloom'] }];
