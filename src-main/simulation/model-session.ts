@@ -37,12 +37,14 @@ export class ModelSession {
 
   state(): ModelState {
     const d = this.engine?.describe();
+    const local = findLocalGgufModels();
     return {
       loaded: d ? { ...d, recommendedSampling: new GenerationParameters(d).recommended, source: this.source } : null,
       defaultModelPath: defaultModelPath(this.resourcesDir),
       gpuRuntime: gpuRuntimeStatus(),
       loading: this.loading,
-      localGguf: findLocalGgufModels(),
+      localGguf: local.models,
+      localGgufUnreadable: local.unreadable,
     };
   }
 
@@ -86,6 +88,7 @@ const ENGINES: { [K in ModelSpec['kind']]: (spec: Extract<ModelSpec, { kind: K }
       device: spec.device ?? 'auto',
       ...(spec.threads ? { threads: spec.threads } : {}),
       ...(spec.concurrency ? { sequences: spec.concurrency } : {}),
+      ...(spec.adapter ? { adapter: spec.adapter } : {}),
     }),
   openai: openAiEngine,
 };

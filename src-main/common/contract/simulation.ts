@@ -28,6 +28,8 @@ export const ModelSpec = z.discriminatedUnion('kind', [
     threads: CpuThreads.optional(),
     /** Parallel sequences of the context: steps and samples that decode together. */
     concurrency: Concurrency.optional(),
+    /** A GGUF LoRA adapter file applied over the model while it runs (engine/gguf/lora-adapter.ts). */
+    adapter: z.string().min(1).max(4096).optional(),
   }),
   z.object({
     kind: z.literal('openai'),
@@ -104,6 +106,10 @@ export const ModelState = z.object({
   /** GGUF models already on this machine in LM Studio's and Ollama's folders, to open without a download. */
   localGguf: z
     .array(z.object({ path: z.string(), name: z.string(), source: z.enum(['LM Studio', 'Ollama']), bytes: z.number() }))
+    .optional(),
+  /** LM Studio's and Ollama's folders that exist but could not be read, with why each is searched and the reason. */
+  localGgufUnreadable: z
+    .array(z.object({ source: z.enum(['LM Studio', 'Ollama']), folder: z.string(), why: z.string(), reason: z.string() }))
     .optional(),
 });
 export type ModelState = z.infer<typeof ModelState>;

@@ -1,9 +1,9 @@
 // LM Studio's and Ollama's model folders laid out as those apps write them, found and named.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findLocalGgufModels } from './local-models';
+import { OLLAMA_LINUX_SERVICE_FOLDER, findLocalGgufModels, modelFolders } from './local-models';
 
 const home = mkdtempSync(join(tmpdir(), 'worldloom-home-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -30,7 +30,8 @@ describe('local GGUF models', () => {
     put(join(home, '.ollama', 'models', 'manifests', 'registry.ollama.ai', 'library', 'qwen-agentworld', '35b-q5'), JSON.stringify(manifest));
     put(join(home, '.ollama', 'models', 'manifests', 'registry.ollama.ai', 'someone', 'other', 'latest'), '{ not json');
 
-    const found = findLocalGgufModels(home);
+    const { models: found, unreadable } = findLocalGgufModels({ home, env: {}, platform: 'darwin' });
+    expect(unreadable).toEqual([]);
     expect(found.map(({ path, name, source }) => ({ path, name, source })).sort((a, b) => a.path.localeCompare(b.path))).toEqual([
       { path: older, name: 'a/b/small.gguf', source: 'LM Studio' },
       { path: model, name: 'qwen-agentworld:35b-q5', source: 'Ollama' },
@@ -41,6 +42,53 @@ describe('local GGUF models', () => {
   });
 
   it('finds nothing, without failing, where neither app is installed', () => {
-    expect(findLocalGgufModels(join(home, 'nobody'))).toEqual([]);
+    expect(findLocalGgufModels({ home: join(home, 'nobody'), env: {}, platform: 'darwin' })).toEqual({ models: [], unreadable: [] });
+  });
+
+  it('reads OLLAMA_MODELS and the folder LM Studio settings name, and names a folder it cannot read', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'worldloom-ollama-'));
+    const blob = put(join(elsewhere, 'blobs', 'sha256-cccc'), 'GGUF moved');
+    put(
+      join(elsewhere, 'manifests', 'hf.co', 'unsloth', 'qwen-agentworld-35b-a3b-gguf', 'Q4_K_M'),
+      JSON.stringify({ layers: [{ mediaType: 'application/vnd.ollama.image.model', digest: 'sha256:cccc' }] }),
+    );
+    const lmsHome = mkdtempSync(join(tmpdir(), 'worldloom-lms-home-'));
+    const downloads = join(lmsHome, 'Models on D');
+    const custom = put(join(downloads, 'lmstudio-community', 'Qwen-GGUF', 'qwen-Q6_K.gguf'));
+    put(join(lmsHome, '.lmstudio', 'settings.json'), JSON.stringify({ downloadsFolder: downloads }));
+    const notAFolder = put(join(lmsHome, 'ollama-models-file'), 'oops');
+    try {
+      const found = findLocalGgufModels({ home: lmsHome, env: { OLLAMA_MODELS: elsewhere }, platform: 'win32' });
+      expect(found.models.map(({ path, name, source }) => ({ path, name, source }))).toEqual([
+        { path: custom, name: 'lmstudio-community/Qwen-GGUF/qwen-Q6_K.gguf', source: 'LM Studio' },
+        { path: blob, name: 'hf.co/unsloth/qwen-agentworld-35b-a3b-gguf:Q4_K_M', source: 'Ollama' },
+      ]);
+      const wrong = findLocalGgufModels({ home: lmsHome, env: { OLLAMA_MODELS: notAFolder }, platform: 'win32' });
+      expect(wrong.unreadable).toEqual([{ source: 'Ollama', folder: notAFolder, why: 'OLLAMA_MODELS', reason: 'it is a file, not a folder' }]);
+      if (process.getuid?.() !== 0) {
+        // Root lists any folder, so the permission case is checked only as an ordinary user.
+        chmodSync(elsewhere, 0o000);
+        const denied = findLocalGgufModels({ home: lmsHome, env: { OLLAMA_MODELS: elsewhere }, platform: 'linux' });
+        expect(denied.unreadable[0]).toMatchObject({ folder: elsewhere, reason: expect.stringMatching(/permission denied/) });
+        chmodSync(elsewhere, 0o755);
+      }
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+      rmSync(lmsHome, { recursive: true, force: true });
+    }
+  });
+
+  it("searches each OS's default folders, the Linux service's among them, and OLLAMA_MODELS first", () => {
+    const on = (platform: NodeJS.Platform, env: Record<string, string> = {}) =>
+      modelFolders({ home: '/home/ada', env, platform }).map((f) => `${f.source}: ${f.folder}`);
+    expect(on('linux', { OLLAMA_MODELS: '~/big-disk/ollama' })).toEqual([
+      'LM Studio: /home/ada/.lmstudio/models',
+      'LM Studio: /home/ada/.cache/lm-studio/models',
+      'Ollama: /home/ada/big-disk/ollama',
+      'Ollama: /home/ada/.ollama/models',
+      `Ollama: ${OLLAMA_LINUX_SERVICE_FOLDER}`,
+    ]);
+    expect(on('darwin')).not.toContain(`Ollama: ${OLLAMA_LINUX_SERVICE_FOLDER}`);
+    expect(on('darwin')).toContain('Ollama: /home/ada/.ollama/models');
   });
 });

@@ -129,6 +129,18 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
           </ul>
         </div>
       )}
+      {(model?.localGgufUnreadable?.length ?? 0) > 0 && (
+        <div className="local-gguf-unreadable" role="note">
+          <h4>Model folders Worldloom could not read</h4>
+          <ul>
+            {model!.localGgufUnreadable!.map((f) => (
+              <li key={f.folder}>
+                <code>{f.folder}</code> <span className="muted">({f.source}: {f.why})</span>: {f.reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <form
         onSubmit={(e) => {
           e.preventDefault();
