@@ -9,7 +9,7 @@ import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
 import { claudeCodeFormat } from './claude-code';
 import { clineTaskFormat } from './cline-task';
-import { closestFormat, firstLineOf } from './closest-format';
+import { closestFormat, firstLineOf, lookalike } from './closest-format';
 import { codexRolloutFormat } from './codex-rollout';
 import { UnknownFormatError, type FormatEntry, type TrajectoryImporter } from './format';
 import type { TrajectoryExporter } from '../dataset/writing/file-writer';
@@ -104,6 +104,12 @@ export function importerFor(format: string, name: string, head: string): Traject
 
 /** Why no importer took the file: the format it comes closest to and what it lacks, or what it looks like. */
 function whyNot(head: string): string {
+  const like = lookalike(head);
+  if (like) {
+    const reader = like.formatId ? IMPORTERS.find((i) => i.id === like.formatId) : undefined;
+    if (reader) return `It looks like ${like.what}, which Worldloom reads as ${reader.label} (${reader.id}), but not in this shape: import it with --format ${reader.id} to see what that reader finds missing.`;
+    return `It looks like ${like.what}, which Worldloom does not read${like.advice ? `: ${like.advice}` : ''}.`;
+  }
   const near = closestFormat(head, IMPORT_FORMAT_IDS);
   if (near) {
     const label = IMPORTERS.find((i) => i.id === near.id)!.label;
