@@ -1,5 +1,6 @@
 // Import of 100,000 AgentWorldBench lines (20,000 trajectories of 5 turns) against merely
-// reading and JSON-parsing the same file. Goal: ≤ 3×. Beside it, the same rows written with
+// reading and JSON-parsing the same file, then a folder of agent sessions listed and imported
+// (./sessions.bench.ts). Goal: ≤ 3×. Beside it, the same rows written with
 // nothing to read (their values made beforehand): what SQLite alone takes to store them, the
 // part of an import that reading in parallel cannot hide.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { importAsJob } from '../src-main/formats/import-trajectories';
 import { WorkspaceStore } from '../src-main/store/workspace-store';
 import { generatedAwb } from '../src-main/testing/awb-fixtures';
 import { median, timeIt, type BenchSuite } from './bench';
+import { sessionFigures } from './sessions.bench';
 
 const ROUNDS = 5;
 
@@ -52,6 +54,8 @@ export const importSuite: BenchSuite = {
       const middle = rounds.find((r) => r.ratio === median(rounds.map((x) => x.ratio)))!;
       const writeRatio = median(rounds.map((r) => r.writeMs / r.parseMs));
       const writing = rounds.find((r) => r.writeMs / r.parseMs === writeRatio)!;
+      // The sessions agents keep on disk: listed and imported, with their own peer (./sessions.bench.ts).
+      const sessions = await sessionFigures();
       return [
         { name: 'read + JSON.parse 100k lines', value: middle.parseMs, unit: 'ms' },
         {
@@ -71,6 +75,7 @@ export const importSuite: BenchSuite = {
           ratio: writeRatio,
           note: `ratio to the same round's read + JSON.parse, median of ${ROUNDS} (${rounds.map((r) => (r.writeMs / r.parseMs).toFixed(2)).join(', ')}×): SQLite storing 20k trajectories and 120k nodes in batches of 500, as the import does; an import cannot take less`,
         },
+        ...sessions,
       ];
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,82 @@
+// Agent sessions written at bench time, laid out where each agent keeps them under a home
+// folder: Claude Code (~/.claude/projects), Codex (~/.codex/sessions) and Gemini CLI
+// (~/.gemini/tmp), in each one's own file shape, with shell calls and outputs of realistic
+// sizes, until they weigh what was asked for.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export interface GeneratedSessions {
+  files: string[];
+  bytes: number;
+  toolCalls: number;
+}
+
+const output = (n: number, size: number) => `line ${n}: ${'ok '.repeat(Math.max(1, Math.floor(size / 3)))}`.slice(0, size);
+
+function claudeSession(s: number, calls: number, outputBytes: number): string {
+  const base = { isSidechain: false, userType: 'external', cwd: `/home/dev/project-${s % 20}`, sessionId: `claude-${s}`, version: '2.0.14' };
+  const lines: string[] = [JSON.stringify({ ...base, parentUuid: null, type: 'user', message: { role: 'user', content: `Task ${s}: find why the build fails` }, uuid: `u${s}-0`, timestamp: '2026-01-01T00:00:00.000Z' })];
+  let parent = `u${s}-0`;
+  for (let c = 0; c < calls; c++) {
+    const use = `u${s}-${c}-a`;
+    const result = `u${s}-${c}-r`;
+    lines.push(JSON.stringify({ ...base, parentUuid: parent, type: 'assistant', message: { id: `m${c}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${s}_${c}`, name: 'Bash', input: { command: `grep -rn needle-${c} src/`, description: 'search' } }] }, uuid: use, timestamp: '2026-01-01T00:00:01.000Z' }));
+    lines.push(JSON.stringify({ ...base, parentUuid: use, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${s}_${c}`, content: output(c, outputBytes) }] }, uuid: result, timestamp: '2026-01-01T00:00:02.000Z' }));
+    parent = result;
+  }
+  return lines.join('\n') + '\n';
+}
+
+function codexSession(s: number, calls: number, outputBytes: number): string {
+  const lines: string[] = [
+    JSON.stringify({ timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: `codex-${s}`, cwd: `/home/dev/project-${s % 20}`, cli_version: '0.114.0' } }),
+    JSON.stringify({ timestamp: '2026-01-01T00:00:00.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `Task ${s}: list what changed` }] } }),
+  ];
+  for (let c = 0; c < calls; c++) {
+    lines.push(JSON.stringify({ timestamp: '2026-01-01T00:00:01.000Z', type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `git log -n ${c + 1}`, workdir: `/home/dev/project-${s % 20}` }), call_id: `call_${s}_${c}` } }));
+    lines.push(JSON.stringify({ timestamp: '2026-01-01T00:00:02.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: `call_${s}_${c}`, output: output(c, outputBytes) } }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+function geminiSession(s: number, calls: number, outputBytes: number): string {
+  const messages: unknown[] = [{ id: 'm0', timestamp: '2026-01-01T00:00:00.000Z', type: 'user', content: `Task ${s}: count the lines` }];
+  for (let c = 0; c < calls; c++) {
+    messages.push({
+      id: `m${c + 1}`,
+      timestamp: '2026-01-01T00:00:01.000Z',
+      type: 'gemini',
+      content: '',
+      model: 'gemini-2.5-pro',
+      toolCalls: [{ id: `sh-${c}`, name: 'run_shell_command', args: { command: `wc -l file-${c}` }, result: [{ functionResponse: { id: `sh-${c}`, name: 'run_shell_command', response: { output: output(c, outputBytes) } } }], status: 'success', timestamp: '2026-01-01T00:00:02.000Z' }],
+    });
+  }
+  return JSON.stringify({ sessionId: `gemini-${s}`, projectHash: `p${s % 20}`, startTime: '2026-01-01T00:00:00.000Z', lastUpdated: '2026-01-01T00:01:00.000Z', messages }, null, 2);
+}
+
+/** Writes at least `count` sessions and `bytes` in all under `home`, the three agents in turn. */
+export function writeGeneratedSessions(home: string, count: number, bytes: number): GeneratedSessions {
+  const perSession = Math.ceil(bytes / count);
+  // One call and its result take about this much besides the output itself.
+  const outputBytes = 1500;
+  const calls = Math.max(1, Math.round(perSession / (outputBytes + 600)));
+  const files: string[] = [];
+  let written = 0;
+  let toolCalls = 0;
+  for (let s = 0; s < count || written < bytes; s++) {
+    const kind = s % 3;
+    const path =
+      kind === 0
+        ? join(home, '.claude/projects', `-home-dev-project-${s % 20}`, `session-${s}.jsonl`)
+        : kind === 1
+          ? join(home, '.codex/sessions/2026/01', String((s % 28) + 1).padStart(2, '0'), `rollout-2026-01-01T00-00-00-${s}.jsonl`)
+          : join(home, '.gemini/tmp', `p${s % 20}`, 'chats', `session-${s}.json`);
+    const text = kind === 0 ? claudeSession(s, calls, outputBytes) : kind === 1 ? codexSession(s, calls, outputBytes) : geminiSession(s, calls, outputBytes);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+    files.push(path);
+    written += Buffer.byteLength(text);
+    toolCalls += calls;
+  }
+  return { files, bytes: written, toolCalls };
+}
