@@ -105,7 +105,15 @@ describe.skipIf(NO_CHROMIUM !== '')(`cleaning up a workspace${NO_CHROMIUM}`, () 
     await page.keyboard.press('Control+z');
     await list.getByRole('button', { name: /term-0001/ }).waitFor();
 
-    await list.getByRole('button', { name: 'Delete', exact: true }).click();
+    // Deleting the whole trajectory asks first, naming it and how much goes; Cancel keeps it.
+    await list.getByRole('button', { name: 'Delete…', exact: true }).click();
+    const ask = page.getByRole('alertdialog', { name: 'Delete this trajectory?' });
+    await expect.poll(() => ask.textContent()).toMatch(/term-0001.*with every step in it: \d+ nodes in all/);
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => ask.count()).toBe(0);
+    expect(await list.getByRole('button', { name: /term-0001/ }).count()).toBe(1);
+    await list.getByRole('button', { name: 'Delete…', exact: true }).click();
+    await ask.getByRole('button', { name: 'Delete the trajectory' }).click();
     await expect.poll(() => list.getByRole('button', { name: /term-0001/ }).count()).toBe(0);
     await expect.poll(() => tree(page).count()).toBe(0);
     await page.locator('body').press('Control+z');

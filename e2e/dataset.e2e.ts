@@ -19,7 +19,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user exporting a dataset${NO_CHROMIUM}`, 
     await page.getByRole('button', { name: 'Export…' }).click();
     const dialog = page.getByRole('form', { name: 'Export dataset' });
     const count = dialog.getByTestId('dataset-count');
-    await expect.poll(() => count.textContent()).toBe('5 examples from 2 trajectories');
+    await expect.poll(() => count.textContent()).toBe('5 examples from 2 trajectories: 5 real');
 
     // A typo in the filter is reported where it is, and nothing can be exported.
     const expression = dialog.getByLabel('Filter expression');
@@ -28,7 +28,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user exporting a dataset${NO_CHROMIUM}`, 
     await expect.poll(() => dialog.getByRole('button', { name: 'Export', exact: true }).isDisabled()).toBe(true);
 
     await expression.fill('depth >= 2');
-    await expect.poll(() => count.textContent()).toBe('3 examples from 2 trajectories');
+    await expect.poll(() => count.textContent()).toBe('3 examples from 2 trajectories: 3 real');
     const preview = dialog.getByRole('region', { name: 'Example preview' });
     await preview.locator('summary').first().click();
     await expect.poll(() => preview.locator('.dataset-message').first().textContent()).toContain('system');

@@ -37,7 +37,7 @@ describe.skipIf(NO_CHROMIUM !== '')(`the samples of one action side by side in t
     expect(await actionSamples.getByTestId('sibling-sample').count()).toBe(4);
     expect(await actionSamples.getByLabel('Real observation', { exact: true }).count()).toBe(1);
     expect(await actionSamples.getByRole('table', { name: 'Pairwise agreement' }).getByRole('row').count()).toBe(5);
-    expect(await actionSamples.getByTestId('action-agreement').textContent()).toMatch(/^agreement \d+%$/);
+    expect(await actionSamples.getByTestId('action-agreement').textContent()).toMatch(/^agree with each other \d+%$/);
     await actionSamples.getByTestId('consensus-observation').waitFor();
     // A diff of any two: here the real observation against a sample, in Monaco.
     await actionSamples.locator('.monaco-diff-editor').waitFor({ timeout: 30_000 });

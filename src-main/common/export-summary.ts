@@ -10,15 +10,26 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 /** What leaves out model-written examples nobody reviewed, in the filter language both doors take. */
 export const UNREVIEWED_FILTER = 'not simulated or reviewed';
 
-export function exportSummaryLines(s: Summary): string[] {
-  const total = s.examples.train + s.examples.validation;
-  const { real, edited, simulatedReviewed, simulatedUnreviewed } = s.composition;
-  const parts = [
+/** "39 real, 12 simulated not reviewed": what examples teach, as the export dialog says it before and after exporting. */
+export function compositionText({ real, edited, simulatedReviewed, simulatedUnreviewed }: Summary['composition']): string {
+  return [
     real > 0 && `${real} real`,
     edited > 0 && `${edited} edited`,
     simulatedReviewed > 0 && `${simulatedReviewed} simulated and reviewed`,
     simulatedUnreviewed > 0 && `${simulatedUnreviewed} simulated not reviewed`,
-  ].filter(Boolean);
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** Why unreviewed model-written examples deserve a look, and the filter that leaves them out. */
+export function unreviewedLine(simulatedUnreviewed: number): string {
+  return `${count(simulatedUnreviewed, 'example')} ${simulatedUnreviewed === 1 ? 'teaches an observation' : 'teach observations'} the model wrote and nobody starred, rated, tagged or noted; the filter \`${UNREVIEWED_FILTER}\` leaves them out.`;
+}
+
+export function exportSummaryLines(s: Summary): string[] {
+  const total = s.examples.train + s.examples.validation;
+  const { simulatedUnreviewed } = s.composition;
   const split =
     s.split >= 1
       ? 'all in train (no validation split)'
@@ -29,11 +40,7 @@ export function exportSummaryLines(s: Summary): string[] {
       ? `${count(s.removed.duplicates, 'duplicate')} and ${count(s.removed.nearDuplicates, 'near-duplicate')} removed`
       : 'no duplicates found'
     : 'duplicates kept';
-  const lines = [`${count(total, 'example')}: ${parts.join(', ')}; ${split}; ${dedup}.`];
-  if (simulatedUnreviewed > 0) {
-    lines.push(
-      `${count(simulatedUnreviewed, 'example')} ${simulatedUnreviewed === 1 ? 'teaches an observation' : 'teach observations'} the model wrote and nobody starred, rated, tagged or noted; the filter \`${UNREVIEWED_FILTER}\` leaves them out.`,
-    );
-  }
+  const lines = [`${count(total, 'example')}: ${compositionText(s.composition)}; ${split}; ${dedup}.`];
+  if (simulatedUnreviewed > 0) lines.push(unreviewedLine(simulatedUnreviewed));
   return lines;
 }

@@ -47,6 +47,8 @@ describe('dataset export job', () => {
       { action: 'ls', observation: 'c.txt', origin: 'perturbed', modelId: 'm', seed: 3, perturbation: 'timeout' },
       { action: 'pwd', observation: '/root', origin: 'edited' },
     ]);
+    // The preview says it before anything is written, with the same counts the export then reports.
+    expect(previewDataset(bundleSource([bundle]), { filter: '', scope: { kind: 'all' } }, {}, 0).composition).toEqual({ real: 1, edited: 1, simulatedReviewed: 1, simulatedUnreviewed: 2 });
     const summary = await exportAs(bundleSource([bundle]), opts(join(freshDir(), 'ds')));
     expect(summary.composition).toEqual({ real: 1, edited: 1, simulatedReviewed: 1, simulatedUnreviewed: 2 });
     // The defaults, the same for every door: all in train, duplicates kept.

@@ -17,6 +17,7 @@ import { ExamplePipeline } from './pipeline';
 import { SPLITS, type Split } from './example';
 import type { DatasetFormatSpec } from './writing/dataset-format';
 import { compileSelection, exampleEnds, scopeTrajectoryIds, type CompiledSelection } from './selection';
+import { isReviewed, MODEL_WRITTEN_ORIGINS } from './filter-fields';
 import { partialTag, removeDeadPartials } from './partial-leftovers';
 
 /** What an export reads: the workspace store, or anything else that yields bundles. */
@@ -84,13 +85,21 @@ export function previewDataset(source: BundleSource, selection: DatasetSelection
     throw err;
   }
   const options = resolveExampleOptions(null, partial);
-  const preview: DatasetPreview = { filterError: null, trajectories: 0, examples: 0, first: [] };
+  const composition = { real: 0, edited: 0, simulatedReviewed: 0, simulatedUnreviewed: 0 };
+  const preview: DatasetPreview = { filterError: null, trajectories: 0, examples: 0, first: [], ...(options.builder === 'preference' ? {} : { composition }) };
   for (const bundle of source.iterateBundles(scopeTrajectoryIds(selection.scope))) {
     const ends = exampleEnds(bundle, compiled, options.per);
     const count = countExamples(bundle, ends, options);
     if (count === 0) continue;
     preview.trajectories++;
     preview.examples += count;
+    // Counted as the export's card counts them (dataset-stats.ts): by the step an example ends on.
+    for (const end of ends) {
+      if (end.origin === 'edited') composition.edited++;
+      else if (!MODEL_WRITTEN_ORIGINS.has(end.origin)) composition.real++;
+      else if (isReviewed(end)) composition.simulatedReviewed++;
+      else composition.simulatedUnreviewed++;
+    }
     const room = limit - preview.first.length;
     if (room > 0) {
       try {

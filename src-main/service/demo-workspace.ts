@@ -29,3 +29,13 @@ export function openDemoWorkspace(studio: Studio): WorkspaceInfo {
   studio.emit('workspace.changed', { reason: 'imported' });
   return studio.requireStore().info();
 }
+
+/**
+ * The demo benchmark: the demo trajectories written as AgentWorldBench files
+ * (`worldloom export --format agentworldbench`: its terminal sessions, 14 cases), so the
+ * Evaluation panel can be tried before one has the benchmark. Null where it is not installed.
+ */
+export function demoBenchmarkDir(studio: Studio): string | null {
+  const dir = join(studio.extras.resourcesDir, 'demo', 'agentworldbench');
+  return existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('_test.jsonl')) ? dir : null;
+}

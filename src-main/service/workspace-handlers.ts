@@ -4,7 +4,7 @@ import { exporterFor, formatSummaries } from '../formats/registry';
 import { resolve } from 'node:path';
 import { fileHead, fileSource, textSource } from '../parsing/sources';
 import { buildOutline } from '../common/trajectory/outline';
-import { openDemoWorkspace } from './demo-workspace';
+import { demoBenchmarkDir, openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from '../dataset/export-file';
 import { importAsJob, type ImportReport } from '../formats/import-trajectories';
 import type { JobContext } from './jobs';
@@ -59,6 +59,7 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
     workspace: studio.workspace?.info() ?? null,
     recent: readRecent(),
     defaultWorkspaceDir: homedir(),
+    demoBenchmarkDir: demoBenchmarkDir(studio),
     formats: formatSummaries(),
   }),
   'workspace.create': ({ path }) => studio.openWorkspace(path, 'create'),

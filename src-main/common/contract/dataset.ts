@@ -155,6 +155,12 @@ export const DatasetPreview = z.object({
   filterError: z.object({ message: z.string(), column: z.number().int() }).nullable(),
   trajectories: z.number().int(),
   examples: z.number().int(),
+  /**
+   * What the selected examples teach, by the origin of the step each ends on, before any
+   * duplicates are removed: shown before exporting, as the export's summary says it after.
+   * Absent for preference pairs, which pair a preferred sample with another.
+   */
+  composition: z.object({ real: z.number().int(), edited: z.number().int(), simulatedReviewed: z.number().int(), simulatedUnreviewed: z.number().int() }).optional(),
   first: z.array(z.object({ id: z.string(), title: z.string(), messages: z.array(PreviewMessage) })),
 });
 export type DatasetPreview = z.infer<typeof DatasetPreview>;

@@ -47,6 +47,11 @@ export const AppInfo = z.object({
   workspace: WorkspaceInfo.nullable(),
   recent: z.array(z.string()),
   defaultWorkspaceDir: z.string(),
+  /**
+   * A small AgentWorldBench folder made from the demo workspace's recorded sessions, for trying
+   * the Evaluation panel before one has the benchmark; null where the installation lacks it.
+   */
+  demoBenchmarkDir: z.string().nullable().optional(),
   /** The core's format registry: what the export dialog offers and where each format writes. */
   formats: z.array(
     z.object({

@@ -80,6 +80,15 @@ export async function deleteNode(id: string, confirmed = false): Promise<void> {
   }));
 }
 
+/**
+ * Asks before the trajectory list deletes a whole trajectory, as a subtree's deletion asks:
+ * the dialog names it and its steps, and only its Delete button goes ahead.
+ */
+export function askToDeleteTrajectory(trajectory: { id: string; title: string; steps: number }): void {
+  const root = get().trajectory?.id === trajectory.id ? get().tree?.shape.roots[0] : undefined;
+  set({ confirmingDeletion: { trajectoryId: trajectory.id, nodeId: root ?? '', nodes: root ? subtreeSize(root) : trajectory.steps + 1, action: trajectory.title } });
+}
+
 export async function deleteTrajectory(id: string): Promise<void> {
   await inTurn(() => attempt('Deleting the trajectory', async () => {
     const { deletion } = await call('trajectory.delete', { ids: [id] });

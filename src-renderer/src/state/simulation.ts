@@ -75,7 +75,11 @@ export function listenForSimulation(): void {
 async function rememberedDraft(path: string): Promise<void> {
   try {
     const remembered = await call('simulate.remembered', {});
-    if (useUiStore.getState().workspace?.path === path) set({ draft: { ...get().draft, ...remembered } });
+    if (useUiStore.getState().workspace?.path !== path) return;
+    const draft = { ...get().draft, ...remembered };
+    // Said where it is kept, so "Simulate ×3" after a reload is not a surprise.
+    const restored = draft.samples !== 1 || draft.seed !== 0;
+    set({ draft: { ...draft, setBy: restored ? `Samples ${draft.samples} and seed ${draft.seed}: as this workspace last ran them` : null } });
   } catch (err) {
     notify('error', 'Could not read the simulate settings of this workspace', [(err as Error).message]);
   }
@@ -120,7 +124,9 @@ export async function installGpuRuntime(): Promise<void> {
 }
 
 export function changeDraft(patch: Partial<SimulateDraft>): void {
-  set({ draft: { ...get().draft, ...patch } });
+  // Once the user sets Samples or Seed, the note on where they came from no longer holds.
+  const touched = patch.samples !== undefined || patch.seed !== undefined;
+  set({ draft: { ...get().draft, ...patch, ...(touched ? { setBy: null } : {}) } });
 }
 
 export function toggleReasoningExpanded(): void {
@@ -167,7 +173,12 @@ async function run(request: RunRequest): Promise<void> {
     const job = get().job;
     if (job?.jobId === jobId) set({ job: { ...job, running: false, cancelled: result.cancelled, tokensPerSecond: result.tokensPerSecond, device: result.device } });
     // The seed field shows the seed this run used (a resample picks a fresh one), as provenance records it.
-    if (!request.settles) set({ draft: { ...get().draft, seed: result.sampling.seed, samples: request.samples } });
+    if (!request.settles) {
+      const before = get().draft;
+      const seed = result.sampling.seed;
+      const setBy = seed !== before.seed ? `Seed ${seed}: the fresh seed the last resample used (it was ${before.seed})` : before.setBy;
+      set({ draft: { ...before, seed, samples: request.samples, setBy } });
+    }
     const reused = new Set(result.reused ?? []);
     const made = result.nodes.filter((n) => !reused.has(n.id));
     recordAddedNodes(made.length === 1 ? 'simulated sample' : `${made.length} simulated samples`, made);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { TrajectorySummary } from '../../../src-main/common/trajectory/model';
-import { deleteTrajectory, renameTrajectory } from '../state/cleanup-actions';
+import { askToDeleteTrajectory, renameTrajectory } from '../state/cleanup-actions';
 import { selectTrajectory, useUiStore } from '../state/workspace-actions';
 import { CopyableId } from './inspector/CopyableId';
 import { plural } from '../../../src-main/common/plural';
@@ -77,8 +77,8 @@ export function TrajectoryList() {
                 <button type="button" className="link small" onClick={() => setRenaming(t.id)}>
                   Rename
                 </button>
-                <button type="button" className="link small danger" title="Delete the trajectory (Ctrl+Z brings it back)" onClick={() => void deleteTrajectory(t.id)}>
-                  Delete
+                <button type="button" className="link small danger" title="Delete the trajectory (asks first; Ctrl+Z brings it back)" onClick={() => askToDeleteTrajectory(t)}>
+                  Delete…
                 </button>
               </div>
             )}

@@ -32,6 +32,11 @@ export interface SimulateDraft {
   action: string;
   samples: number;
   seed: number;
+  /**
+   * Why Samples or Seed hold what they hold when the user did not type it (restored from the
+   * workspace, or the seed a resample picked); shown beside them until the user changes them.
+   */
+  setBy?: string | null;
 }
 
 export interface SimulationState {

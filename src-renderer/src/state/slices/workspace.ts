@@ -58,8 +58,8 @@ export interface WorkspaceSlice {
   /** The node whose action and observation are open in editors, if any. */
   editingNodeId: string | null;
   helpOpen: boolean;
-  /** A deletion of more than one node, waiting for the user to confirm it. */
-  confirmingDeletion: { nodeId: string; nodes: number; action: string } | null;
+  /** A deletion of more than one node, or of a whole trajectory (`trajectoryId`), waiting for the user to confirm it. */
+  confirmingDeletion: { nodeId: string; nodes: number; action: string; trajectoryId?: string } | null;
   layout: Layout;
   search: { filters: SearchFilters; hits: SearchHit[]; truncated: boolean; searching: boolean; tags: { tag: string; count: number }[] };
 }

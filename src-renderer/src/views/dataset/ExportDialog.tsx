@@ -32,7 +32,9 @@ export function ExportDialog({ onDone }: { onDone: () => void }) {
   const dataset = !writesOneFile(form.format);
 
   useEffect(() => {
-    openExportDialog(workspacePath.replace(/\.worldloom$/, '') + '-dataset');
+    const name = workspacePath.replace(/\.worldloom$/, '') + '-dataset';
+    // In a browser the name is what the download is saved as: never a path on the machine serving it.
+    openExportDialog(downloadsThroughBrowser() ? (name.split(/[\\/]/).pop() ?? name) : name);
   }, [workspacePath]);
   useEffect(() => {
     void refreshPreview(focus);

@@ -28,6 +28,13 @@ export function EvaluationPanel() {
   const failures = summary ? Object.entries(summary.worldloom.failure_reasons) : [];
   return (
     <section className="sheet evaluation" aria-label="Evaluation">
+      <div className="wide">
+        <p className="muted eval-about">
+          Scores the loaded world model on AgentWorldBench: for each benchmark case it predicts the observation from the real history, then rule-based
+          metrics (and, with a judge model, the public rubric) compare it with what really happened. Results are written as the public evaluation script
+          writes them; an earlier run's folder can be read below. Benchmark cases are only shown, never added to the workspace.
+        </p>
+      </div>
       <RunForm />
       <form
         className="eval-open"

@@ -3,6 +3,7 @@ import { cancelEvaluation, changeEvaluationForm, startEvaluation, useEvaluation 
 import { chooseSavePath } from '../../api/download';
 import { loadModel, useSimulation } from '../../state/simulation';
 import { useUiStore } from '../../state/workspace-actions';
+import { modelDisplayName } from '../simulate/model-name';
 
 function eta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '';
@@ -21,7 +22,19 @@ export function RunForm() {
   const nativeDialogs = useUiStore((s) => s.app?.nativeDialogs ?? false);
   const [otherModel, setOtherModel] = useState('');
   const running = job?.running ?? false;
-  const canStart = !running && !!form.dataDir.trim() && !!form.outDir.trim() && !!model?.loaded;
+  const demoDir = useUiStore((s) => s.app?.demoBenchmarkDir ?? null);
+  const home = useUiStore((s) => s.app?.defaultWorkspaceDir ?? '');
+  // Why Start cannot run yet, said beside it rather than left as a greyed-out button.
+  const missing = running
+    ? 'An evaluation is running.'
+    : !model?.loaded
+      ? 'Load a world model first (Model in the toolbar).'
+      : !form.dataDir.trim()
+        ? 'Give the data folder (or use the demo benchmark).'
+        : !form.outDir.trim()
+          ? 'Give an output folder for the results.'
+          : null;
+  const canStart = missing === null;
   const resumable = lastRun !== null && lastRun.interrupted && lastRun.outDir === form.outDir.trim();
   const loadOther = () => {
     const spec = otherModel.trim();
@@ -37,8 +50,20 @@ export function RunForm() {
         if (canStart) void startEvaluation();
       }}
     >
+      {demoDir && (
+        <p className="row small">
+          <button
+            type="button"
+            onClick={() => changeEvaluationForm({ dataDir: demoDir, limit: form.limit || '4', ...(form.outDir.trim() ? {} : { outDir: `${home.replace(/[\\/]+$/, '')}/worldloom-eval-demo` }) })}
+            title="The demo workspace's recorded terminal sessions as AgentWorldBench files: 14 cases"
+          >
+            Use the demo benchmark
+          </button>
+          <span className="muted">the demo sessions as AgentWorldBench files, to see how a run looks before you have the benchmark</span>
+        </p>
+      )}
       <label>
-        Data folder (&lt;domain&gt;_test.jsonl files)
+        Data folder (&lt;domain&gt;_test.jsonl files{nativeDialogs ? '' : ', a path on the machine running Worldloom'})
         <span className="row">
           <input value={form.dataDir} onChange={(e) => changeEvaluationForm({ dataDir: e.target.value })} spellCheck={false} />
           {nativeDialogs && <ChooseFolder title="The benchmark data folder" current={form.dataDir} onChosen={(dataDir) => changeEvaluationForm({ dataDir })} />}
@@ -53,7 +78,7 @@ export function RunForm() {
       </label>
       <div className="row">
         <span data-testid="eval-model">
-          Model: {model?.loading ? 'loading…' : model?.loaded ? model.loaded.modelId : <span className="error">none loaded</span>}
+          Model: {model?.loading ? 'loading…' : model?.loaded ? modelDisplayName(model.loaded) : <span className="error">none loaded</span>}
         </span>
         <input
           value={otherModel}
@@ -94,9 +119,14 @@ export function RunForm() {
         <input type="number" min={1} max={64} value={form.concurrency} onChange={(e) => changeEvaluationForm({ concurrency: Math.max(1, Number(e.target.value) || 1) })} />
       </label>
       <div className="row">
-        <button type="submit" disabled={!canStart} title={model?.loaded ? '' : 'Load a model first'}>
+        <button type="submit" disabled={!canStart} title={missing ?? ''} aria-describedby="eval-start-why">
           {resumable ? 'Resume evaluation' : 'Start evaluation'}
         </button>
+        {missing && (
+          <span className="muted" id="eval-start-why" data-testid="eval-start-why">
+            {missing}
+          </span>
+        )}
         {running && (
           <button type="button" onClick={() => void cancelEvaluation()}>
             Cancel

@@ -43,11 +43,16 @@ export function AgreementBar() {
         className="small-button"
         aria-pressed={listOpen}
         aria-label="Samples by agreement"
-        title="States whose samples of one action agree least: where the model is unsure"
+        title={
+          rows.length === 0
+            ? 'No state has several samples of one action yet: simulate with Samples above 1, or Resample'
+            : 'States whose samples of one action agree least: where the model is unsure. Samples that agree can still all be wrong: compare them with the real step side by side'
+        }
         onClick={() => setAgreementList({ listOpen: !listOpen })}
         disabled={rows.length === 0}
       >
-        Unsure {rows.length > 0 ? `(${rows.filter((r) => r.agreement < 0.9).length})` : ''}
+        {/* States below 90 % agreement of those with several samples: "Unsure (0)" read as "the model is right everywhere". */}
+        {rows.length > 0 ? `Disagreeing: ${rows.filter((r) => r.agreement < 0.9).length} of ${rows.length}` : 'Disagreeing'}
       </button>
       <button className="small-button" disabled={!sideBySideTarget} title="Show the samples of the selected step side by side" onClick={() => sideBySideTarget && void openSiblings(sideBySideTarget)}>
         Samples side by side

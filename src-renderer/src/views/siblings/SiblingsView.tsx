@@ -4,6 +4,7 @@ import { useOverlay } from '../../state/overlays';
 import { closeSiblings, preferSample, useSiblings } from '../../state/siblings';
 import { revealNode } from '../../state/workspace-actions';
 import { agreementBadge, percent, siblingLabelText } from './labels';
+import { DemoModelNote } from '../simulate/DemoModelNote';
 import { plural } from '../../../../src-main/common/plural';
 
 const ObservationDiff = lazy(() => import('./ObservationDiff'));
@@ -25,13 +26,22 @@ function ActionSamplesView({ actionSamples }: { actionSamples: ActionSamples }) 
   ];
   const badge = actionSamples.agreement === null ? null : agreementBadge({ agreement: actionSamples.agreement, samples: actionSamples.samples.length, distinct: actionSamples.distinct, label: actionSamples.action.split('\n')[0]! });
   const consensus = actionSamples.samples.find((s) => s.nodeId === actionSamples.consensusNodeId);
+  // Agreement is the model's certainty, not its accuracy: beside a real step, say how close the samples came to it.
+  const withReal = actionSamples.samples.filter((s) => s.toReal !== null);
+  const toReal = withReal.length ? withReal.reduce((sum, s) => sum + s.toReal!, 0) / withReal.length : null;
+  const confidentlyWrong = toReal !== null && actionSamples.agreement !== null && actionSamples.agreement >= 0.9 && toReal < 0.6;
   return (
     <section className="action-samples" aria-label={`Samples of ${actionSamples.action.split('\n')[0]}`}>
       <div className="row">
         <code>{actionSamples.action.split('\n')[0]}</code>
         {badge && (
           <span className={`agreement-badge band-${badge.band}`} data-testid="action-agreement" title={badge.title}>
-            agreement {percent(actionSamples.agreement!)}
+            agree with each other {percent(actionSamples.agreement!)}
+          </span>
+        )}
+        {toReal !== null && (
+          <span className="muted small" data-testid="action-to-real" title="Mean edit similarity of the samples to the real observation">
+            match the real observation {percent(toReal)}
           </span>
         )}
         <span className="muted small">
@@ -39,6 +49,12 @@ function ActionSamplesView({ actionSamples }: { actionSamples: ActionSamples }) 
           {actionSamples.realNodeId ? ' · with the real observation' : ' · no real step to compare with'}
         </span>
       </div>
+      {confidentlyWrong && (
+        <p className="warning small" role="note" data-testid="confidently-wrong">
+          The samples agree with each other but not with what really happened: agreement shows how sure the model is, not whether it is right.
+        </p>
+      )}
+      <DemoModelNote />
       {actionSamples.samples.length > 1 && (
         <table className="agreement-matrix" aria-label="Pairwise agreement">
           <thead>

@@ -4,6 +4,7 @@ import type { DeviceChoice } from '../../../../src-main/common/device';
 import { DeviceChooser } from './DeviceChooser';
 import { summarizeSettings } from './sampling-fields';
 import { modelDisplayName, reasoningSentence } from './model-name';
+import { DemoModelNote } from './DemoModelNote';
 
 function formatBytes(n: number | undefined): string {
   if (!n) return 'unknown';
@@ -58,6 +59,7 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
               {Object.keys(loaded.recommendedSampling).length > 0 ? `Recommends ${summarizeSettings(loaded.recommendedSampling)}.` : 'Recommends no sampling settings.'}{' '}
               {reasoningSentence(loaded.reasoning)}
             </p>
+            <DemoModelNote />
             <ul className="providers">
               {loaded.providers.map((p) => (
                 <li key={p.name}>

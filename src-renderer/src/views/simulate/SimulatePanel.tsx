@@ -5,6 +5,7 @@ import { cancelSimulation, changeDraft, MAX_SEED, resample, simulate, useSimulat
 import { PendingSamples } from './PendingSamples';
 import { SampleStreams } from './SampleStreams';
 import { SamplingFields } from './SamplingFields';
+import { DemoModelNote } from './DemoModelNote';
 
 const MAX_SAMPLES = 64;
 
@@ -63,6 +64,7 @@ export function SimulatePanel({ node }: { node: NodeRecord }) {
     >
       <h3>Simulate an action here</h3>
       {!model?.loaded && <p className="muted">No world model is loaded — choose one with the Model button in the toolbar.</p>}
+      <DemoModelNote />
       <label>
         Action
         <textarea
@@ -103,6 +105,11 @@ export function SimulatePanel({ node }: { node: NodeRecord }) {
           />
         </label>
       </div>
+      {draft.setBy && (
+        <p className="muted small setting-source" role="status" data-testid="draft-set-by">
+          {draft.setBy}
+        </p>
+      )}
       {settings ? <SamplingFields settings={settings} /> : <p className="muted small">Reading the generation settings…</p>}
       <div className="row">
         <button type="submit" disabled={!ready} title="Ctrl+Enter">

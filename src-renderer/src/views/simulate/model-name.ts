@@ -22,3 +22,14 @@ export function reasoningSentence(reasoning: Loaded['reasoning']): string {
     ? 'Its chat template opens a think block, so it can reason before it answers; thinking can be switched off in the simulate panel.'
     : 'Its chat template opens a think block, so it can reason before it answers; the template cannot switch thinking off.';
 }
+
+/**
+ * Whether the loaded model is the embedded demo (its folder, or the GGUF file shipped in it):
+ * the studio then says that its predictions are a demo's, not a real world model's.
+ */
+export function isEmbeddedModel(state: Pick<ModelState, 'loaded' | 'defaultModelPath'> | null | undefined): boolean {
+  const source = state?.loaded?.source;
+  const embedded = state?.defaultModelPath?.replace(/[\\/]+$/, '');
+  if (!source || !embedded || state?.loaded?.kind === 'openai') return false;
+  return source === embedded || source.startsWith(`${embedded}/`) || source.startsWith(`${embedded}\\`);
+}
