@@ -95,6 +95,18 @@ describe('Codex CLI rollout JSONL', () => {
     ]);
   });
 
+  it('`codex exec --json` output captured with the text Codex printed before its first event is recognised; that text is said, not a problem', () => {
+    const events = fixture('codex-rollout', 'codex-exec-json.jsonl');
+    const text = `Reading prompt from stdin...\nwarning: config.toml: unknown key "foo"\n${events}`;
+    expect(importerFor('auto', 'run.jsonl', text).id).toBe('codex-rollout');
+    const { bundles, problems, skipped } = runImporter(codexRolloutImporter, 'run.jsonl', text);
+    expect(problems).toEqual([]);
+    expect(skipped.find((s) => s.what === "2 lines of text before the run's first event")).toMatchObject({ line: 1 });
+    expect(steps(bundles[0]!)).toEqual(steps(runImporter(codexRolloutImporter, 'run.jsonl', events).bundles[0]!));
+    // In a rollout, a broken line is still a problem.
+    expect(runImporter(codexRolloutImporter, 'rollout.jsonl', `oops\n${fixture('codex-rollout', 'codex-rollout-2025-10-02.jsonl')}`).problems).toHaveLength(1);
+  });
+
   it('an older rollout (a session line, then bare items and state records) is recognised under any name', () => {
     const older = fixture('codex-rollout', 'codex-session-2025-08.jsonl');
     expect(importerFor('auto', 'notes-session.jsonl', older).id).toBe('codex-rollout');

@@ -111,6 +111,9 @@ export const codexRolloutImporter: TrajectoryImporter = {
     if (/"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg)"/.test(first) && /"payload"\s*:/.test(first)) return 0.96;
     // `codex exec --json` (headless runs, CI): a thread, then turns of items.
     if (/"type"\s*:\s*"thread\.started"/.test(first) && /"thread_id"\s*:/.test(first)) return 0.93;
+    // The same output captured with what Codex printed before it (a warning, "Reading prompt from stdin…"): text lines, then the thread.
+    const firstJson = head.split('\n').find((l) => l.trimStart().startsWith('{')) ?? '';
+    if (!first.trimStart().startsWith('{') && /"type"\s*:\s*"thread\.started"/.test(firstJson) && /"thread_id"\s*:/.test(firstJson)) return 0.92;
     if (/"type"\s*:\s*"turn\.started"/.test(first) && /"type"\s*:\s*"item\.(started|completed)"/.test(head)) return 0.9;
     if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/i.test(name) && /"(instructions|record_type)"\s*:|"type"\s*:\s*"(message|function_call|reasoning)"/.test(head)) return 0.9;
     // An older rollout under another name: its first line is the session ({id, timestamp,
@@ -206,9 +209,12 @@ export const codexRolloutImporter: TrajectoryImporter = {
       }
     };
     let lineText = '';
+    // Lines that are not JSON before the first record: text Codex printed before `exec --json`'s events, when both were captured together.
+    const before: ImportItem[] = [];
     for (const rec of jsonLines(source)) {
       if (rec.kind === 'problem') {
-        problems.push(rec);
+        if (records === 0 && rec.reason.startsWith('not valid JSON')) before.push(rec);
+        else problems.push(rec);
         continue;
       }
       const line = rec.lineNo;
@@ -318,6 +324,8 @@ export const codexRolloutImporter: TrajectoryImporter = {
           problems.push({ kind: 'problem', line, field: 'payload.type', reason: typeof item.type === 'string' ? `an item of type ${JSON.stringify(item.type)} that this reader does not know` : 'a payload without a "type" (message, function_call, function_call_output…)' });
       }
     }
+    if (before.length && execJson) events.push({ kind: 'skip', what: `${before.length} line${before.length === 1 ? '' : 's'} of text before the run's first event`, reason: "what Codex printed besides its JSON events (a warning, a note that it reads the prompt), captured with them; not part of the run", line: before[0]!.line });
+    else problems.unshift(...before);
     if (details) leaveOut(`${details} × run details before a command's output`, detailsLine, "Codex's note of how the command ran (exit code, wall time, token count), not what it printed; a non-zero exit code marks the step as an error");
     if (execJson && !events.some((e) => e.kind === 'user')) {
       events.push({ kind: 'skip', what: 'the prompt', reason: '`codex exec --json` takes it on the command line and does not print it; the initial state is empty', line: null });
