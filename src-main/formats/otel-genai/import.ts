@@ -84,25 +84,31 @@ interface Message {
 function semconvMessages(value: unknown): Message[] {
   const list = typeof value === 'string' ? parsedArguments(value) : value;
   if (!Array.isArray(list)) return [];
-  return list.filter(isRec).map((m) => {
+  /** A call's arguments as the attribute's JSON text wrote them (`2.0` stays `2.0`), else the value read from it. */
+  const asWritten = (args: unknown, path: readonly (string | number)[]): unknown =>
+    typeof value === 'string' && typeof args === 'object' && args !== null ? (rawValueAt(value, path) ?? args) : args;
+  return list.flatMap((m, i) => {
+    if (!isRec(m)) return [];
     const out: Message = { role: String(m.role ?? ''), text: '', calls: [], results: [] };
     const text: string[] = typeof m.content === 'string' ? [m.content] : [];
     // OpenAI-shaped content parts: [{type: "text", text}].
     for (const p of Array.isArray(m.content) ? m.content.filter(isRec) : []) if (typeof p.text === 'string') text.push(p.text);
-    for (const p of Array.isArray(m.parts) ? m.parts.filter(isRec) : []) {
+    for (const [j, p] of (Array.isArray(m.parts) ? m.parts : []).entries()) {
+      if (!isRec(p)) continue;
       // The model's reasoning (type "reasoning") is its own words too: it goes with the next call.
       if ((p.type === 'text' || p.type === 'reasoning') && typeof p.content === 'string') text.push(p.content);
-      else if (p.type === 'tool_call') out.calls.push({ id: String(p.id), name: String(p.name), arguments: p.arguments ?? {} });
+      else if (p.type === 'tool_call') out.calls.push({ id: String(p.id), name: String(p.name), arguments: asWritten(p.arguments, [i, 'parts', j, 'arguments']) ?? {} });
       else if (p.type === 'tool_call_response') out.results.push({ id: String(p.id), content: asText(p.response ?? p.result) });
     }
     // OpenAI-shaped messages some exporters write instead.
-    for (const c of Array.isArray(m.tool_calls) ? m.tool_calls.filter(isRec) : []) {
+    for (const [j, c] of (Array.isArray(m.tool_calls) ? m.tool_calls : []).entries()) {
+      if (!isRec(c)) continue;
       const fn = isRec(c.function) ? c.function : c;
-      out.calls.push({ id: String(c.id), name: String(fn.name), arguments: fn.arguments ?? {} });
+      out.calls.push({ id: String(c.id), name: String(fn.name), arguments: asWritten(fn.arguments, isRec(c.function) ? [i, 'tool_calls', j, 'function', 'arguments'] : [i, 'tool_calls', j, 'arguments']) ?? {} });
     }
     if (m.role === 'tool' && typeof m.tool_call_id === 'string') out.results.push({ id: m.tool_call_id, content: text.join('\n') });
     else out.text = text.join('\n');
-    return out;
+    return [out];
   });
 }
 

@@ -97,6 +97,25 @@ describe('GenAI output messages with a reasoning part', () => {
   });
 });
 
+describe('tool calls inside GenAI message attributes (already-parsed JSON text)', () => {
+  it('keep their arguments as the attribute wrote them, numbers and spacing of values included', () => {
+    const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    const output = '[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"set_price","arguments":{"sku":"A-1","price":12.50,"qty":2.0}}]},{"role":"assistant","tool_calls":[{"id":"c2","type":"function","function":{"name":"scale","arguments":{"factor":1.0e3}}}]}]';
+    const doc = {
+      resourceSpans: [{ scopeSpans: [{ spans: [
+        { traceId: 'ab', spanId: 'm1', name: 'chat', startTimeUnixNano: '1', attributes: [attr('gen_ai.operation.name', 'chat'), attr('gen_ai.input.messages', '[{"role":"user","parts":[{"type":"text","content":"Reprice A-1"}]}]'), attr('gen_ai.output.messages', output)] },
+        { traceId: 'ab', spanId: 't1', name: 't1', startTimeUnixNano: '2', attributes: [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', 'set_price'), attr('gen_ai.tool.call.id', 'c1'), attr('gen_ai.tool.call.result', 'ok')] },
+        { traceId: 'ab', spanId: 't2', name: 't2', startTimeUnixNano: '3', attributes: [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', 'scale'), attr('gen_ai.tool.call.id', 'c2'), attr('gen_ai.tool.call.result', 'scaled')] },
+      ] }] }],
+    };
+    const { bundles } = runImporter(otelGenAiImporter, 'r.json', JSON.stringify(doc));
+    expect(steps(bundles[0]!)).toEqual([
+      ['{"name":"set_price","arguments":{"sku":"A-1","price":12.50,"qty":2.0}}', 'ok'],
+      ['{"name":"scale","arguments":{"factor":1.0e3}}', 'scaled'],
+    ]);
+  });
+});
+
 describe('an OTLP logs export given where traces are read', () => {
   it('is recognised as OpenTelemetry and told to export the traces instead', () => {
     const logs = JSON.stringify({ resourceLogs: [{ resource: { attributes: [] }, scopeLogs: [{ logRecords: [{ body: { stringValue: 'gemini_cli.tool_call' } }] }] }] });
