@@ -1,7 +1,8 @@
 // The child process of model-probe.ts: opens one model the way the app will (GGUF: its metadata
 // and a llama.cpp model load with no context, on the CPU; ONNX: an onnxruntime session of the
-// graph), then writes {"ok":…} as its last line and exits. If the runtime aborts, this process
-// dies and the parent reports the signal and what was printed.
+// graph), then writes {"ok":…} as its last line and exits, with the runtime's error when it
+// refused the file (the app may then open it and say why, safely). If the runtime aborts, this
+// process dies and the parent reports the signal and what was printed.
 
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -24,12 +25,7 @@ async function probeGguf(file: string): Promise<void> {
 
 async function probeOnnx(file: string): Promise<void> {
   const { InferenceSession } = await import('onnxruntime-node');
-  let session;
-  try {
-    session = await InferenceSession.create(file, { executionProviders: ['cpu'], logSeverityLevel: 3 });
-  } catch (error) {
-    throw new Error(onnxRefusal(basename(file), (error as Error).message));
-  }
+  const session = await InferenceSession.create(file, { executionProviders: ['cpu'], logSeverityLevel: 3 });
   await session.release();
 }
 
@@ -42,17 +38,3 @@ const report = (result: ProbeReport): void => {
   (error: unknown) => report({ ok: false, message: error instanceof Error ? error.message : String(error) }),
 );
 
-/** onnxruntime's reason, with what it means and what to do. */
-function onnxRefusal(name: string, said: string): string {
-  const prefix = `onnxruntime could not open ${name}: ${said.trim().split('\n')[0]!.replace(/[.\s]+$/, '')}.`;
-  if (/no op registered|could not find an implementation|not a registered function|unrecognized op/i.test(said)) {
-    return `${prefix} The graph uses an operator this onnxruntime does not have: convert the model again with \`worldloom model:convert\`, or update Worldloom.`;
-  }
-  if (/external data|out of bounds|exceeds|file size|offset|length/i.test(said)) {
-    return `${prefix} A weights file beside the graph (its external data) is shorter than the tensors the graph says it holds: copy or download the folder again, every file whole.`;
-  }
-  if (/protobuf parsing failed|parsefromstring|failed to load model|invalid model|no graph/i.test(said)) {
-    return `${prefix} The graph is not a readable ONNX model (damaged, cut short, or another kind of file): convert the model again into an empty folder or download it again.`;
-  }
-  return `${prefix} Convert the model again into an empty folder, or download it again.`;
-}

@@ -17,14 +17,17 @@ import { EngineError } from '../common/engine';
 export type ProbeKind = 'gguf' | 'onnx';
 
 export interface ProbeVerdict {
+  /** The runtime opened the file. */
   ok: boolean;
+  /** The child died (a signal, a crash, the time limit): the file must not be opened in this process. */
+  crashed: boolean;
   /** Why the file was refused, in words a user can act on. */
   message?: string;
   /** How long the child took, in milliseconds. */
   ms: number;
 }
 
-/** What the child writes as its last stdout line. */
+/** What the child writes as its last stdout line; in the cache, ok says the file is safe to open in process. */
 export interface ProbeReport {
   ok: boolean;
   message?: string;
@@ -120,7 +123,7 @@ export function probeInChild(kind: ProbeKind, path: string, label: string): Prom
       if (code === 0 && last.startsWith('{')) {
         try {
           const report = JSON.parse(last) as ProbeReport;
-          resolve({ ok: report.ok === true, ...(report.message ? { message: report.message } : {}), ms });
+          resolve({ ok: report.ok === true, crashed: false, ...(report.message ? { message: report.message } : {}), ms });
           return;
         } catch { /* an unreadable report is a failure, said below */ }
       }
@@ -128,6 +131,7 @@ export function probeInChild(kind: ProbeKind, path: string, label: string): Prom
       const said = stderr.length > 0 ? ` The last thing it printed: ${stderr.slice(-3).join(' / ').replace(/[.\s]*$/, '')}.` : '';
       resolve({
         ok: false,
+        crashed: true,
         ms,
         message:
           `Opening ${label} ${signal === 'SIGKILL' && ms >= PROBE_TIMEOUT_MS ? `took more than ${PROBE_TIMEOUT_MS / 1000} s and was stopped` : `in a separate process, ${kind === 'gguf' ? 'llama.cpp' : 'onnxruntime'} ${how}`}; ` +
@@ -139,17 +143,20 @@ export function probeInChild(kind: ProbeKind, path: string, label: string): Prom
 
 /**
  * Makes sure `files` (a model's files, `path` the one the runtime opens) were opened once in a
- * child process; throws the child's refusal. A verdict is kept per path, size and modification time.
+ * child process, and throws the child's refusal when opening them ended it. A runtime that
+ * refused the file with an error of its own did not crash: the caller opens it and says why, as
+ * it always did. A verdict is kept per path, size and modification time.
  */
 export async function ensureProbed(kind: ProbeKind, path: string, files: readonly string[], label: string): Promise<ProbeVerdict | null> {
   const key = probeKey(kind, files);
   const known = readCache()[key];
   if (known) {
-    if (!known.ok) throw new EngineError(known.message ?? `${label} was refused when it was first opened.`, 'model-corrupt');
+    if (!known.ok) throw new EngineError(known.message ?? `${label} ended the runtime when it was first opened.`, 'model-corrupt');
     return null;
   }
   const verdict = await probeInChild(kind, path, label);
-  writeCache(key, { ok: verdict.ok, ...(verdict.message ? { message: verdict.message } : {}) });
-  if (!verdict.ok) throw new EngineError(verdict.message!, 'model-corrupt');
+  // Kept as: safe to open in this process (it opened, or the runtime refused it with an error), or not.
+  writeCache(key, { ok: !verdict.crashed, ...(verdict.crashed && verdict.message ? { message: verdict.message } : {}) });
+  if (verdict.crashed) throw new EngineError(verdict.message!, 'model-corrupt');
   return verdict;
 }

@@ -67,7 +67,8 @@ describe.skipIf(unavailable)(`the host after a hostile model file${unavailable ?
       { edit: { key: 'qwen35moe.full_attention_interval', value: 0 }, says: /full_attention_interval is 0; it must be at least 1/ },
     ];
     for (const [index, { edit, says }] of hostile.entries()) {
-      const path = ggufVariant(good, join(dir, `hostile-${index}.gguf`), edit);
+      // llama.cpp reads full_attention_interval only where the file has no recurrent_layers list.
+      const path = ggufVariant(good, join(dir, `hostile-${index}.gguf`), { hideKey: 'qwen35moe.attention.recurrent_layers' }, edit);
       const loaded = await rpc('model.load', { spec: { kind: 'gguf', path, threads: 1 } });
       expect(loaded.ok).toBe(false);
       expect(loaded.error!.message).toMatch(says);

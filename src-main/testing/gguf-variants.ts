@@ -18,6 +18,8 @@ export type GgufEdit =
   | { tensor: string; dim: number; value: number }
   /** A tensor's number of dimensions. */
   | { tensor: string; rank: number }
+  /** A key renamed (its last character made '_') so readers pass it by, when the file has it. */
+  | { hideKey: string }
   /** The tensor count or the metadata key count of the file's header. */
   | { count: 'tensors' | 'keys'; value: bigint };
 
@@ -44,7 +46,11 @@ export function ggufVariant(source: string, out: string, ...edits: GgufEdit[]): 
   const header = scanGgufHeader(source);
   const bytes = readFileSync(source);
   for (const edit of edits) {
-    if ('count' in edit) {
+    if ('hideKey' in edit) {
+      const entry = header.entries.get(edit.hideKey);
+      // The key's bytes follow its 8-byte length.
+      if (entry) bytes.write('_', entry.keyAt + 8 + Buffer.byteLength(edit.hideKey) - 1, 'latin1');
+    } else if ('count' in edit) {
       // After the magic (4) and the version (4): the tensor count, then the key count.
       bytes.writeBigUInt64LE(edit.value, edit.count === 'tensors' ? 8 : 16);
     } else if ('keyLength' in edit) {

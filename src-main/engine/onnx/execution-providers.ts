@@ -8,6 +8,7 @@
 // or Metal). CoreML and DirectML have none of those kernels, so a graph "on" them runs its heavy
 // operators on the CPU with copies in between: they are used only when named in `providers`.
 
+import { onnxOpenAdvice } from './open-advice';
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -163,7 +164,7 @@ export async function openSession(modelPath: string, settings: SessionSettings =
   }
   throw new EngineError(
     `${modelPath} could not be loaded by onnxruntime (${oneLine(lastError?.message ?? 'no provider could start')}). ` +
-      'The file may be truncated or not an ONNX model; rebuild or re-download the model folder.',
+      onnxOpenAdvice(lastError?.message ?? ''),
     'model-corrupt',
   );
 }
