@@ -1,6 +1,6 @@
-// node native/qwen35/gguf_greedy.mjs --gguf FILE.gguf --prompt-ids IDS.json [--tokens N] [--kv f32|f16] [--flash] [--threads N]
+// node native/qwen35/gguf_greedy.mjs --gguf FILE.gguf --prompt-ids IDS.json [--tokens N] [--kv f32|f16] [--flash] [--threads N] [--lora ADAPTER.gguf]
 // Greedy tokens of a GGUF through node-llama-cpp on the CPU, for the converter's own test
-// (test_gguf.py) against transformers: prints {"cases":[{"promptIds":[…],"engine":[…]}]}.
+// (test_gguf.py, and with --lora a LoRA adapter over it: native/lora) against transformers: prints {"cases":[{"promptIds":[…],"engine":[…]}]}.
 // The F32 key/value cache with flash attention off is the default because llama.cpp's default
 // F16 cache moves logits by ~1e-3, enough to flip a near-tie against transformers' fp32 run.
 // NODE_LLAMA_CPP may name the package's entry file when it is installed outside this project.
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     kv: { type: 'string', default: 'f32' },
     flash: { type: 'boolean', default: false },
     threads: { type: 'string', default: '1' },
+    lora: { type: 'string' },
   },
 });
 if (!values.gguf || !values['prompt-ids']) fail('pass --gguf FILE.gguf and --prompt-ids FILE (a JSON array of token-id arrays)');
@@ -59,6 +60,7 @@ for (const prompt of prompts) {
     flashAttention: values.flash,
     experimentalKvCacheKeyType: kvType,
     experimentalKvCacheValueType: kvType,
+    ...(values.lora ? { lora: values.lora } : {}),
   });
   const sequence = context.getSequence();
   const produced = [];

@@ -31,6 +31,8 @@ export interface CoreOptions {
   threads?: number;
   /** `--concurrency`: requests the model takes at once; absent means the workspace's, else the engine's default. */
   concurrency?: number;
+  /** `--adapter`: a GGUF LoRA adapter over a .gguf --model. */
+  adapter?: string;
 }
 
 /** Runs `work` against a fresh core with the workspace and model opened, then closes both. */
@@ -61,7 +63,7 @@ export async function withCore<T>(options: CoreOptions, work: (core: CliCore) =>
       if (!options.workspace.create && !existsSync(path)) throw missingWorkspaceError(path);
       await core.call(options.workspace.create && !existsSync(path) ? 'workspace.create' : 'workspace.open', { path });
     }
-    if (options.model !== undefined) await loadModel(core, options.model, { device: options.device, threads: options.threads, concurrency: options.concurrency });
+    if (options.model !== undefined) await loadModel(core, options.model, { device: options.device, threads: options.threads, concurrency: options.concurrency, adapter: options.adapter });
     return await work(core);
   } finally {
     await studio.dispose();
@@ -73,6 +75,7 @@ async function loadModel(core: CliCore, argument: string | null, placement: Mode
     await core.call('model.load', { spec: modelSpecFromArgument(argument, placement) });
     return;
   }
+  if (placement.adapter) throw new UserError('--adapter applies a LoRA adapter over a .gguf model: pass that model as --model.');
   const { defaultModelPath } = await core.call('model.state', {});
   if (!defaultModelPath) throw new UserError('No model given and this installation has no embedded model: pass --model DIR|URL.', 'no-model');
   await core.call('model.load', { spec: { kind: 'onnx', path: defaultModelPath, ...inProcess(placement) } });

@@ -38,6 +38,7 @@ describe('--device', () => {
       expect(verb.options.some((o) => o.long === '--model'), verb.name()).toBe(true);
       expect(verb.options.find((o) => o.long === '--device')?.description, verb.name()).toMatch(/auto\|cpu\|cuda\|webgpu\|vulkan\|metal/);
       expect(verb.options.find((o) => o.long === '--concurrency')?.description, verb.name()).toMatch(/requests the model works on at once/);
+      expect(verb.options.find((o) => o.long === '--adapter')?.description, verb.name()).toMatch(/GGUF LoRA adapter applied over a \.gguf --model/);
     }
     const simulate = program.commands.find((c) => c.name() === 'simulate')!.exitOverride().configureOutput({ writeErr: () => {} });
     expect(() => simulate.parse(['-w', 'x.worldloom', '--node', 'n', '--action', 'ls', '--device', 'gpu'], { from: 'user' })).toThrow(
@@ -51,5 +52,13 @@ describe('--concurrency', () => {
     expect(modelSpecFromArgument('http://127.0.0.1:8000/v1#m', { concurrency: 32 })).toEqual({ kind: 'openai', baseUrl: 'http://127.0.0.1:8000/v1', model: 'm', concurrency: 32 });
     expect(modelSpecFromArgument('/models/q.gguf', { concurrency: 4 })).toMatchObject({ kind: 'gguf', concurrency: 4 });
     expect(modelSpecFromArgument('/models/folder', { concurrency: 4 })).not.toHaveProperty('concurrency');
+  });
+});
+
+describe('--adapter', () => {
+  it('goes with a .gguf model into its spec, and is refused for a folder or a server with what to pass', () => {
+    expect(modelSpecFromArgument('/models/q.gguf', { adapter: 'tuned.gguf' })).toEqual({ kind: 'gguf', path: '/models/q.gguf', adapter: join(process.cwd(), 'tuned.gguf') });
+    expect(() => modelSpecFromArgument('/models/folder', { adapter: 'tuned.gguf' })).toThrow(/--adapter .* over a \.gguf model, and \/models\/folder is not a \.gguf file.*Pass the base model's \.gguf file/);
+    expect(() => modelSpecFromArgument('http://127.0.0.1:8000/v1', { adapter: 'tuned.gguf' })).toThrow(/is a server \(load the adapter there\)/);
   });
 });

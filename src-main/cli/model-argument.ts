@@ -14,6 +14,8 @@ export interface ModelPlacement {
   threads?: number;
   /** `--concurrency`: a server's requests in flight, a .gguf model's parallel sequences. */
   concurrency?: number;
+  /** `--adapter`: a GGUF LoRA adapter over a .gguf model. */
+  adapter?: string;
 }
 
 /** The placement fields of an in-process ModelSpec, only those given. */
@@ -21,8 +23,15 @@ export function inProcess({ device, threads }: ModelPlacement): ModelPlacement {
   return { ...(device ? { device } : {}), ...(threads ? { threads } : {}) };
 }
 
-export function modelSpecFromArgument(value: string, { device, threads, concurrency }: ModelPlacement = {}): ModelSpec {
+export function modelSpecFromArgument(value: string, { device, threads, concurrency, adapter }: ModelPlacement = {}): ModelSpec {
   const limit = concurrency ? { concurrency } : {};
+  const gguf = /\.gguf$/i.test(value) || (!/^https?:\/\//i.test(value) && isGgufFile(value));
+  if (adapter && !gguf) {
+    throw new UserError(
+      `--adapter applies a GGUF LoRA adapter over a .gguf model, and ${value} is ${/^https?:\/\//i.test(value) ? 'a server (load the adapter there)' : 'not a .gguf file'}. ` +
+        'Pass the base model\'s .gguf file as --model, or leave --adapter out.',
+    );
+  }
   if (/^https?:\/\//i.test(value)) {
     if (device && device !== 'auto') {
       throw new UserError(
@@ -36,7 +45,7 @@ export function modelSpecFromArgument(value: string, { device, threads, concurre
   }
   // A GGUF file runs on llama.cpp: by its extension, or by its magic for Ollama's blobs
   // (~/.ollama/models/blobs/sha256-…, named by digest); a folder is an ONNX model.
-  if (/\.gguf$/i.test(value) || isGgufFile(value)) return { kind: 'gguf', path: resolve(value), ...inProcess({ device, threads }), ...limit };
+  if (gguf) return { kind: 'gguf', path: resolve(value), ...inProcess({ device, threads }), ...limit, ...(adapter ? { adapter: resolve(adapter) } : {}) };
   // An ONNX folder runs one step at a time (its samples batch together): no limit to set.
   return { kind: 'onnx', path: resolve(value), ...inProcess({ device, threads }) };
 }
@@ -60,6 +69,7 @@ function isGgufFile(path: string): boolean {
 /** `--model` with its placement, else the embedded model placed so; null when there is neither. */
 export function modelSpecFromOptions(model: string | undefined, placement: ModelPlacement = {}): ModelSpec | null {
   if (model) return modelSpecFromArgument(model, placement);
+  if (placement.adapter) throw new UserError('--adapter applies a LoRA adapter over a .gguf model: pass that model as --model.');
   const path = defaultModelPath(RESOURCES_DIR);
   return path ? { kind: 'onnx', path, ...inProcess(placement) } : null;
 }

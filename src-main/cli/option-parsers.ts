@@ -49,6 +49,10 @@ export const cpuThreads = wholeNumber(1, 1024);
 export const THREADS_OPTION_HELP =
   'CPU threads of an in-process model (default: ONNX Runtime its own; GGUF all cores but one, counted within a container\'s CPU quota)';
 
+/** `--adapter`: a LoRA adapter over a .gguf model, beside `--model` on every verb that takes it. */
+export const ADAPTER_OPTION_HELP =
+  'a GGUF LoRA adapter applied over a .gguf --model (python -m qwen35.lora_convert writes one from a PEFT adapter)';
+
 /** `--concurrency`: requests the model takes at once, beside `--device` on every verb that takes `--model`. */
 export const concurrencyLimit = wholeNumber(1, MAX_CONCURRENCY);
 export const CONCURRENCY_OPTION_HELP =

@@ -8,7 +8,7 @@ import { RESULT_FILES } from '../../evaluation/result-files';
 import { publicScoreBlock, worldloomReport } from '../../evaluation/score-report';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit, ADAPTER_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 function eta(seconds: number | null): string {
@@ -39,6 +39,7 @@ export function registerEval(program: Command): void {
     .option('--judge-prompts <dir>', 'per-domain judge system prompts: DIR/<domain>/judge_system_prompt.txt (e.g. the public repository\'s prompts/)')
     .option('--judge-max-tokens <n>', `longest judge reply in tokens, reasoning included (default ${DEFAULT_JUDGE_MAX_TOKENS}, as the public script allows)`, wholeNumber(1))
     .requiredOption('-o, --out <dir>', 'output folder (predictions.jsonl, judged.jsonl, scores.json)')
+    .option('--adapter <file.gguf>', ADAPTER_OPTION_HELP)
     .option('-c, --concurrency <n>', `cases at once, and the requests the model takes at once: ${CONCURRENCY_OPTION_HELP}`, concurrencyLimit)
     .option('--limit <n>', 'evaluate only the first N cases', wholeNumber(1));
   // Prediction settings: unset ones are the model's recommendation, else the public script's 0.6 and 32768 tokens.
@@ -55,12 +56,13 @@ export function registerEval(program: Command): void {
         judgeMaxTokens?: number;
         out: string;
         concurrency?: number;
+        adapter?: string;
         limit?: number;
       }) => {
         const judge = opts.judge
           ? ({ kind: 'openai', baseUrl: opts.judge, ...(opts.judgeModel ? { model: opts.judgeModel } : {}) } as const)
           : ({ kind: 'none' } as const);
-        await withCore({ model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency }, async (core) => {
+        await withCore({ model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency, adapter: opts.adapter }, async (core) => {
           const jobId = 'cli-eval';
           core.cancelOnInterrupt(jobId, () => process.stderr.write('\nStopping after the cases in flight; run the same command again to resume.\n'));
           core.on('job.progress', (p) => {

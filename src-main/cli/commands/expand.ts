@@ -7,7 +7,7 @@ import type { ApiInput } from '../../common/contract/api';
 import { UserError } from '../../common/user-error';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, numberBetween, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, numberBetween, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit, ADAPTER_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 interface ExpandFlags extends SamplingFlags {
@@ -26,6 +26,7 @@ interface ExpandFlags extends SamplingFlags {
   device?: DeviceChoice;
   threads?: number;
   concurrency?: number;
+  adapter?: string;
 }
 
 /** The policy as the contract takes it (what is left out gets the contract's defaults). */
@@ -64,9 +65,10 @@ export function registerExpand(program: Command): void {
     .option('-m, --model <dir|file.gguf|url>', 'world model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads)
+    .option('--adapter <file.gguf>', ADAPTER_OPTION_HELP)
     .option('--concurrency <n>', CONCURRENCY_OPTION_HELP, concurrencyLimit);
   addSamplingOptions(command).action((opts: ExpandFlags) =>
-    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency }, async (core) => {
+    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency, adapter: opts.adapter }, async (core) => {
       const jobId = 'cli-expand';
       core.cancelOnInterrupt(jobId);
       core.on('job.progress', (p) => {

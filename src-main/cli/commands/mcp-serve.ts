@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, oneOf, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, oneOf, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit, ADAPTER_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 interface McpServeFlags extends SamplingFlags {
@@ -20,6 +20,7 @@ interface McpServeFlags extends SamplingFlags {
   device?: DeviceChoice;
   threads?: number;
   concurrency?: number;
+  adapter?: string;
 }
 
 export function registerMcpServe(program: Command): void {
@@ -37,9 +38,10 @@ export function registerMcpServe(program: Command): void {
     .option('-m, --model <dir|file.gguf|url>', 'world model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads)
+    .option('--adapter <file.gguf>', ADAPTER_OPTION_HELP)
     .option('--concurrency <n>', CONCURRENCY_OPTION_HELP, concurrencyLimit);
   addSamplingOptions(command, { seed: false }).action((opts: McpServeFlags) =>
-    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency }, async (core) => {
+    withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency, adapter: opts.adapter }, async (core) => {
       // Loaded here, not with the CLI: the MCP SDK takes a large part of a second to load, which every other verb would pay.
       const [{ SimulatedEnvironment }, { startMcpHttp }, { StdioServerTransport }] = await Promise.all([
         import('../../agents/simulated-environment'),

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, oneOf, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, oneOf, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit, ADAPTER_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerPerturb(program: Command): void {
@@ -18,10 +18,11 @@ export function registerPerturb(program: Command): void {
     .option('-m, --model <dir|url>', 'model for instruction mode (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads)
+    .option('--adapter <file.gguf>', ADAPTER_OPTION_HELP)
     .option('--concurrency <n>', CONCURRENCY_OPTION_HELP, concurrencyLimit);
   // The generation options shape instruction mode only; --seed is the sweep's own.
   addSamplingOptions(command, { seed: false }).action(
-    async (opts: Omit<SamplingFlags, 'seed'> & { workspace: string; node: string; kind: string; mode?: 'instruction' | 'transform'; params?: string; seed?: number; model?: string; device?: DeviceChoice; threads?: number; concurrency?: number }) => {
+    async (opts: Omit<SamplingFlags, 'seed'> & { workspace: string; node: string; kind: string; mode?: 'instruction' | 'transform'; params?: string; seed?: number; model?: string; device?: DeviceChoice; threads?: number; concurrency?: number; adapter?: string }) => {
       const kindIds = opts.kind.split(',').map((k) => k.trim()).filter(Boolean);
       let params: Record<string, unknown> | undefined;
       if (opts.params) {
@@ -32,7 +33,7 @@ export function registerPerturb(program: Command): void {
         }
       }
       // Transform mode needs no model; only instruction mode loads one.
-      await withCore({ workspace: { path: opts.workspace }, model: opts.mode === 'instruction' ? (opts.model ?? null) : undefined, device: opts.device, threads: opts.threads, concurrency: opts.concurrency }, async (core) => {
+      await withCore({ workspace: { path: opts.workspace }, model: opts.mode === 'instruction' ? (opts.model ?? null) : undefined, device: opts.device, threads: opts.threads, concurrency: opts.concurrency, adapter: opts.adapter }, async (core) => {
         const jobId = 'cli-perturb';
         core.cancelOnInterrupt(jobId);
         const result = await core.call('perturb.run', {

@@ -9,7 +9,7 @@ import { UserError } from '../../common/user-error';
 import { modelKeyOf } from '../../reality/comparison';
 import { withCore, type CliCore } from '../core';
 import { modelSpecFromArgument } from '../model-argument';
-import { CONCURRENCY_OPTION_HELP, concurrencyLimit, cpuThreads, DEVICE_OPTION_HELP, deviceChoice, THREADS_OPTION_HELP } from '../option-parsers';
+import { ADAPTER_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit, cpuThreads, DEVICE_OPTION_HELP, deviceChoice, THREADS_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -22,6 +22,7 @@ interface ReplayFlags extends SamplingFlags {
   device?: DeviceChoice;
   threads?: number;
   concurrency?: number;
+  adapter?: string[];
   report?: string;
 }
 
@@ -35,6 +36,7 @@ export function registerReplay(program: Command): void {
     .option('-m, --model <dir|file.gguf|url>', 'model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model); twice or more compares them', collect)
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads)
+    .option('--adapter <file.gguf|none>', `${ADAPTER_OPTION_HELP}; with several --model, one --adapter for each in order (none for no adapter)`, collect)
     .option('--concurrency <n>', CONCURRENCY_OPTION_HELP, concurrencyLimit)
     .option('--report <file>', 'also write the report (.html, else JSON)');
   addSamplingOptions(command).action(async (opts: ReplayFlags) => {
@@ -44,10 +46,16 @@ export function registerReplay(program: Command): void {
     }
     const models = opts.model ?? [];
     const placement = { device: opts.device, threads: opts.threads, concurrency: opts.concurrency };
+    const adapters = (opts.adapter ?? []).map((adapter) => (adapter === 'none' ? undefined : adapter));
+    if (adapters.length > 1 && adapters.length !== models.length) {
+      throw new UserError(`${adapters.length} --adapter for ${models.length} --model: give one --adapter for each --model, in order (none for a model without one).`);
+    }
+    // One --adapter with several --models goes with each of them.
+    const adapterOf = (i: number) => (adapters.length === 1 ? adapters[0] : adapters[i]);
     // One model loads as any verb's does; an A/B loads each in turn, so only one is in memory at a time.
-    await withCore({ workspace: { path: opts.workspace }, ...(models.length > 1 ? {} : { model: models[0] ?? null, ...placement }) }, async (core) => {
+    await withCore({ workspace: { path: opts.workspace }, ...(models.length > 1 ? {} : { model: models[0] ?? null, ...placement, adapter: adapterOf(0) }) }, async (core) => {
       const target = trajectories.length === 1 ? { trajectoryId: trajectories[0]! } : trajectories.length ? { trajectoryIds: trajectories } : { filter: opts.filter! };
-      if (models.length > 1) return compare(core, opts, models, target, placement);
+      if (models.length > 1) return compare(core, opts, models.map((model, i) => ({ model, adapter: adapterOf(i) })), target, placement);
       const result = await replayOnce(core, opts, target);
       if (opts.report) {
         await core.call('reality.exportReport', { path: opts.report, format: /\.html?$/i.test(opts.report) ? 'html' : 'json', trajectoryIds: result.trajectoryIds });
@@ -91,11 +99,12 @@ async function replayOnce(core: CliCore, opts: ReplayFlags, target: ReplayTarget
 }
 
 /** `--model A --model B`: the same steps through each model with the same seeds, then which came closer. */
-async function compare(core: CliCore, opts: ReplayFlags, models: string[], target: ReplayTarget, placement: { device?: DeviceChoice; threads?: number; concurrency?: number }) {
+async function compare(core: CliCore, opts: ReplayFlags, models: { model: string; adapter?: string }[], target: ReplayTarget, placement: { device?: DeviceChoice; threads?: number; concurrency?: number }) {
   const runs: { model: string; key: string; tokensPerSecond: number; failures: number; trajectoryIds: string[] }[] = [];
-  for (const [i, model] of models.entries()) {
+  for (const [i, { model: path, adapter }] of models.entries()) {
+    const model = adapter ? `${path} + ${adapter}` : path;
     process.stderr.write(`worldloom: model ${i + 1} of ${models.length}: ${model}\n`);
-    await core.call('model.load', { spec: modelSpecFromArgument(model, placement) });
+    await core.call('model.load', { spec: modelSpecFromArgument(path, { ...placement, adapter }) });
     const result = await replayOnce(core, opts, target, `cli-replay-${i + 1}`);
     if (result.cancelled) {
       process.stderr.write('worldloom: cancelled; the comparison covers what finished.\n');

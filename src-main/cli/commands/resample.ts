@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { CONCURRENCY_OPTION_HELP, concurrencyLimit, cpuThreads, DEVICE_OPTION_HELP, deviceChoice, THREADS_OPTION_HELP, wholeNumber } from '../option-parsers';
+import { CONCURRENCY_OPTION_HELP, concurrencyLimit, cpuThreads, DEVICE_OPTION_HELP, deviceChoice, THREADS_OPTION_HELP, wholeNumber, ADAPTER_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -18,10 +18,11 @@ export function registerResample(program: Command): void {
     .option('-m, --model <dir|file.gguf|url>', 'model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads)
+    .option('--adapter <file.gguf>', ADAPTER_OPTION_HELP)
     .option('--concurrency <n>', CONCURRENCY_OPTION_HELP, concurrencyLimit);
   addSamplingOptions(command).action(
-    (opts: SamplingFlags & { workspace: string; node: string[]; samples?: number; model?: string; device?: DeviceChoice; threads?: number; concurrency?: number }) =>
-      withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency }, async (core) => {
+    (opts: SamplingFlags & { workspace: string; node: string[]; samples?: number; model?: string; device?: DeviceChoice; threads?: number; concurrency?: number; adapter?: string }) =>
+      withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency, adapter: opts.adapter }, async (core) => {
         const jobId = 'cli-resample';
         core.cancelOnInterrupt(jobId);
         core.on('job.progress', (p) => {

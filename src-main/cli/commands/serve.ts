@@ -9,7 +9,7 @@ import { openDemoWorkspace } from '../../service/demo-workspace';
 import { Studio } from '../../service/studio';
 import type { DeviceChoice } from '../../common/device';
 import { modelSpecFromOptions } from '../model-argument';
-import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit, ADAPTER_OPTION_HELP } from '../option-parsers';
 import { PROJECT_ROOT, RENDERER_DIR, RESOURCES_DIR } from '../paths';
 
 function ensureRendererBuilt(): void {
@@ -29,18 +29,19 @@ export function registerServe(program: Command): void {
     .option('-m, --model <dir|file.gguf|url>', 'world model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads)
+    .option('--adapter <file.gguf>', ADAPTER_OPTION_HELP)
     .option('--concurrency <n>', CONCURRENCY_OPTION_HELP, concurrencyLimit)
     .option('--openai', 'also serve the loaded model as an OpenAI-compatible API (/v1/models, /v1/chat/completions) on 127.0.0.1 with a key')
     .option('--openai-port <n>', 'port of the OpenAI-compatible API (default: any free port)', wholeNumber(0, 65535), 0)
     .option('--openai-key <key>', 'the API key clients send as Bearer (default: $WORLDLOOM_OPENAI_KEY, else a random one, printed)')
     .option('--record-to <workspace>', 'record every API request into this workspace file, as paths of one trajectory per conversation')
-    .action(async (opts: { workspace?: string; port: number; model?: string; device?: DeviceChoice; threads?: number; concurrency?: number } & OpenAiFlags) => {
+    .action(async (opts: { workspace?: string; port: number; model?: string; device?: DeviceChoice; threads?: number; concurrency?: number; adapter?: string } & OpenAiFlags) => {
       ensureRendererBuilt();
       const studio = new Studio({ door: 'host', resourcesDir: RESOURCES_DIR });
       // Without --workspace the studio opens the demo workspace, ready to simulate.
       if (opts.workspace) studio.openWorkspace(opts.workspace, 'open-or-create');
       else openDemoWorkspace(studio);
-      await studio.loadModel(modelSpecFromOptions(opts.model, { device: opts.device, threads: opts.threads, concurrency: opts.concurrency }) ?? undefined);
+      await studio.loadModel(modelSpecFromOptions(opts.model, { device: opts.device, threads: opts.threads, concurrency: opts.concurrency, adapter: opts.adapter }) ?? undefined);
       const host = await startHost({ studio, rendererDir: RENDERER_DIR, port: opts.port });
       process.stdout.write(`Worldloom is serving at ${host.url}\n`);
       // Both names reach it; another machine reaches it through an SSH tunnel to this port.

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { DeviceChoice } from '../../common/device';
 import { withCore } from '../core';
-import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit } from '../option-parsers';
+import { cpuThreads, DEVICE_OPTION_HELP, deviceChoice, wholeNumber, THREADS_OPTION_HELP, CONCURRENCY_OPTION_HELP, concurrencyLimit, ADAPTER_OPTION_HELP } from '../option-parsers';
 import { addSamplingOptions, incompleteReport, samplingOverrides, type SamplingFlags } from '../sampling-options';
 
 export function registerSimulate(program: Command): void {
@@ -16,10 +16,11 @@ export function registerSimulate(program: Command): void {
     .option('-m, --model <dir|file.gguf|url>', 'model folder, .gguf file or OpenAI-compatible endpoint (default: the embedded model)')
     .option('--device <device>', DEVICE_OPTION_HELP, deviceChoice)
     .option('--threads <n>', THREADS_OPTION_HELP, cpuThreads)
+    .option('--adapter <file.gguf>', ADAPTER_OPTION_HELP)
     .option('--concurrency <n>', CONCURRENCY_OPTION_HELP, concurrencyLimit);
   addSamplingOptions(command).action(
-    (opts: SamplingFlags & { workspace: string; node: string; action: string; samples?: number; model?: string; device?: DeviceChoice; threads?: number; concurrency?: number }) =>
-      withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency }, async (core) => {
+    (opts: SamplingFlags & { workspace: string; node: string; action: string; samples?: number; model?: string; device?: DeviceChoice; threads?: number; concurrency?: number; adapter?: string }) =>
+      withCore({ workspace: { path: opts.workspace }, model: opts.model ?? null, device: opts.device, threads: opts.threads, concurrency: opts.concurrency, adapter: opts.adapter }, async (core) => {
         const jobId = 'cli-simulate';
         core.cancelOnInterrupt(jobId);
         const result = await core.call('simulate.run', { jobId, nodeId: opts.node, action: opts.action, samples: opts.samples, sampling: samplingOverrides(opts) });

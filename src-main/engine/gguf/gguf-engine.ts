@@ -27,6 +27,7 @@ import { readGgufModel, type GgufModelFile } from './gguf-file';
 import { openBackend, type LlamaBackend } from './llama-backend';
 import { loadModelNamingCause } from './model-load';
 import { ensureProbed } from '../model-probe';
+import { adapterRefusal, listeningToLlama, readLoraAdapter, type LoraAdapterFile } from './lora-adapter';
 import { asTokens, PrefillCancelled, SequencePool } from './sequence-pool';
 import { usableCores } from '../usable-cores';
 
@@ -47,6 +48,10 @@ export interface GgufEngineOptions {
   prefixReuse?: boolean;
   /** CPU threads; default all but one of the machine's cores (see defaultThreads). */
   threads?: number;
+  /** A GGUF LoRA adapter file applied over the model (lora-adapter.ts). */
+  adapter?: string;
+  /** Tokens one llama.cpp decode takes while reading a prompt (n_batch = n_ubatch): see PROMPT_BATCH. */
+  batchSize?: number;
 }
 
 /**
@@ -61,6 +66,13 @@ export function defaultThreads(cores = usableCores()): number {
 }
 
 const DEFAULT_SEQUENCES = 8;
+/**
+ * Tokens one decode reads from a prompt (n_batch). node-llama-cpp makes llama.cpp's micro-batch
+ * (n_ubatch) the same size: each micro-batch multiplies every weight matrix once, and a mixture of
+ * experts' routed weights are read once per micro-batch, so a long prompt is read in fewer passes
+ * over the weights. `npm run bench -- gguf` measures the other sizes against this one.
+ */
+const PROMPT_BATCH = 512;
 const DEFAULT_MAX_CONTEXT = 32_768;
 /** Fewer tokens than this per sequence cannot hold a system prompt, a turn and an answer. */
 const MIN_CONTEXT = 1024;
@@ -81,6 +93,7 @@ export class GgufEngine implements WorldModelEngine {
     private readonly prompt: GgufChatPrompt,
     private readonly reasoning: EngineDescription['reasoning'],
     private readonly kvCache: 'f32' | 'f16',
+    private readonly adapter: LoraAdapterFile | null,
     options: GgufEngineOptions,
   ) {
     this.pool = new SequencePool(context, options.prefixReuse !== false);
@@ -113,18 +126,24 @@ export class GgufEngine implements WorldModelEngine {
     let prompt: GgufChatPrompt | null = null;
     try {
       model = await loadModel(backend.llama, file);
+      const adapter = options.adapter ? await readLoraAdapter(options.adapter, file) : null;
       const kvCache = options.kvCache ?? (backend.gpu ? 'f16' : 'f32');
       const sequences = Math.max(1, options.sequences ?? DEFAULT_SEQUENCES);
+      const llamaSaid: string[] = [];
       try {
-        context = await model.createContext({
+        const loaded = model;
+        context = await listeningToLlama(backend.llama, llamaSaid, () => loaded.createContext({
           contextSize: contextLength,
           sequences,
           flashAttention: kvCache === 'f16' ? 'auto' : false,
           experimentalKvCacheKeyType: kvCache === 'f32' ? 'F32' : 'F16',
           experimentalKvCacheValueType: kvCache === 'f32' ? 'F32' : 'F16',
           threads: options.threads ?? defaultThreads(),
-        });
+          batchSize: Math.min(options.batchSize ?? PROMPT_BATCH, contextLength),
+          ...(adapter ? { lora: { adapters: [{ filePath: adapter.path }] } } : {}),
+        }));
       } catch (error) {
+        if (adapter && /LoRA/i.test((error as Error).message)) throw adapterRefusal(adapter, file.name, (error as Error).message, llamaSaid);
         throw new EngineError(
           `${file.name}'s context (${sequences} sequences of ${contextLength} tokens, ${kvCache} cache) does not fit in memory on ` +
             `${backend.device}: ${(error as Error).message}. Ask for a shorter context or fewer parallel samples.`,
@@ -137,7 +156,7 @@ export class GgufEngine implements WorldModelEngine {
       const llamaModel = model;
       prompt = new GgufChatPrompt(file.chatTemplate, { encode: (text) => llamaModel.tokenize(text, true) }, specialTokens, file.path);
       const reasoning = await prompt.reasoning();
-      return new GgufEngine(file, backend, model, context, prompt, reasoning, kvCache, options);
+      return new GgufEngine(file, backend, model, context, prompt, reasoning, kvCache, adapter, options);
     } catch (error) {
       await prompt?.close();
       await context?.dispose();
@@ -154,7 +173,9 @@ export class GgufEngine implements WorldModelEngine {
     return {
       kind: 'gguf',
       modelId: this.file.name,
-      identity: this.file.identity,
+      // With an adapter it is another model: its predictions are kept apart and its name says so.
+      identity: this.adapter ? `${this.file.identity}+${this.adapter.identity}` : this.file.identity,
+      ...(this.adapter ? { name: `${this.file.name} + ${this.adapter.name}` } : {}),
       device: this.backend.device,
       contextLength: this.context.contextSize,
       memoryBytes: this.model.size + memory.ram + memory.vram + this.pool.checkpointBytes,
@@ -168,6 +189,8 @@ export class GgufEngine implements WorldModelEngine {
           `flash attention ${this.context.flashAttention === true ? 'on' : this.context.flashAttention === false ? 'off' : 'auto'}`,
         `memory: weights ${this.model.size} bytes, context ${memory.ram} bytes RAM + ${memory.vram} bytes VRAM, ` +
           `prefix checkpoints ${this.pool.checkpointBytes} bytes`,
+        `prompts read ${this.context.batchSize} tokens a decode`,
+        ...(this.adapter ? [`LoRA adapter ${this.adapter.name} (${this.adapter.weights} weights, alpha ${this.adapter.alpha}): ${this.adapter.path}`] : []),
       ],
       recommendedSampling: recommendedSampling(this.file.samplingDefaults),
       reasoning: this.reasoning,
