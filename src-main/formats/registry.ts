@@ -19,6 +19,7 @@ import { mcpCassetteFormat } from './mcp-cassette';
 import { mcpJsonRpcLogFormat } from './mcp-jsonrpc-log';
 import { messagesFormatEntry } from './messages';
 import { miniSweAgentFormat } from './mini-swe-agent';
+import { openHandsEventsFormat } from './openhands-events';
 import { otelGenAiFormat } from './otel-genai';
 import { parquetFormatEntry } from './parquet';
 import { preferenceFormatEntry } from './preference';
@@ -48,6 +49,7 @@ export const FORMATS: readonly FormatEntry[] = [
   codexRolloutFormat,
   geminiCliFormat,
   clineTaskFormat,
+  openHandsEventsFormat,
   inspectLogFormat,
   otelGenAiFormat,
 ];
