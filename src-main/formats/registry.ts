@@ -23,6 +23,7 @@ import { openHandsEventsFormat } from './openhands-events';
 import { otelGenAiFormat } from './otel-genai';
 import { parquetFormatEntry } from './parquet';
 import { preferenceFormatEntry } from './preference';
+import { qwenCodeFormat } from './qwen-code';
 import { promptCompletionFormatEntry } from './prompt-completion';
 import { shareGptFormatEntry } from './sharegpt';
 import { sweAgentFormat } from './swe-agent';
@@ -48,6 +49,7 @@ export const FORMATS: readonly FormatEntry[] = [
   claudeCodeFormat,
   codexRolloutFormat,
   geminiCliFormat,
+  qwenCodeFormat,
   clineTaskFormat,
   openHandsEventsFormat,
   inspectLogFormat,

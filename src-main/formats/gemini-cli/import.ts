@@ -34,7 +34,7 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A function response's payload as text: its `output` (or `error`) when that is all it says, else the JSON. */
-function responseText(response: unknown, raw: string | null = null): { text: string; isError?: boolean } {
+export function responseText(response: unknown, raw: string | null = null): { text: string; isError?: boolean } {
   if (isRec(response)) {
     const keys = Object.keys(response);
     if (keys.length === 1 && typeof response.output === 'string') return { text: response.output };
