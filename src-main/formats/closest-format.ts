@@ -90,7 +90,7 @@ const all = (keys: ReadonlySet<string>, ...names: string[]) => names.every((n) =
 
 /** Known tools' outputs, by their records' keys (and a telltale value where keys alone are shared). */
 const LOOKALIKES: readonly LookalikeRule[] = [
-  { what: 'an OpenHands event stream', formatId: 'openhands', matches: (k) => all(k, 'id', 'timestamp', 'source') && (k.has('action') || k.has('observation')) },
+  { what: 'an OpenHands event stream', formatId: 'openhands-events', matches: (k) => all(k, 'id', 'timestamp', 'source') && (k.has('action') || k.has('observation')) },
   { what: 'tau-bench results', formatId: 'tau-bench', matches: (k) => all(k, 'task_id', 'reward') && (k.has('traj') || k.has('info')) },
   {
     what: "a Cline, Roo Code or Kilo Code task history (api_conversation_history.json)",
