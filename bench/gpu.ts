@@ -6,14 +6,15 @@
 // Writes one JSON (--out) and prints a summary. Never part of CI: see docs/models.md "GPU figures".
 //
 // Usage: bench/gpu.ts --model A.gguf [--model B.gguf …] [--device vulkan --device cpu] --out FILE.json
-//        [--deadline-seconds 420] [--bandwidth-gbs N] [--prompt-lengths 512,8192] [--parallel 1,8,32]
+//        [--quantize q8_0,q4_k_m [--drop-inputs]] [--deadline-seconds 420] [--bandwidth-gbs N] [--prompt-lengths 512,8192] [--parallel 1,8,32]
 //        [--decode-tokens 64] [--cpu-decode-tokens 16] [--checkpoint TEXT]
 
 import { spawnSync } from 'node:child_process';
-import { statSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEVICE_CHOICES, type DeviceChoice } from '../src-main/common/device';
+import { isQuantType, quantizeGguf, type QuantType } from '../src-main/engine/gguf/quantize';
 import { usableCores } from '../src-main/engine/usable-cores';
 import { REFERENCE_MODEL } from './gpu/figures';
 import { readGgufSummary } from './gpu/gguf-weights';
@@ -53,6 +54,32 @@ function bandwidthOf(gpu: string | null, override: string | undefined): Bandwidt
   };
 }
 
+interface Quantized { from: string; type: string; file?: string; seconds?: number; error?: string }
+
+/**
+ * Each model written in each type with the llama.cpp node-llama-cpp ships (`worldloom quantize`'s
+ * code): the files measured instead of the inputs (f16 from the converter, which writes no K-quants).
+ */
+async function quantizeAll(inputs: string[], types: string[], dropInputs: boolean): Promise<Quantized[]> {
+  const done: Quantized[] = [];
+  for (const from of inputs) {
+    for (const type of types) {
+      if (!isQuantType(type)) throw new Error(`--quantize: ${type} is not a type worldloom quantize writes`);
+      const file = from.replace(/(-f16|-f32)?\.gguf$/, `-${type}.gguf`);
+      try {
+        const result = await quantizeGguf(from, file, type as QuantType);
+        done.push({ from, type, file, seconds: result.seconds });
+        process.stderr.write(`bench:gpu: wrote ${file} (${type}) in ${result.seconds.toFixed(1)} s\n`);
+      } catch (error) {
+        done.push({ from, type, error: (error as Error).message });
+        process.stderr.write(`bench:gpu: ${type} of ${from} not written: ${(error as Error).message}\n`);
+      }
+    }
+    if (dropInputs) rmSync(from, { force: true });
+  }
+  return done;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -66,6 +93,8 @@ async function main(): Promise<void> {
       'decode-tokens': { type: 'string', default: '64' },
       'cpu-decode-tokens': { type: 'string', default: '16' },
       checkpoint: { type: 'string', default: '' },
+      quantize: { type: 'string', default: '' },
+      'drop-inputs': { type: 'boolean', default: false },
     },
   });
   if (values.model.length === 0 || !values.out) throw new Error('give --model FILE.gguf (one or more) and --out FILE.json; bench/gpu-pack/run.sh makes the models');
@@ -77,9 +106,12 @@ async function main(): Promise<void> {
   const gpu = gpuName();
   const bandwidth = bandwidthOf(gpu, values['bandwidth-gbs']);
 
-  const files = await Promise.all(values.model.map(async (file) => ({ file, bytes: statSync(file).size, ...(await readGgufSummary(file)) })));
-  // Deepest first: if time runs out, the figures closest to the real model are the ones kept.
-  files.sort((a, b) => b.weights.layers - a.weights.layers);
+  const quantized = values.quantize ? await quantizeAll(values.model, values.quantize.split(','), values['drop-inputs']) : [];
+  const measured = values.quantize ? quantized.flatMap((entry) => (entry.file ? [entry.file] : [])) : values.model;
+  if (measured.length === 0) throw new Error(`no model to measure: ${quantized.map((entry) => entry.error).join('; ')}`);
+  const files = await Promise.all(measured.map(async (file) => ({ file, bytes: statSync(file).size, ...(await readGgufSummary(file)) })));
+  // Deepest first, smallest encoding first: if time runs out, the figures closest to what people run are kept.
+  files.sort((a, b) => b.weights.layers - a.weights.layers || a.bytes - b.bytes);
   const models: MeasuredModel[] = [];
   for (const device of devices) {
     for (const file of files) {
@@ -118,6 +150,7 @@ async function main(): Promise<void> {
     bandwidth,
     referenceModel: REFERENCE_MODEL,
     checkpoint: values.checkpoint,
+    quantized,
     method:
       'prompt reading: one sequence, greedy, the engine\'s prefill time; decode: N sequences of one llama.cpp context with distinct 32-token ' +
       'prompts, greedy, tokens counted while all N were decoding; bytes a step reads: every weight but the embedding table, the routed ' +

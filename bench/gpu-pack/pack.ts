@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtinModules } from 'node:module';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { linkIdenticalFiles } from './dedupe';
@@ -27,6 +28,7 @@ const GGUF_PIN = /^gguf==(\S+)$/m;
  * the CPU build and its LLVM alone would not fit.
  */
 const DEBIAN_PACKAGES = ['libvulkan1', 'libglvnd0', 'libglx0', 'libegl1', 'libgl1', 'libgles2', 'libopengl0'];
+const BUILTINS = new Set(builtinModules);
 /** node-llama-cpp's prebuilt builds carried: CPU and Vulkan (CUDA's is about 540 MB). */
 const LLAMA_BUILDS = new Set(['@node-llama-cpp/linux-x64', '@node-llama-cpp/linux-x64-vulkan']);
 
@@ -52,6 +54,7 @@ async function bundle(stage: string): Promise<Set<string>> {
     // which looks for model-probe-child.js beside the bundle that asks.
     entryPoints: { 'bench-gpu': join(ROOT, 'bench', 'gpu.ts'), 'model-probe-child': join(ROOT, 'src-main', 'engine', 'model-probe-child.ts') },
     outdir: stage,
+    absWorkingDir: ROOT,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -66,6 +69,14 @@ async function bundle(stage: string): Promise<Set<string>> {
     for (const entry of input.imports) {
       const name = entry.external ? packageName(entry.path) : null;
       if (name) imported.add(name);
+    }
+  }
+  // Packages loaded through createRequire (koffi for the quantiser, the template sandbox's jinja)
+  // are no imports esbuild can see: their names are read from the bundles' require/resolve calls.
+  for (const output of Object.keys(result.metafile.outputs)) {
+    for (const match of readFileSync(join(ROOT, output), 'utf8').matchAll(/\b(?:require|resolve)\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
+      const name = packageName(match[1]!);
+      if (name && !name.startsWith('node:') && !BUILTINS.has(name)) imported.add(name);
     }
   }
   return imported;

@@ -2,7 +2,8 @@
 # Worldloom's GPU bench in one run (docs/models.md "GPU figures"): make a checkpoint with
 # Qwen3.5-35B-A3B's per-layer sizes (8 layers in its pattern: three linear-attention layers, then
 # one full-attention layer; random weights) with this machine's PyTorch and transformers, write it
-# and its first 4 layers as GGUF q8_0, and measure both through Worldloom's GGUF engine on the GPU
+# and its first 4 layers as GGUF f16, quantise those to q8_0 and Q4_K_M with the llama.cpp
+# node-llama-cpp ships (worldloom quantize's code), and measure them through Worldloom's GGUF engine on the GPU
 # (llama.cpp's Vulkan build) and on the CPU: prompt reading, decode at 1, 8 and 32 parallel
 # sequences, memory, each decode rate against the bandwidth limit, and the 40-layer model's rates
 # projected from the two depths. One JSON under $OUT (or --out), within 8 minutes.
@@ -110,15 +111,14 @@ log "making the checkpoint with $python (torch $("$python" -c 'import torch; pri
 "$python" -m qwen35.make_checkpoint --out "$work/hf8" --seed 7 --layers 8 --full-attention-interval 4 --context-length 8448 "${preset[@]}" >&2
 "$python" -m qwen35.first_layers --from "$work/hf8" --out "$work/hf4" --layers 4 >&2
 for layers in 8 4; do
-  log "writing $layers layers as GGUF q8_0"
-  "$python" -m qwen35.convert --to gguf --from "$work/hf$layers" --out "$work/layers$layers-q8_0.gguf" --type q8_0 >&2
+  log "writing $layers layers as GGUF f16"
+  "$python" -m qwen35.convert --to gguf --from "$work/hf$layers" --out "$work/layers$layers-f16.gguf" --type f16 >&2
 done
 rm -rf "$work/hf8" "$work/hf4"
 
 left=$((budget - ($(date +%s) - started) - 20))
 [ "$left" -gt 30 ] || fail "only $left s of the ${budget} s budget left after making the models; nothing measured"
-log "measuring (${left} s left)"
-"${bench[@]}" --model "$work/layers8-q8_0.gguf" --model "$work/layers4-q8_0.gguf" "${devices[@]}" \
-  --out "$out/gpu-bench.json" --deadline-seconds "$left" \
-  --checkpoint "$what; GGUF q8_0 only (no Q4_K_M: no quantiser in this pack)"
+log "quantising and measuring (${left} s left)"
+"${bench[@]}" --model "$work/layers8-f16.gguf" --model "$work/layers4-f16.gguf" --quantize q4_k_m,q8_0 --drop-inputs "${devices[@]}" \
+  --out "$out/gpu-bench.json" --deadline-seconds "$left" --checkpoint "$what"
 log "done: $out/gpu-bench.json"

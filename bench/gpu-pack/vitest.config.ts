@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['bench/gpu-pack/**/*.test.ts'],
-    testTimeout: 300_000,
+    testTimeout: 600_000,
     pool: 'forks',
   },
 });
