@@ -38,6 +38,9 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
   const [concurrency, setConcurrency] = useState('');
   const concurrencyValid = concurrency === '' || isConcurrency(concurrency);
   const limit = concurrency && concurrencyValid ? { concurrency: Number(concurrency) } : {};
+  // The CLI's --adapter: a GGUF LoRA adapter applied over a .gguf model.
+  const [adapter, setAdapter] = useState('');
+  const adapterSpec = adapter.trim() ? { adapter: adapter.trim() } : {};
   const [baseUrl, setBaseUrl] = useState('http://127.0.0.1:8000/v1');
   const [name, setName] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -95,7 +98,7 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
           e.preventDefault();
           // A .gguf file runs on llama.cpp; a folder is an ONNX model.
           const path = folder.trim();
-          const spec = /\.gguf$/i.test(path) ? { kind: 'gguf' as const, path, ...placement, ...limit } : { kind: 'onnx' as const, path, ...placement };
+          const spec = /\.gguf$/i.test(path) ? { kind: 'gguf' as const, path, ...placement, ...limit, ...adapterSpec } : { kind: 'onnx' as const, path, ...placement };
           void loadModel(spec).then((ok) => ok && onDone());
         }}
       >
@@ -112,7 +115,11 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
           Parallel sequences of a .gguf model (empty: as last time, else 8; an ONNX folder runs one step at a time)
           <input type="number" min={1} max={256} step={1} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} placeholder="automatic" aria-label="Requests at once" />
         </label>
-        <button type="submit" disabled={!folder.trim() || !threadsValid || !concurrencyValid}>
+        <label>
+          LoRA adapter over a .gguf model (a GGUF adapter file; empty: none)
+          <input value={adapter} onChange={(e) => setAdapter(e.target.value)} spellCheck={false} placeholder="none" aria-label="LoRA adapter" />
+        </label>
+        <button type="submit" disabled={!folder.trim() || !threadsValid || !concurrencyValid || (adapter.trim() !== '' && !/\.gguf$/i.test(folder.trim()))}>
           Load folder
         </button>
       </form>
@@ -123,7 +130,7 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
             {model!.localGguf!.map((m) => (
               <li key={m.path}>
                 <span title={m.path}>{m.name}</span> <span className="muted">({m.source}, {formatBytes(m.bytes)})</span>{' '}
-                <button disabled={!threadsValid || !concurrencyValid} onClick={() => void loadModel({ kind: 'gguf', path: m.path, ...placement, ...limit }).then((ok) => ok && onDone())}>
+                <button disabled={!threadsValid || !concurrencyValid} onClick={() => void loadModel({ kind: 'gguf', path: m.path, ...placement, ...limit, ...adapterSpec }).then((ok) => ok && onDone())}>
                   Load
                 </button>
               </li>
