@@ -252,7 +252,7 @@ export function scanGgufHeader(path: string): GgufHeader {
         throw new EngineError(
           `${name}: tensor '${tensorName}' is stored as tensor type ${type}, which the llama.cpp Worldloom ships does not know ` +
             `(it knows ${Object.values(GGML_TYPES).map((t) => t.name).join(', ')}). The file was written by a newer or ` +
-            'different tool, or is damaged: convert or download it again with one of these types (Q4_K_M, Q8_0, F16 are common).',
+            'different tool: convert it again, or download a copy in one of these types (Q4_K_M, Q8_0 and F16 are common).',
           'model-corrupt',
         );
       }

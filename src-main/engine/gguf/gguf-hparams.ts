@@ -26,7 +26,7 @@ export function checkHyperparameters(path: string, header: GgufHeader, tensors =
   const architecture = String(header.entries.get('general.architecture')?.value ?? '');
   const key = (name: string) => `${architecture}.${name}`;
   const refuse = (what: string): never => {
-    throw new EngineError(`${file}: ${what}. The file is damaged or was written wrongly; download it again or convert it again.`, 'model-corrupt');
+    throw new EngineError(`${file}: ${what}. llama.cpp cannot run a model with this value: convert the model again, or download another copy.`, 'model-corrupt');
   };
   /** A scalar key, or every value of a per-layer array, as numbers. */
   const values = (name: string): number[] | undefined => {
