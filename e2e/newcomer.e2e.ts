@@ -166,6 +166,44 @@ describe.skipIf(NO_CHROMIUM !== '')(`a new user's first steps in the host UI${NO
     expect(await form.getByTestId('draft-set-by').textContent()).toMatch(new RegExp(`^Seed \\d+: the fresh seed the last resample used \\(it was ${seedBefore}\\)$`));
     expect(errors).toEqual([]);
   });
+
+  it('reads a replayed trajectory at a glance: labelled timeline axes, each prediction just before the step it predicts, in step order, marks never cut off', async () => {
+    const { page, errors } = await studioPage();
+    await openTrajectory(page, /term-0001/);
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    const view = page.getByRole('dialog', { name: 'Sim vs real' });
+    await view.waitFor({ timeout: 90_000 });
+    // The timeline says what its axes are.
+    const chart = view.getByRole('figure', { name: 'Similarity to the real observation by step' });
+    expect(await chart.textContent()).toMatch(/1\s*similarity to real\s*0.*step 1.*step of the trajectory.*diverged.*step 3/s);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => view.count()).toBe(0);
+
+    // Rows: each simulated prediction sits right before the recorded step of the same action, in step order.
+    const rows = tree(page).getByRole('treeitem');
+    await expect.poll(() => rows.filter({ hasText: 'simulated' }).count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    const shown = await rows.evaluateAll((els) => els.map((el) => ({ origin: el.querySelector('.badge')!.textContent, text: el.querySelector('.tree-text')!.textContent })));
+    const predicted = shown.flatMap((row, i) => (row.origin === 'simulated' && shown[i + 1]?.origin === 'imported' && shown[i + 1]!.text === row.text ? [row.text] : []));
+    expect(predicted).toEqual(['ls', 'cat notes.txt', 'cat missing.txt']);
+
+    // A long action gives way in its row; its star stays whole inside the tree.
+    await selectStep(page, 'cat missing.txt');
+    const form = page.getByRole('form', { name: 'Simulate an action' });
+    const long = `echo ${'a-long-argument '.repeat(30)}`;
+    await form.getByLabel('Action').fill(long);
+    await form.getByRole('button', { name: 'Simulate', exact: true }).click();
+    const row = rows.filter({ hasText: 'a-long-argument' });
+    await expect.poll(() => row.count(), { timeout: 60_000 }).toBe(1);
+    await row.click();
+    await tree(page).press('s');
+    const star = row.getByLabel('starred');
+    await star.waitFor();
+    const pane = await box(tree(page));
+    const starBox = await box(star);
+    expect(starBox.x + starBox.width).toBeLessThanOrEqual(pane.x + pane.width);
+    expect(starBox.width).toBeGreaterThan(4);
+    expect(errors).toEqual([]);
+  });
 });
 
 describe.skipIf(NO_CHROMIUM !== '')(`the embedded model, introduced as a demo${NO_CHROMIUM}`, () => {

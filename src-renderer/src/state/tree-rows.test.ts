@@ -21,23 +21,39 @@ const ids = (index: ReturnType<typeof fixture>, collapsed = new Set<string>()) =
 };
 
 describe('tree rows', () => {
-  it('lists nodes depth-first with child counts and row numbers', () => {
+  it('lists nodes depth-first with child counts and row numbers, the branch that goes on last', () => {
     const index = fixture();
     const rows = rowsOf(index);
-    expect(ids(index)).toEqual(['r', 'a', 'a1', 'a2', 'b']);
-    expect(rowAt(rows, 1)).toEqual({ id: 'a', depth: 1, childCount: 2, expanded: true });
-    expect(rowIndexOf(rows, 'b')).toBe(4);
+    expect(ids(index)).toEqual(['r', 'b', 'a', 'a1', 'a2']);
+    expect(rowAt(rows, 2)).toEqual({ id: 'a', depth: 1, childCount: 2, expanded: true });
+    expect(rowIndexOf(rows, 'b')).toBe(1);
     const folded = rowsOf(index, new Set(['a']));
-    expect(rowAt(folded, 1)!.expanded).toBe(false);
+    expect(rowAt(folded, 2)!.expanded).toBe(false);
     expect(rowIndexOf(folded, 'a2')).toBe(-1);
-    expect(rowIndexOf(folded, 'b')).toBe(2);
+    expect(rowIndexOf(folded, 'b')).toBe(1);
+  });
+
+  it('shows each step\'s alternatives beside it: replay predictions in step order, an edit right after its source', () => {
+    // A recorded chain s1 → s2 → s3 with a replay prediction of each step, made deepest first
+    // would not matter: each sits just before the real step it predicts.
+    const chain = [node('r', null, 0), node('s1', 'r', 1, 'real'), node('s2', 's1', 2, 'real'), node('s3', 's2', 3, 'real')];
+    const predictions = [node('p3', 's2', 3, 'simulated'), node('p1', 'r', 1, 'simulated'), node('p2', 's1', 2, 'simulated')];
+    const index = indexTree([...chain, ...predictions]);
+    expect(ids(index)).toEqual(['r', 'p1', 's1', 'p2', 's2', 'p3', 's3']);
+    // An edit made after other samples lands beside the sample it was made from, not at the end.
+    const edited = { ...node('e1', 'r', 1, 'edited'), editedFromId: 'x1' };
+    const samples = indexTree([node('r', null, 0), node('x1', 'r', 1, 'simulated'), node('x2', 'r', 1, 'simulated'), node('x3', 'r', 1, 'simulated'), edited]);
+    expect(ids(samples)).toEqual(['r', 'x1', 'e1', 'x2', 'x3']);
+    // The edit of the step that goes on sits just before it.
+    const mainEdit = { ...node('e2', 'r', 1, 'edited'), editedFromId: 's1' };
+    expect(ids(indexTree([...chain, mainEdit, node('q', 'r', 1, 'simulated')]))).toEqual(['r', 'q', 'e2', 's1', 's2', 's3']);
   });
 
   it('hides the descendants of collapsed nodes, and reveals a node by expanding its ancestors', () => {
     const index = fixture();
     const collapsed = new Set(['r', 'a']);
     expect(ids(index, collapsed)).toEqual(['r']);
-    expect(ids(index, new Set(revealed(index, collapsed, 'a2')))).toEqual(['r', 'a', 'a1', 'a2', 'b']);
+    expect(ids(index, new Set(revealed(index, collapsed, 'a2')))).toEqual(['r', 'b', 'a', 'a1', 'a2']);
     expect(revealed(index, new Set(['b']), 'a1')).toEqual(new Set(['b']));
   });
 
@@ -77,10 +93,10 @@ describe('tree rows', () => {
     expect(index.byId.get('b')!.starred).toBe(true);
     index = withAddedNode(index, node('a3', 'a', 2, 'real', 'z', 'a1'));
     expect(index.shape).not.toBe(shape);
-    expect(ids(index)).toEqual(['r', 'a', 'a1', 'a2', 'a3', 'b']);
+    expect(ids(index)).toEqual(['r', 'b', 'a', 'a1', 'a2', 'a3']);
     expect(comparedWithReal(index, index.byId.get('a1')!)).toBe('differs');
     index = withoutLeaf(index, 'a3');
-    expect(ids(index)).toEqual(['r', 'a', 'a1', 'a2', 'b']);
+    expect(ids(index)).toEqual(['r', 'b', 'a', 'a1', 'a2']);
     expect(comparedWithReal(index, index.byId.get('a1')!)).toBeNull();
   });
 

@@ -133,8 +133,77 @@ export function indexTree(nodes: readonly TreeNode[]): TreeIndex {
   return { byId, shape: { children, roots, realChild }, revision: 0 };
 }
 
+/** Origins of steps recorded from an environment: the step its simulated siblings are alternatives to. */
+const RECORDED: ReadonlySet<Origin> = new Set<Origin>(['real', 'imported']);
+
+/** How many nodes each subtree holds (the node included), by one iterative post-order walk. */
+function subtreeSizes(shape: TreeShape): Map<string, number> {
+  const sizes = new Map<string, number>();
+  const stack: { id: string; exit: boolean }[] = shape.roots.map((id) => ({ id, exit: false }));
+  while (stack.length) {
+    const item = stack.pop()!;
+    const kids = shape.children.get(item.id);
+    if (item.exit || !kids) {
+      let size = 1;
+      if (kids) for (const k of kids) size += sizes.get(k) ?? 1;
+      sizes.set(item.id, size);
+      continue;
+    }
+    stack.push({ id: item.id, exit: true });
+    for (const k of kids) stack.push({ id: k, exit: false });
+  }
+  return sizes;
+}
+
+/**
+ * The order a node's children are shown in, so branches read at a glance: the child that
+ * carries the longest continuation comes last, so the other children (samples, perturbations,
+ * replay predictions, tried actions) sit right beside the step they are alternatives to, rather
+ * than after the whole continuation, which also lists replay predictions in step order; an edit
+ * follows its source at once. Otherwise the order they were made in.
+ */
+export function orderedChildren(kids: readonly string[], byId: ReadonlyMap<string, TreeNode>, sizes: ReadonlyMap<string, number>): readonly string[] {
+  if (kids.length < 2) return kids;
+  // The main line: the largest subtree; between equals the recorded step (real or imported), which
+  // the others are alternatives to, so the last step's prediction sits before it like every other's.
+  const weight = (k: string) => 2 * (sizes.get(k) ?? 1) + (RECORDED.has(byId.get(k)?.origin ?? 'manual') ? 1 : 0);
+  let main: string | null = null;
+  for (const k of kids) if (weight(k) > 2 && (main === null || weight(k) > weight(main))) main = k;
+  const siblings = new Set(kids);
+  const editsOf = new Map<string, string[]>();
+  const placed: string[] = [];
+  for (const k of kids) {
+    if (k === main) continue;
+    const source = byId.get(k)?.editedFromId;
+    if (source && source !== k && siblings.has(source)) {
+      const list = editsOf.get(source);
+      if (list) list.push(k);
+      else editsOf.set(source, [k]);
+    } else placed.push(k);
+  }
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const withEdits = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    out.push(id);
+    for (const edit of editsOf.get(id) ?? []) withEdits(edit);
+  };
+  for (const k of placed) withEdits(k);
+  if (main !== null) {
+    // The main line's own edits sit just before it, beside their source.
+    for (const edit of editsOf.get(main) ?? []) withEdits(edit);
+    seen.add(main);
+    out.push(main);
+  }
+  // An edit whose source is an edit of the main line, or a cycle of edits: still shown, at the end of the alternatives.
+  for (const k of kids) if (!seen.has(k)) out.splice(main === null ? out.length : out.length - 1, 0, k);
+  return out;
+}
+
 export function treeOrder(shape: TreeShape, byId: ReadonlyMap<string, TreeNode>): TreeOrder {
   const n = byId.size;
+  const sizes = subtreeSizes(shape);
   const ids: string[] = [];
   const depth = new Int32Array(n);
   const size = new Int32Array(n);
@@ -152,7 +221,8 @@ export function treeOrder(shape: TreeShape, byId: ReadonlyMap<string, TreeNode>)
     const p = ids.length;
     ids.push(item.id);
     posOf.set(item.id, p);
-    const kids = shape.children.get(item.id);
+    const given = shape.children.get(item.id);
+    const kids = given ? orderedChildren(given, byId, sizes) : undefined;
     depth[p] = item.d;
     childCount[p] = kids?.length ?? 0;
     stack.push({ id: item.id, d: item.d, exit: true });

@@ -40,7 +40,7 @@ export const TreeRowView = memo(function TreeRowView({ depth, childCount, expand
       aria-expanded={childCount > 0 ? expanded : undefined}
       data-node-id={n.id}
       className={`tree-row${selected ? ' selected' : ''}`}
-      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, paddingLeft: 6 + Math.min(depth, MAX_INDENT_LEVELS) * INDENT_PX }}
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, paddingLeft: 6 + Math.min(depth, MAX_INDENT_LEVELS) * INDENT_PX, ['--indent' as string]: `${Math.min(depth, MAX_INDENT_LEVELS) * INDENT_PX}px` }}
       onClick={() => onSelect(n.id)}
     >
       {depth > MAX_INDENT_LEVELS && (
