@@ -1,6 +1,6 @@
 """Write a Qwen3.5-MoE checkpoint (Hugging Face layout) as one GGUF file for llama.cpp's `qwen35moe`.
 
-Usage (through convert.py): convert.py --to gguf --from HF_DIR --out FILE.gguf [--type f32|f16|q8_0]
+Usage (through convert.py): convert.py --to gguf --from HF_DIR --out FILE.gguf [--type f32|f16|q8_0|q4_k_m|q5_k_m|q6_k]
 
 The file is written with the `gguf` package's writer, one tensor at a time (read from the
 safetensors, transformed, written, dropped), so peak memory stays near the largest single tensor.
@@ -39,6 +39,10 @@ import numpy as np
 import torch
 
 GGUF_TYPES = ("f32", "f16", "q8_0")
+# K-quants: written as f16 here, then quantised by the llama.cpp node-llama-cpp ships
+# (`worldloom quantize`, src-main/engine/gguf/quantize.ts), which picks per-tensor types as
+# llama-quantize does.
+LLAMA_QUANT_TYPES = ("q4_k_m", "q5_k_m", "q6_k")
 ARCH = "qwen35moe"
 
 # Pre-tokenizer split patterns llama.cpp knows by name (tokenizer.ggml.pre), as tokenizer.json
@@ -143,6 +147,8 @@ class Dims:
     tied: bool
     # Every n-th layer is full attention; None when the layout has no such n (recurrent_layers then).
     interval: int | None
+    # What was changed to fit llama.cpp, said to the user when the file is written.
+    notes: tuple = ()
 
     @property
     def key_dim(self) -> int:
@@ -162,14 +168,18 @@ def read_dims(c) -> Dims:
     if len(sections) > 4 or any(s < 0 for s in sections):
         raise ConversionError(f"rope mrope_section {sections} is not up to four non-negative sizes")
     sections = sections + [0] * (4 - len(sections))
+    notes = []
     if not 0 < sum(sections) <= rotary_dim // 2:
-        # ggml's multimodal rope maps rotary pair i to section (i mod sum); sections larger than
-        # the rotary half make it abort, and a zero sum is refused outright.
-        raise ConversionError(
-            f"rope mrope_section {sections[:3]} sums to {sum(sections)}, but the rotary half is {rotary_dim // 2} "
-            f"(head_dim {head_dim} x partial_rotary_factor {factor} / 2); llama.cpp needs the sections to fit in it: "
-            "fix rope_parameters.mrope_section in config.json"
+        # ggml's multimodal rope maps rotary pair i to section (i mod sum) and aborts on sections
+        # larger than the rotary half. For text, every section sees the same position (t = h = w),
+        # so any sections that fit rotate exactly as transformers does: they are scaled to fit.
+        fitted = fit_sections(sections, rotary_dim // 2)
+        notes.append(
+            f"rope mrope_section {sections[:3]} sums to {sum(sections)}, more than the rotary half {rotary_dim // 2} "
+            f"(head_dim {head_dim} x partial_rotary_factor {factor} / 2) llama.cpp accepts; written as {fitted[:3]}, "
+            "which gives text the same positions (image and video positions would differ)"
         )
+        sections = fitted
     if rope.get("rope_type", "default") not in ("default", None):
         raise ConversionError(f"rope_type {rope.get('rope_type')!r} is not supported; the GGUF converter writes plain (interleaved multimodal) rope")
     layer_types = list(c.layer_types)
@@ -206,7 +216,20 @@ def read_dims(c) -> Dims:
         eps=float(c.rms_norm_eps),
         tied=bool(getattr(c, "tie_word_embeddings", False)),
         interval=interval,
+        notes=tuple(notes),
     )
+
+
+def fit_sections(sections: list, half: int) -> list:
+    """Sections scaled to sum to at most the rotary half, in proportion, the first taking the rest."""
+    total = sum(sections)
+    if half <= 0:
+        raise ConversionError(f"the rotary dimension is {2 * half}: there is no room for rope sections")
+    if total <= 0:
+        return [half, 0, 0, 0]
+    fitted = [s * half // total for s in sections]
+    fitted[0] += half - sum(fitted)
+    return fitted
 
 
 def attention_interval(layer_types: list) -> int | None:
@@ -269,26 +292,71 @@ def plan_tensors(w: Weights, d: Dims) -> list[Planned]:
             raise ConversionError("the checkpoint has no lm_head.weight although tie_word_embeddings is false")
         add("output.weight", (d.vocab, H), lambda: w.get("lm_head.weight"))
     for i, layer_type in enumerate(d.layer_types):
-        p = f"layers.{i}."
-        b = f"blk.{i}."
-        add(b + "attn_norm.weight", (H,), lambda p=p: offset_norm(w.text(p + "input_layernorm.weight")), "f32")
-        add(b + "post_attention_norm.weight", (H,), lambda p=p: offset_norm(w.text(p + "post_attention_layernorm.weight")), "f32")
-        if layer_type == "full_attention":
-            a = p + "self_attn."
-            q_rows, kv_rows = d.heads * d.head_dim, d.kv_heads * d.head_dim
-            add(b + "attn_q.weight", (2 * q_rows, H), lambda a=a: w.text(a + "q_proj.weight"))
-            add(b + "attn_k.weight", (kv_rows, H), lambda a=a: w.text(a + "k_proj.weight"))
-            add(b + "attn_v.weight", (kv_rows, H), lambda a=a: w.text(a + "v_proj.weight"))
-            add(b + "attn_output.weight", (H, q_rows), lambda a=a: w.text(a + "o_proj.weight"))
-            add(b + "attn_q_norm.weight", (d.head_dim,), lambda a=a: offset_norm(w.text(a + "q_norm.weight")), "f32")
-            add(b + "attn_k_norm.weight", (d.head_dim,), lambda a=a: offset_norm(w.text(a + "k_norm.weight")), "f32")
-        else:
-            plan_linear_attention(add, w, d, p + "linear_attn.", b)
-        plan_moe(add, w, d, p + "mlp.", b)
+        plan_layer(add, w, d, f"layers.{i}.", f"blk.{i}.", layer_type)
+    plan_mtp(add, w, d)
     return plan
 
 
-def plan_linear_attention(add, w: Weights, d: Dims, a: str, b: str) -> None:
+def plan_layer(add, w, d: Dims, p: str, b: str, layer_type: str) -> None:
+    """One decoder layer; `w` reads names below the text model (or below the MTP block)."""
+    H = d.hidden
+    add(b + "attn_norm.weight", (H,), lambda: offset_norm(w.text(p + "input_layernorm.weight")), "f32")
+    add(b + "post_attention_norm.weight", (H,), lambda: offset_norm(w.text(p + "post_attention_layernorm.weight")), "f32")
+    if layer_type == "full_attention":
+        a = p + "self_attn."
+        q_rows, kv_rows = d.heads * d.head_dim, d.kv_heads * d.head_dim
+        add(b + "attn_q.weight", (2 * q_rows, H), lambda: w.text(a + "q_proj.weight"))
+        add(b + "attn_k.weight", (kv_rows, H), lambda: w.text(a + "k_proj.weight"))
+        add(b + "attn_v.weight", (kv_rows, H), lambda: w.text(a + "v_proj.weight"))
+        add(b + "attn_output.weight", (H, q_rows), lambda: w.text(a + "o_proj.weight"))
+        add(b + "attn_q_norm.weight", (d.head_dim,), lambda: offset_norm(w.text(a + "q_norm.weight")), "f32")
+        add(b + "attn_k_norm.weight", (d.head_dim,), lambda: offset_norm(w.text(a + "k_norm.weight")), "f32")
+    else:
+        plan_linear_attention(add, w, d, p + "linear_attn.", b)
+    plan_moe(add, w, d, p + "mlp.", b)
+
+
+class MtpWeights:
+    """The multi-token-prediction block (`mtp.*`, which transformers does not load) read the way
+    plan_layer reads the text model: mtp.layers.J.* as layers.J.*."""
+
+    def __init__(self, w: Weights, prefix: str):
+        self.w, self.prefix = w, prefix
+
+    def text(self, name: str) -> np.ndarray:
+        return self.w.get(self.prefix + name)
+
+    def has_text(self, name: str) -> bool:
+        return self.w.has(self.prefix + name)
+
+
+def mtp_layers(w: Weights) -> tuple[str, int]:
+    """The MTP block's name prefix and how many decoder layers it holds (0: the checkpoint has none)."""
+    for prefix in ("mtp.", "model.mtp.", "model.language_model.mtp."):
+        indices = {int(k[len(prefix) :].split(".")[1]) for k in w.entries if k.startswith(prefix + "layers.")}
+        if indices or w.has(prefix + "fc.weight"):
+            return prefix, len(indices)
+    return "", 0
+
+
+def plan_mtp(add, w: Weights, d: Dims) -> None:
+    """MTP layers as llama.cpp's converter writes them: decoder blocks after the last layer (full
+    attention and MoE, as qwen35moe's next-token block is), the first carrying the nextn
+    projection and norms; llama.cpp's main graph skips them (nextn_predict_layers)."""
+    prefix, count = mtp_layers(w)
+    if not count:
+        return
+    mtp, H, b = MtpWeights(w, prefix), d.hidden, f"blk.{d.layers}."
+    for j in range(count):
+        plan_layer(add, mtp, d, f"layers.{j}.", f"blk.{d.layers + j}.", "full_attention")
+    add(b + "nextn.eh_proj.weight", (H, 2 * H), lambda: mtp.text("fc.weight"))
+    add(b + "nextn.enorm.weight", (H,), lambda: offset_norm(mtp.text("pre_fc_norm_embedding.weight")), "f32")
+    add(b + "nextn.hnorm.weight", (H,), lambda: offset_norm(mtp.text("pre_fc_norm_hidden.weight")), "f32")
+    if mtp.has_text("norm.weight"):
+        add(b + "nextn.shared_head_norm.weight", (H,), lambda: offset_norm(mtp.text("norm.weight")), "f32")
+
+
+def plan_linear_attention(add, w, d: Dims, a: str, b: str) -> None:
     H, kd, vd = d.hidden, d.key_dim, d.value_dim
     conv = 2 * kd + vd
 
@@ -317,7 +385,7 @@ def plan_linear_attention(add, w: Weights, d: Dims, a: str, b: str) -> None:
     add(b + "ssm_out.weight", (H, vd), lambda: heads(w.text(a + "out_proj.weight"), axis=1))
 
 
-def plan_moe(add, w: Weights, d: Dims, m: str, b: str) -> None:
+def plan_moe(add, w, d: Dims, m: str, b: str) -> None:
     H, E, I, S = d.hidden, d.experts, d.expert_ffn, d.shared_ffn
     fused = w.has_text(m + "experts.gate_up_proj")
 
@@ -519,8 +587,10 @@ def stored_nbytes(shape: tuple, qtype) -> int:
 def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[[str], None] | None = None) -> Path:
     import gguf
 
+    if gguf_type in LLAMA_QUANT_TYPES:
+        return convert_quantized(hf_dir, out, gguf_type, log)
     if gguf_type not in GGUF_TYPES:
-        raise ConversionError(f"--type must be one of {', '.join(GGUF_TYPES)}, not {gguf_type!r}")
+        raise ConversionError(f"--type must be one of {', '.join(GGUF_TYPES + LLAMA_QUANT_TYPES)}, not {gguf_type!r}")
     hf_dir, out = Path(hf_dir), Path(out)
     if out.is_dir():
         raise ConversionError(f"{out} is a folder; --to gguf writes one file: pass --out FILE.gguf")
@@ -535,12 +605,16 @@ def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(out.name + ".partial")
     writer = gguf.GGUFWriter(partial, ARCH)
+    writer.add_type(gguf.GGUFType.MODEL)
     writer.add_name(hf_dir.resolve().name)
     writer.add_file_type({"f32": gguf.LlamaFileType.ALL_F32, "f16": gguf.LlamaFileType.MOSTLY_F16, "q8_0": gguf.LlamaFileType.MOSTLY_Q8_0}[gguf_type])
     writer.add_quantization_version(gguf.GGML_QUANT_VERSION)
     writer.add_context_length(d.context)
     writer.add_embedding_length(d.hidden)
-    writer.add_block_count(d.layers)
+    mtp = mtp_layers(weights)[1]
+    writer.add_block_count(d.layers + mtp)
+    if mtp:
+        writer.add_nextn_predict_layers(mtp)
     writer.add_feed_forward_length(d.expert_ffn)
     writer.add_head_count(d.heads)
     writer.add_head_count_kv(d.kv_heads)
@@ -559,18 +633,25 @@ def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[
     writer.add_ssm_state_size(d.k_head_dim)
     writer.add_ssm_time_step_rank(d.v_heads)
     writer.add_ssm_group_count(d.k_heads)
+    say = log or (lambda message: print(f"convert: {message}", file=sys.stderr))
+    for note in d.notes:
+        say(note)
+    # The recurrent-layer list always (llama.cpp's converter writes it; MTP layers are attention
+    # layers), and the interval too where one places the layers, for llama.cpp builds older than
+    # the list. A layout no interval places gets no interval rather than a wrong one: a llama.cpp
+    # too old for the list then fails to find a layer's tensors instead of running them misplaced.
+    writer.add_array(f"{ARCH}.attention.recurrent_layers", recurrent_layers(d.layer_types) + [False] * mtp)
     if d.interval is not None:
         writer.add_full_attention_interval(d.interval)
     else:
-        # No interval at all rather than a wrong one: a llama.cpp too old for this key then fails to
-        # find a layer's tensors (its default interval is 4) instead of running the layers misplaced.
-        writer.add_array(f"{ARCH}.attention.recurrent_layers", recurrent_layers(d.layer_types))
         # Said even without a log: the file then needs a newer llama.cpp than a periodic one.
-        (log or (lambda message: print(f"convert: {message}", file=sys.stderr)))(
+        say(
             f"layer_types {''.join('L' if r else 'F' for r in recurrent_layers(d.layer_types))} put full attention on no fixed "
-            f"interval: written as {ARCH}.attention.recurrent_layers (read by llama.cpp builds since qwen35moe's "
+            f"interval: written as {ARCH}.attention.recurrent_layers only (read by llama.cpp builds since qwen35moe's "
             "recurrent-layer list; older ones refuse the file)"
         )
+    if mtp:
+        say(f"kept the checkpoint's {mtp} multi-token-prediction layer(s) as blk.{d.layers}+ (nextn_predict_layers {mtp}), as llama.cpp's converter does")
 
     writer.add_tokenizer_model("gpt2")
     writer.add_tokenizer_pre(vocabulary.pre)
@@ -592,6 +673,8 @@ def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[
     types = [storage_type(p, gguf_type) for p in plan]
     for planned, qtype in zip(plan, types):
         writer.add_tensor_info(planned.name, planned.shape, np.dtype(np.float32), stored_nbytes(planned.shape, qtype), raw_dtype=qtype)
+    # general.size_label counted from the tensors as llama.cpp's converter counts them ("256x…" for a MoE).
+    writer.add_size_label(gguf.size_label(*writer.get_total_parameter_count()))
     try:
         writer.write_header_to_file()
         writer.write_kv_data_to_file()
@@ -613,3 +696,23 @@ def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[
         log(f"wrote {len(plan)} tensors ({gguf_type}) to {out}")
     return out
 
+
+def convert_quantized(hf_dir: Path, out: Path, gguf_type: str, log: Callable[[str], None] | None = None) -> Path:
+    """An f16 file beside the target, quantised by `worldloom quantize` (llama.cpp from node-llama-cpp), then removed."""
+    import subprocess
+
+    out = Path(out)
+    f16 = out.with_name(out.name + ".f16.partial")
+    cli = Path(__file__).resolve().parents[2] / "src-main" / "cli" / "worldloom.mjs"
+    if not cli.is_file():
+        raise ConversionError(f"{gguf_type} is made by `worldloom quantize`, which is not at {cli}; write --type f16 and quantise it there")
+    try:
+        convert_gguf(hf_dir, f16, "f16", log)
+        result = subprocess.run(["node", str(cli), "quantize", str(f16), str(out), "--type", gguf_type], stdout=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            raise ConversionError(f"llama.cpp could not quantise the f16 file to {gguf_type} (see above)")
+    finally:
+        f16.unlink(missing_ok=True)
+    if log:
+        log(f"quantised to {gguf_type}: {out}")
+    return out

@@ -242,15 +242,6 @@ def test_refusals_say_what_to_do(checkpoints, tmp_path, capsys):
     assert "a GGUF takes --type" in capsys.readouterr().err
     assert convert_main(["--from", str(source), "--out", str(tmp_path / "o"), "--type", "q8_0"]) == 2
     assert "--type is for --to gguf" in capsys.readouterr().err
-    # Rope sections that overflow the rotary half would abort ggml: refused before anything is written.
-    broken = tmp_path / "broken"
-    shutil.copytree(source, broken)
-    config = json.loads((broken / "config.json").read_text())
-    config["rope_parameters"]["mrope_section"] = [11, 11, 10]
-    (broken / "config.json").write_text(json.dumps(config))
-    with pytest.raises(ConversionError, match="fix rope_parameters.mrope_section"):
-        convert_gguf(broken, tmp_path / "broken.gguf")
-    assert not (tmp_path / "broken.gguf").exists() and not (tmp_path / "broken.gguf.partial").exists()
     # No chat template anywhere: refused, since the engine renders prompts from the file's template.
     bare = tmp_path / "bare"
     shutil.copytree(source, bare)
@@ -342,3 +333,103 @@ def test_node_llama_cpp_decodes_the_f32_file_as_transformers(checkpoints, f32_fi
     engine = node_greedy(f32_file, prompts, 40, tmp_path)
     for case, produced in zip(reference, engine):
         assert produced == case["reference"], f"seed {SEED}, prompt of {len(case['promptIds'])} tokens"
+
+
+def with_config(source: Path, out: Path, change) -> Path:
+    shutil.copytree(source, out)
+    config = json.loads((out / "config.json").read_text())
+    change(config.get("text_config", config))
+    (out / "config.json").write_text(json.dumps(config, indent=2))
+    return out
+
+
+def test_the_file_carries_the_metadata_llama_cpps_converter_writes(f32_file, checkpoints):
+    reader = gguf.GGUFReader(f32_file)
+    assert field(reader, "general.type") == "model"
+    # llama.cpp's converter's label for a MoE: the expert count, then the size of one expert and the rest.
+    assert field(reader, "general.size_label").startswith("8x"), field(reader, "general.size_label")
+    # The recurrent-layer list always, the interval too where one places the layers.
+    layer_types = json.loads((checkpoints["causal"] / "config.json").read_text())["layer_types"]
+    assert field(reader, "qwen35moe.attention.recurrent_layers") == recurrent_layers(layer_types)
+    assert field(reader, "qwen35moe.full_attention_interval") == attention_interval(layer_types)
+    assert reader.get_field("qwen35moe.nextn_predict_layers") is None
+
+
+@pytest.mark.skipif(not NODE_LLAMA_CPP.is_file(), reason="node-llama-cpp is not installed in node_modules (npm ci installs it)")
+def test_rope_sections_that_do_not_fit_are_fitted_with_a_note_and_decode_as_transformers(checkpoints, tmp_path, capsys):
+    from qwen35.prompts import chat_prompts
+    from qwen35.reference import reference_cases
+
+    # transformers' default sections with the fixture's small head: more than the rotary half.
+    def default_sections(text):
+        text["rope_parameters"]["mrope_section"] = [11, 11, 10]
+
+    source = with_config(checkpoints["causal"], tmp_path / "hf", default_sections)
+    notes = []
+    out = convert_gguf(source, tmp_path / "m.gguf", log=notes.append)
+    assert any("mrope_section [11, 11, 10] sums to 32" in note and "same positions" in note for note in notes), notes
+    sections = field(gguf.GGUFReader(out), "qwen35moe.rope.dimension_sections")
+    rotary = field(gguf.GGUFReader(out), "qwen35moe.rope.dimension_count")
+    assert 0 < sum(sections) <= rotary // 2
+    prompts = chat_prompts(source)[:1] + [np.random.default_rng(SEED).integers(3, 660, size=23).tolist()]
+    reference = reference_cases(source, prompts, 30, model=load_checkpoint(source))
+    for case, produced in zip(reference, node_greedy(out, prompts, 30, tmp_path)):
+        assert produced == case["reference"], f"seed {SEED}, prompt of {len(case['promptIds'])} tokens"
+
+
+def with_mtp_block(source: Path, out: Path, seed: int) -> Path:
+    """A copy of the checkpoint with a multi-token-prediction block as Qwen3.5 checkpoints store it
+    (mtp.fc, mtp.pre_fc_norm_*, mtp.norm and one full-attention MoE layer under mtp.layers.0)."""
+    from safetensors.numpy import load_file, save_file
+
+    shutil.copytree(source, out)
+    path = out / "model.safetensors"
+    weights = load_file(path)
+    rng = np.random.default_rng(seed)
+    full = max(int(k.split(".")[2]) for k in weights if ".self_attn.q_proj." in k)
+    hidden = weights["model.norm.weight"].shape[0]
+    for name, values in list(weights.items()):
+        if name.startswith(f"model.layers.{full}."):
+            weights["mtp.layers.0." + name.split(".", 3)[3]] = (values + rng.normal(0, 0.01, values.shape)).astype(values.dtype)
+    weights["mtp.fc.weight"] = rng.normal(0, 0.05, (hidden, 2 * hidden)).astype(np.float32)
+    for norm in ("pre_fc_norm_embedding", "pre_fc_norm_hidden", "norm"):
+        weights[f"mtp.{norm}.weight"] = rng.normal(0, 0.1, hidden).astype(np.float32)
+    save_file(weights, path, metadata={"format": "pt"})
+    return out
+
+
+@pytest.mark.skipif(not NODE_LLAMA_CPP.is_file(), reason="node-llama-cpp is not installed in node_modules (npm ci installs it)")
+def test_mtp_tensors_are_kept_as_llama_cpps_next_token_layer_and_the_file_decodes_as_without(checkpoints, f32_file, tmp_path):
+    source = with_mtp_block(checkpoints["causal"], tmp_path / "hf", SEED)
+    notes = []
+    out = convert_gguf(source, tmp_path / "mtp.gguf", log=notes.append)
+    assert any("multi-token-prediction" in note for note in notes), notes
+    reader = gguf.GGUFReader(out)
+    layers = field(gguf.GGUFReader(f32_file), "qwen35moe.block_count")
+    assert field(reader, "qwen35moe.block_count") == layers + 1
+    assert field(reader, "qwen35moe.nextn_predict_layers") == 1
+    assert field(reader, "qwen35moe.attention.recurrent_layers")[-1] is False
+    written = tensors(reader)
+    from safetensors.numpy import load_file
+
+    hf = load_file(source / "model.safetensors")
+    m = f"blk.{layers}."
+    assert np.allclose(written[m + "nextn.eh_proj.weight"][1], hf["mtp.fc.weight"])
+    for ours, theirs in (("enorm", "pre_fc_norm_embedding"), ("hnorm", "pre_fc_norm_hidden"), ("shared_head_norm", "norm")):
+        assert np.allclose(written[f"{m}nextn.{ours}.weight"][1], 1 + hf[f"mtp.{theirs}.weight"]), ours
+    assert np.allclose(written[m + "attn_k.weight"][1], hf["mtp.layers.0.self_attn.k_proj.weight"])
+    assert written[m + "ffn_gate_exps.weight"][1].shape[0] == 8
+    # llama.cpp's main graph leaves the next-token layer out: the same greedy tokens as the file without it.
+    prompts = [np.random.default_rng(SEED).integers(3, 660, size=23).tolist(), list(range(5, 40))]
+    assert node_greedy(out, prompts, 30, tmp_path) == node_greedy(f32_file, prompts, 30, tmp_path)
+
+
+@pytest.mark.skipif(not NODE_LLAMA_CPP.is_file(), reason="node-llama-cpp is not installed in node_modules (npm ci installs it)")
+def test_k_quant_types_are_written_through_the_shipped_llama_cpp(checkpoints, tmp_path):
+    out = convert_gguf(checkpoints["causal"], tmp_path / "m-q6_k.gguf", "q6_k")
+    reader = gguf.GGUFReader(out)
+    assert field(reader, "general.file_type") == gguf.LlamaFileType.MOSTLY_Q6_K
+    assert field(reader, "general.type") == "model"
+    assert not list(tmp_path.glob("*.partial"))
+    assert node_greedy(out, [list(range(5, 30))], 8, tmp_path)[0]
+
