@@ -29,6 +29,7 @@ import { loadModelNamingCause } from './model-load';
 import { ensureProbed } from '../model-probe';
 import { adapterRefusal, listeningToLlama, readLoraAdapter, type LoraAdapterFile } from './lora-adapter';
 import { asTokens, PrefillCancelled, SequencePool } from './sequence-pool';
+import { readableByLlama, type PreparedFile } from './ollama-layout';
 import { usableCores } from '../usable-cores';
 
 export interface GgufEngineOptions {
@@ -95,13 +96,21 @@ export class GgufEngine implements WorldModelEngine {
     private readonly kvCache: 'f32' | 'f16',
     private readonly adapter: LoraAdapterFile | null,
     options: GgufEngineOptions,
+    private readonly layoutNotes: string[] = [],
   ) {
     this.pool = new SequencePool(context, options.prefixReuse !== false);
   }
 
   /** Opens a .gguf file (any part of a split model). Throws EngineError with what to do. */
   static async load(path: string, options: GgufEngineOptions = {}): Promise<GgufEngine> {
-    const file = await readGgufModel(path);
+    // An Ollama Qwen3.5 export is read through a copy in llama.cpp's layout (ollama-layout.ts).
+    let readable: PreparedFile;
+    try {
+      readable = readableByLlama(path);
+    } catch (error) {
+      throw new EngineError((error as Error).message, 'unknown-model');
+    }
+    const file = await readGgufModel(readable.path);
     const contextLength = Math.min(options.contextLength ?? DEFAULT_MAX_CONTEXT, file.trainContextLength || DEFAULT_MAX_CONTEXT);
     if (contextLength < MIN_CONTEXT) {
       throw new EngineError(
@@ -156,7 +165,7 @@ export class GgufEngine implements WorldModelEngine {
       const llamaModel = model;
       prompt = new GgufChatPrompt(file.chatTemplate, { encode: (text) => llamaModel.tokenize(text, true) }, specialTokens, file.path);
       const reasoning = await prompt.reasoning();
-      return new GgufEngine(file, backend, model, context, prompt, reasoning, kvCache, adapter, options);
+      return new GgufEngine(file, backend, model, context, prompt, reasoning, kvCache, adapter, options, readable.notes);
     } catch (error) {
       await prompt?.close();
       await context?.dispose();
@@ -190,6 +199,7 @@ export class GgufEngine implements WorldModelEngine {
         `memory: weights ${this.model.size} bytes, context ${memory.ram} bytes RAM + ${memory.vram} bytes VRAM, ` +
           `prefix checkpoints ${this.pool.checkpointBytes} bytes`,
         `prompts read ${this.context.batchSize} tokens a decode`,
+        ...this.layoutNotes,
         ...(this.adapter ? [`LoRA adapter ${this.adapter.name} (${this.adapter.weights} weights, alpha ${this.adapter.alpha}): ${this.adapter.path}`] : []),
       ],
       recommendedSampling: recommendedSampling(this.file.samplingDefaults),
