@@ -41,7 +41,6 @@ def write_ollama_layout(source: Path, out: Path) -> Path:
     arch = reader.get_field("general.architecture").contents()
     get = lambda key: reader.get_field(f"{arch}.{key}").contents()  # noqa: E731
     k_heads, v_heads = get("ssm.group_count"), get("ssm.time_step_rank")
-    v_dim = get("ssm.inner_size") // v_heads
     key_dim = k_heads * get("ssm.state_size")
     layers = get("block_count")
     interval = reader.get_field(f"{arch}.full_attention_interval")
@@ -53,7 +52,8 @@ def write_ollama_layout(source: Path, out: Path) -> Path:
     order = tiled_to_grouped(k_heads, v_heads)
 
     writer = gguf.GGUFWriter(out, arch)
-    skip = {"GGUF.version", "GGUF.tensor_count", "GGUF.kv_count", "general.architecture", f"{arch}.full_attention_interval", f"{arch}.attention.recurrent_layers", f"{arch}.attention.head_count_kv", f"{arch}.rope.dimension_sections"}
+    skip = {"GGUF.version", "GGUF.tensor_count", "GGUF.kv_count", "general.architecture"}
+    skip |= {f"{arch}.{key}" for key in ("full_attention_interval", "attention.recurrent_layers", "attention.head_count_kv", "rope.dimension_sections")}
     for field in reader.fields.values():
         if field.name in skip:
             continue
