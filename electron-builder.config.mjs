@@ -30,7 +30,7 @@ export const config = {
     'out/renderer/**',
     '!**/*.map',
     // Sources, build trees and tests of the native modules: only what loads at run time.
-    '!**/node_modules/*/{src,deps,test,tests,docs,example,examples}/**',
+    '!**/node_modules/{better-sqlite3,node-pty}/{src,deps,test}/**',
     '!**/node_modules/better-sqlite3/build/Release/{obj,obj.target,.deps,test_extension.node}/**',
     '!**/node_modules/node-pty/{scripts,third_party}/**',
     // The renderer's packages are inside its Vite bundle (out/renderer); the main process never loads them.

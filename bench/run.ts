@@ -15,9 +15,10 @@ import { exportSuite } from './export.bench';
 import { depthSuite } from './depth.bench';
 import { ggufSuite } from './gguf.bench';
 import { fanoutSuite } from './fanout.bench';
+import { cliSuite } from './cli.bench';
 import { probeSuite } from './probe.bench';
 
-const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, ggufSuite, nanoSuite, exportSuite, depthSuite, fanoutSuite, probeSuite];
+const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, ggufSuite, nanoSuite, exportSuite, depthSuite, fanoutSuite, probeSuite, cliSuite];
 
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 // Suite names; `--preset NAME` (fanout, gguf, probe) and its value are options, not suites.
