@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Entry point of `npx worldloom`: runs the TypeScript CLI directly through tsx, so the
-// CLI works in a fresh clone right after `npm install`, with no build step.
+// The CLI from source, through tsx, with no build: for working on the CLI. What `npx worldloom`
+// runs (package.json's bin) is the build of the same source, out/cli/worldloom.js (build-cli.mjs).
 import { register } from 'tsx/esm/api';
 
 register();
