@@ -29,6 +29,8 @@ const GGUF_PIN = /^gguf==(\S+)$/m;
  */
 const DEBIAN_PACKAGES = ['libvulkan1', 'libglvnd0', 'libglx0', 'libegl1', 'libgl1', 'libgles2', 'libopengl0'];
 const BUILTINS = new Set(builtinModules);
+/** Resolved only when the code runs from its TypeScript sources (the model probe's child through tsx), never from the bundle. */
+const SOURCE_ONLY = new Set(['tsx']);
 /** node-llama-cpp's prebuilt builds carried: CPU and Vulkan (CUDA's is about 540 MB). */
 const LLAMA_BUILDS = new Set(['@node-llama-cpp/linux-x64', '@node-llama-cpp/linux-x64-vulkan']);
 
@@ -72,11 +74,12 @@ async function bundle(stage: string): Promise<Set<string>> {
     }
   }
   // Packages loaded through createRequire (koffi for the quantiser, the template sandbox's jinja)
-  // are no imports esbuild can see: their names are read from the bundles' require/resolve calls.
+  // are no imports esbuild can see: their names are read from the bundles' require/resolve calls
+  // (esbuild renames a local `require` to `require2` and so on).
   for (const output of Object.keys(result.metafile.outputs)) {
-    for (const match of readFileSync(join(ROOT, output), 'utf8').matchAll(/\b(?:require|resolve)\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
+    for (const match of readFileSync(join(ROOT, output), 'utf8').matchAll(/\b(?:require\d*|resolve)\(\s*["']([^"'./][^"']*)["']\s*\)/g)) {
       const name = packageName(match[1]!);
-      if (name && !name.startsWith('node:') && !BUILTINS.has(name)) imported.add(name);
+      if (name && !BUILTINS.has(name) && !SOURCE_ONLY.has(name)) imported.add(name);
     }
   }
   return imported;
