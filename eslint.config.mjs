@@ -102,7 +102,7 @@ const layerRules = LAYERS.flatMap((layer, index) => {
 const TESTING_ONLY = { group: ['**/testing/*', '**/testing/**'], message: 'src-main/testing/ holds test doubles and fixtures: production code must not import them.' };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'bench/results/**', 'native/**/*.py', 'native/.venv/**', 'resources/**', '**/fixtures/**'] },
+  { ignores: ['out/**', 'release/**', 'node_modules/**', 'bench/results/**', 'native/**/*.py', 'native/.venv/**', 'resources/**', '**/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
