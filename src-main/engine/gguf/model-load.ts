@@ -18,18 +18,25 @@ export interface ModelToLoad {
 
 /** The error a failed load becomes: what llama.cpp found, and what to do about it. */
 export function loadRefusal(model: ModelToLoad, message: string, log: readonly string[]): EngineError {
-  const said = log.map((line) => /error loading model: (.*)/.exec(line)?.[1]).filter(Boolean).at(-1)
-    ?? log.filter((line) => /failed|error|unable/i.test(line)).at(-1)?.trim()
+  // The most specific line: llama.cpp ends with "failed to load model from FILE" after the cause.
+  const generic = /failed to load model(?! architecture)/i;
+  const said = log.map((line) => /error loading model: (.*)/.exec(line)?.[1]).filter((line) => line && !generic.test(line)).at(-1)
+    ?? log.filter((line) => /failed|error|unable/i.test(line) && !generic.test(line)).at(-1)?.trim()
     ?? message;
+  const all = [...log, message].join('\n');
   const prefix = `llama.cpp could not load ${model.name} (${model.architecture}, ${model.bytes} bytes): ${said.replace(/\s+/g, ' ').trim()}.`;
   const advice = (text: string) => new EngineError(`${prefix} ${text}`, 'model-corrupt');
-  if (/unknown.*architecture|unsupported model architecture/i.test(said)) {
+  if (/unknown.*architecture|unsupported model architecture/i.test(all)) {
     return advice(`This llama.cpp build does not run the '${model.architecture}' architecture; use a model of another architecture or update Worldloom.`);
   }
-  if (/unable to allocate|failed to allocate|out of memory|cannot allocate|mmap failed/i.test(said)) {
-    return advice(`The model does not fit in this machine's memory (it is ${model.bytes} bytes on disk): use a smaller quantisation (Q4_K_M) or free memory.`);
+  if (/unable to allocate|failed to allocate|out of memory|cannot allocate|mmap failed/i.test(all)) {
+    const size = log.map((line) => /failed to allocate buffer of size (\d+)/.exec(line)?.[1]).filter(Boolean).at(-1);
+    return advice(
+      `The model does not fit in this machine's memory${size ? ` (an allocation of ${size} bytes failed` : ' ('}` +
+        `${size ? ', ' : ''}it is ${model.bytes} bytes on disk): use a smaller quantisation (Q4_K_M) or free memory.`,
+    );
   }
-  if (/failed to read|unexpected end|end of file|truncated|short read|data is not within the file bounds/i.test(said)) {
+  if (/failed to read|unexpected end|end of file|truncated|short read|invalid data/i.test(all)) {
     return advice('The file is damaged or cut short (an interrupted download): download it again.');
   }
   if (/wrong shape|wrong array length|key not found|expected|missing tensor|wrong number of tensors|tensor .* not found/i.test(said)) {
