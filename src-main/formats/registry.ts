@@ -27,6 +27,7 @@ import { qwenCodeFormat } from './qwen-code';
 import { promptCompletionFormatEntry } from './prompt-completion';
 import { shareGptFormatEntry } from './sharegpt';
 import { sweAgentFormat } from './swe-agent';
+import { tauBenchFormat } from './tau-bench';
 import { worldloomJsonlFormat } from './worldloom-jsonl';
 
 /** In the order detection breaks ties and the export dialog lists them. */
@@ -52,6 +53,7 @@ export const FORMATS: readonly FormatEntry[] = [
   qwenCodeFormat,
   clineTaskFormat,
   openHandsEventsFormat,
+  tauBenchFormat,
   inspectLogFormat,
   otelGenAiFormat,
 ];
