@@ -66,12 +66,15 @@ export async function sessionFigures(): Promise<Figure[]> {
     const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
     let imported = 0;
     start = performance.now();
+    // As the import.files handler does for many files: one deferral of checkpoints around them all.
+    store.deferCheckpoints(true);
     try {
       for (const file of generated.files) {
         const report = await importAsJob(store, fileSource(file), { head: fileHead(file), signal: new AbortController().signal, added: [] });
         imported += report.imported;
         peak = Math.max(peak, process.memoryUsage().rss);
       }
+      store.deferCheckpoints(false);
     } finally {
       clearInterval(sample);
       store.close();

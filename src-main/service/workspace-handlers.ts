@@ -120,9 +120,16 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       const reports: ImportReport[] = [];
       // One scrubber for the whole import: the same address gets the same stand-in in every file.
       const scrubber = scrub ? new Scrubber() : undefined;
-      for (const [i, p] of paths.entries()) {
-        job.progress(i, paths.length, `Importing ${p}`);
-        reports.push(await importFile(fileSource(p), { format, head: fileHead(p), ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}), ...(scrubber ? { scrub: scrubber } : {}) }));
+      // Many files (an agent's sessions) share one deferral of checkpoints instead of one checkpoint each.
+      const store = studio.requireStore();
+      store.deferCheckpoints(true);
+      try {
+        for (const [i, p] of paths.entries()) {
+          job.progress(i, paths.length, `Importing ${p}`);
+          reports.push(await importFile(fileSource(p), { format, head: fileHead(p), ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}), ...(scrubber ? { scrub: scrubber } : {}) }));
+        }
+      } finally {
+        store.deferCheckpoints(false);
       }
       return reports;
     }),

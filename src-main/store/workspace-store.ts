@@ -60,6 +60,8 @@ export interface NewNode {
 export const useSqliteNativeBinding = setSqliteNativeBinding;
 
 export class WorkspaceStore {
+  /** How many deferCheckpoints(true) calls are still open (they nest). */
+  private checkpointsDeferred = 0;
   private readonly db: Database.Database;
   private readonly stmt;
   private readonly nodeSearch: NodeSearch;
@@ -250,10 +252,14 @@ export class WorkspaceStore {
    * While an import runs: a checkpoint (copying the write-ahead log into the file, with two
    * fsyncs) once per 64 MiB written instead of SQLite's default 4 MiB, so a large import pays
    * for a few instead of hundreds. `false` puts the default back and checkpoints what was
-   * deferred, unless another connection is reading (then the next commit does it).
+   * deferred, unless another connection is reading (then the next commit does it). Calls nest:
+   * an import of many files defers once around them all, so each small file (an agent's
+   * session) does not pay for a checkpoint of its own; only the outermost `false` checkpoints.
    */
   deferCheckpoints(defer: boolean): void {
     if (this.readOnly || !this.db.open) return;
+    if (defer && this.checkpointsDeferred++ > 0) return;
+    if (!defer && this.checkpointsDeferred > 0 && --this.checkpointsDeferred > 0) return;
     if (defer) {
       this.db.pragma(`wal_autocheckpoint = ${(64 * 1024 * 1024) / (this.db.pragma('page_size', { simple: true }) as number)}`);
       return;
