@@ -1,6 +1,7 @@
-// Agent sessions written at bench time, laid out where each agent keeps them under a home
-// folder: Claude Code (~/.claude/projects), Codex (~/.codex/sessions) and Gemini CLI
-// (~/.gemini/tmp), in each one's own file shape, with shell calls and outputs of realistic
+// Agent sessions written at bench time, laid out where each agent keeps them under a Linux
+// home folder: Claude Code (~/.claude/projects), Codex (~/.codex/sessions), Gemini CLI
+// (~/.gemini/tmp), Qwen Code (~/.qwen/projects) and Roo Code (VS Code's global storage, the
+// Cline task format), in each one's own file shape, with shell calls and outputs of realistic
 // sizes, until they weigh what was asked for.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,6 +11,9 @@ export interface GeneratedSessions {
   bytes: number;
   toolCalls: number;
 }
+
+/** Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code (Cline's format): each in turn. */
+const AGENTS = 5;
 
 const output = (n: number, size: number) => `line ${n}: ${'ok '.repeat(Math.max(1, Math.floor(size / 3)))}`.slice(0, size);
 
@@ -54,7 +58,31 @@ function geminiSession(s: number, calls: number, outputBytes: number): string {
   return JSON.stringify({ sessionId: `gemini-${s}`, projectHash: `p${s % 20}`, startTime: '2026-01-01T00:00:00.000Z', lastUpdated: '2026-01-01T00:01:00.000Z', messages }, null, 2);
 }
 
-/** Writes at least `count` sessions and `bytes` in all under `home`, the three agents in turn. */
+function qwenSession(s: number, calls: number, outputBytes: number): string {
+  const base = { sessionId: `qwen-${s}`, cwd: `/home/dev/project-${s % 20}`, version: '0.2.1', timestamp: '2026-01-01T00:00:00.000Z' };
+  const rec = (uuid: string, parentUuid: string | null, type: string, parts: unknown[]) => JSON.stringify({ uuid, parentUuid, ...base, type, message: { role: type === 'assistant' ? 'model' : 'user', parts } });
+  const lines = [rec(`q${s}-0`, null, 'user', [{ text: `Task ${s}: how big is the build?` }])];
+  let parent = `q${s}-0`;
+  for (let c = 0; c < calls; c++) {
+    const id = `call_${s}_${c}`;
+    lines.push(rec(`q${s}-${c}-a`, parent, 'assistant', [{ functionCall: { id, name: 'run_shell_command', args: { command: `du -sh dir-${c}` } } }]));
+    lines.push(rec(`q${s}-${c}-r`, `q${s}-${c}-a`, 'tool_result', [{ functionResponse: { id, name: 'run_shell_command', response: { output: output(c, outputBytes) } } }]));
+    parent = `q${s}-${c}-r`;
+  }
+  return lines.join('\n') + '\n';
+}
+
+function clineSession(s: number, calls: number, outputBytes: number): string {
+  const env = { type: 'text', text: `<environment_details>\n# Current Working Directory (/home/dev/project-${s % 20}) Files\nREADME.md\n</environment_details>` };
+  const messages: unknown[] = [{ role: 'user', content: [{ type: 'text', text: `<task>\nTask ${s}: check the tests\n</task>` }, env] }];
+  for (let c = 0; c < calls; c++) {
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `call_${s}_${c}`, name: 'execute_command', input: { command: `npm test -- part-${c}` } }] });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `call_${s}_${c}`, content: output(c, outputBytes) }, env] });
+  }
+  return JSON.stringify(messages);
+}
+
+/** Writes at least `count` sessions and `bytes` in all under `home`, the agents in turn. */
 export function writeGeneratedSessions(home: string, count: number, bytes: number): GeneratedSessions {
   const perSession = Math.ceil(bytes / count);
   // One call and its result take about this much besides the output itself.
@@ -64,14 +92,15 @@ export function writeGeneratedSessions(home: string, count: number, bytes: numbe
   let written = 0;
   let toolCalls = 0;
   for (let s = 0; s < count || written < bytes; s++) {
-    const kind = s % 3;
-    const path =
-      kind === 0
-        ? join(home, '.claude/projects', `-home-dev-project-${s % 20}`, `session-${s}.jsonl`)
-        : kind === 1
-          ? join(home, '.codex/sessions/2026/01', String((s % 28) + 1).padStart(2, '0'), `rollout-2026-01-01T00-00-00-${s}.jsonl`)
-          : join(home, '.gemini/tmp', `p${s % 20}`, 'chats', `session-${s}.json`);
-    const text = kind === 0 ? claudeSession(s, calls, outputBytes) : kind === 1 ? codexSession(s, calls, outputBytes) : geminiSession(s, calls, outputBytes);
+    const kind = s % AGENTS;
+    const path = [
+      () => join(home, '.claude/projects', `-home-dev-project-${s % 20}`, `session-${s}.jsonl`),
+      () => join(home, '.codex/sessions/2026/01', String((s % 28) + 1).padStart(2, '0'), `rollout-2026-01-01T00-00-00-${s}.jsonl`),
+      () => join(home, '.gemini/tmp', `p${s % 20}`, 'chats', `session-${s}.json`),
+      () => join(home, '.qwen/projects', `-home-dev-project-${s % 20}`, 'chats', `qwen-${s}.jsonl`),
+      () => join(home, '.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks', `task-${s}`, 'api_conversation_history.json'),
+    ][kind]!();
+    const text = [claudeSession, codexSession, geminiSession, qwenSession, clineSession][kind]!(s, calls, outputBytes);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     files.push(path);

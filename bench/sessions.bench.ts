@@ -1,5 +1,5 @@
 // The sessions agents keep on disk (part of `npm run bench -- import`): at least 1,000
-// generated sessions of Claude Code, Codex and Gemini CLI, 200 MB together
+// generated sessions of Claude Code, Codex, Gemini CLI, Qwen Code and Roo Code, 200 MB together
 // (WL_BENCH_SESSIONS and WL_BENCH_SESSIONS_MB to change them), in a temporary home folder.
 // Listing them (finding the files and counting each one's tool calls) and importing them all
 // into a workspace, each against a raw read + JSON.parse of the same files; the import's peak
@@ -44,7 +44,7 @@ export async function sessionFigures(): Promise<Figure[]> {
       readAndParse(generated.files);
       const parseMs = performance.now() - start;
       start = performance.now();
-      const found = await findSessions({ home, platform: process.platform, env: {} });
+      const found = await findSessions({ home, platform: 'linux', env: {} });
       const listMs = performance.now() - start;
       const calls = found.sessions.reduce((n, s) => n + s.toolCalls, 0);
       if (found.sessions.length !== generated.files.length || calls !== generated.toolCalls) {
