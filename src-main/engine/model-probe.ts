@@ -42,12 +42,12 @@ const CACHE_FILE = 'model-checks.json';
 const CACHE_LIMIT = 500;
 
 /**
- * Where verdicts are kept: the user's cache folder (WORLDLOOM_CACHE_DIR, else the
- * WORLDLOOM_CONFIG_DIR tests set, else the platform's cache folder for Worldloom).
+ * Where verdicts are kept: WORLDLOOM_CACHE_DIR, else the platform's cache folder for Worldloom.
+ * Not moved by WORLDLOOM_CONFIG_DIR (which tests set per test file), so a committed fixture is
+ * probed once per machine, not once per test file.
  */
 export function probeCacheDir(): string {
-  const chosen = process.env.WORLDLOOM_CACHE_DIR ?? process.env.WORLDLOOM_CONFIG_DIR;
-  if (chosen) return chosen;
+  if (process.env.WORLDLOOM_CACHE_DIR) return process.env.WORLDLOOM_CACHE_DIR;
   if (process.platform === 'win32') return join(process.env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'Worldloom', 'Cache');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'Worldloom');
   return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'worldloom');

@@ -40,6 +40,8 @@ describe.skipIf(unavailable)(`the host after a hostile model file${unavailable ?
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wl-host-hostile-'));
     process.env.WORLDLOOM_CONFIG_DIR = join(dir, 'config');
+    // Its own verdicts: every hostile file here is probed, none is taken from an earlier run.
+    process.env.WORLDLOOM_CACHE_DIR = join(dir, 'cache');
     const ui = join(dir, 'ui');
     mkdirSync(ui);
     writeFileSync(join(ui, 'index.html'), '<!doctype html><title>ui</title>');
@@ -52,6 +54,7 @@ describe.skipIf(unavailable)(`the host after a hostile model file${unavailable ?
     });
   }, 600_000);
   afterAll(async () => {
+    delete process.env.WORLDLOOM_CACHE_DIR;
     ws?.close();
     await host?.close();
     studio?.close();
