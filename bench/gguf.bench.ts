@@ -1,7 +1,11 @@
 // The GGUF engine (llama.cpp through node-llama-cpp, CPU build) beside transformers and the
 // ONNX engine on the same checkpoint, all in one run:
 // - decode tokens/s against transformers (PyTorch, CPU), greedy, same prompt ids, same thread
-//   count, identical tokens required (f32 file, F32 key/value cache); goal ≥ 3×; prefill beside it
+//   count, identical tokens required (f32 file, F32 key/value cache); goal ≥ 3×
+// - prompt reading tokens/s beside it, against transformers' (goal ≥ 1×: a world model's prompt is
+//   the whole history, so reading it is most of a step) and the ONNX engine's
+// - prompt reading at each batch size llama.cpp could be given (n_batch, which node-llama-cpp
+//   also makes the micro-batch n_ubatch) against the engine's default (PROMPT_BATCH)
 // - decode against the ONNX engine's fp32 folder, when there is one (the faster engine is the
 //   one the goal above is for)
 // - the q8_0 file's decode against the f32 file's (a quantised file should be faster); goal > 1
@@ -12,8 +16,9 @@
 //   bandwidth (a one-thread copy loop, measured in the same run), so every decode rate is also
 //   printed as a fraction of the rate that bandwidth allows (bandwidth / bytes per token)
 //
-// The checkpoint: WORLDLOOM_GGUF_BENCH_HF (e.g. one made with make_checkpoint.py --preset
-// real-dims), else the tiny fixture; its ONNX folder: WORLDLOOM_GGUF_BENCH_ONNX, else the tiny
+// The checkpoint: WORLDLOOM_GGUF_BENCH_HF, else with `--preset real-dims` one made in a scratch
+// folder by make_checkpoint.py --preset real-dims (Qwen3.5-35B-A3B's per-layer sizes, 2 layers,
+// 6.7 GB of fp32), else the tiny fixture; its ONNX folder: WORLDLOOM_GGUF_BENCH_ONNX, else the tiny
 // fixture's tokens-fp32 when benching the fixture. A figure whose runs did not produce
 // identical tokens gets ratio 0, so it shows as missed.
 
@@ -36,6 +41,8 @@ const PYTHON = BENCH_PYTHON;
 const THREADS = 1;
 const DECODE_TOKENS = 64;
 const ROUNDS = 3;
+/** Batch sizes tried for prompt reading (the engine's default is one of them). */
+const PROMPT_BATCHES = [64, 128, 256, 512];
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const same = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
@@ -48,12 +55,15 @@ interface Run {
 
 type IdsEngine = Pick<GgufEngine, 'generateFromIds'>;
 
+/** Prompt tokens read per second: the engine reads all but the last (generation evaluates that one). */
+const readRate = (prompt: readonly number[], run: Run): number => (1000 * (prompt.length - 1)) / run.prefillMs;
+
 /** Greedy tokens of one prompt, timed from the first generated token to the last (decode steps only). */
-async function timedRun(engine: IdsEngine, prompt: number[]): Promise<Run> {
+async function timedRun(engine: IdsEngine, prompt: number[], maxTokens = DECODE_TOKENS): Promise<Run> {
   const tokens: number[] = [];
   const times: number[] = [];
   const [result] = await engine.generateFromIds(
-    [{ id: 'bench', promptIds: prompt, sampling: { temperature: 0, topK: 0, topP: 1, maxTokens: DECODE_TOKENS, seed: 0, stop: [] } }],
+    [{ id: 'bench', promptIds: prompt, sampling: { temperature: 0, topK: 0, topP: 1, maxTokens, seed: 0, stop: [] } }],
     (event) => {
       if (event.tokenId === undefined) return;
       tokens.push(event.tokenId);
@@ -69,6 +79,16 @@ async function runs(engine: IdsEngine, prompt: number[]): Promise<Run[]> {
   const out: Run[] = [];
   for (let round = 0; round < ROUNDS; round++) out.push(await timedRun(engine, prompt));
   return out;
+}
+
+/** make_checkpoint.py --preset real-dims (2 layers: one linear-attention, one full) in `scratch`. */
+function realDimsCheckpoint(scratch: string): string {
+  const hf = join(scratch, 'real-dims-hf');
+  const made = spawnSync(PYTHON, ['-m', 'qwen35.make_checkpoint', '--out', hf, '--seed', '7', '--layers', '2', '--preset', 'real-dims'], {
+    cwd: join(ROOT, 'native'), encoding: 'utf8', timeout: 900_000,
+  });
+  if (made.status !== 0) throw new Error(`make_checkpoint --preset real-dims failed: ${made.stderr.slice(-800)}`);
+  return hf;
 }
 
 function convert(hf: string, out: string, type: 'f32' | 'q8_0'): string {
@@ -131,6 +151,36 @@ function ofLimit(rate: number, bytesPerToken: number, bandwidth: number): string
     `${(bytesPerToken / 1e6).toFixed(1)} MB of weights a token`;
 }
 
+/**
+ * Prompt reading at each batch size of PROMPT_BATCHES against the engine's default, the same
+ * prompt on a fresh context each (prefix reuse off), medians of ROUNDS after a warm-up.
+ */
+async function promptBatchFigures(file: string, prompt: number[], label: string): Promise<Figure[]> {
+  const rates = new Map<number | 'default', number>();
+  for (const batchSize of ['default' as const, ...PROMPT_BATCHES]) {
+    const engine = await GgufEngine.load(file, {
+      device: 'cpu', threads: THREADS, sequences: 1, prefixReuse: false, contextLength: 4096, ...(batchSize === 'default' ? {} : { batchSize }),
+    });
+    try {
+      const reads: number[] = [];
+      await timedRun(engine, prompt, 1);
+      for (let round = 0; round < ROUNDS; round++) reads.push(readRate(prompt, await timedRun(engine, prompt, 1)));
+      rates.set(batchSize, median(reads));
+    } finally {
+      await engine.dispose();
+    }
+  }
+  const base = rates.get('default')!;
+  return PROMPT_BATCHES.map((batchSize) => ({
+    name: `GGUF ${label}prompt reading at n_batch ${batchSize} vs the default`,
+    value: rates.get(batchSize)!,
+    unit: 'tok/s',
+    ratio: rates.get(batchSize)! / base,
+    higherIsBetter: true,
+    note: `the engine's default (PROMPT_BATCH) ${base.toFixed(1)} tok/s; ${prompt.length}-token prompt, ${THREADS} thread; for tuning, no goal`,
+  }));
+}
+
 /** Resample ×8 of one node, the second call timed (the first computed the prompt on every sequence). */
 async function resample(file: string, prefixReuse: boolean, history: GenerateRequest['messages']): Promise<{ ms: number; tokens: string[]; cached: number; promptTokens: number }> {
   const engine = await GgufEngine.load(file, { device: 'cpu', threads: THREADS, sequences: 8, prefixReuse, contextLength: 4096 });
@@ -156,11 +206,12 @@ export const ggufSuite: BenchSuite = {
   name: 'gguf',
   async run() {
     if (!existsSync(PYTHON)) throw new Error(`The Python tooling is not set up (${PYTHON}): run npm run python:setup first.`);
-    const custom = process.env.WORLDLOOM_GGUF_BENCH_HF;
+    const preset = process.argv.includes('--preset') ? process.argv[process.argv.indexOf('--preset') + 1] : undefined;
+    const scratch = mkdtempSync(join(tmpdir(), 'worldloom-gguf-bench-'));
+    const custom = process.env.WORLDLOOM_GGUF_BENCH_HF ?? (preset === 'real-dims' ? realDimsCheckpoint(scratch) : undefined);
     const hf = custom ? resolve(custom) : TINY_HF;
     const onnx = process.env.WORLDLOOM_GGUF_BENCH_ONNX ? resolve(process.env.WORLDLOOM_GGUF_BENCH_ONNX) : custom ? null : TINY_ONNX;
     const label = custom ? 'real-dims ' : 'tiny ';
-    const scratch = mkdtempSync(join(tmpdir(), 'worldloom-gguf-bench-'));
     const figures: Figure[] = [];
     try {
       const f32 = custom ? convert(hf, join(scratch, 'model-f32.gguf'), 'f32') : tinyGguf('f32');
@@ -208,15 +259,20 @@ export const ggufSuite: BenchSuite = {
           `f32 file, F32 KV cache, ${THREADS} thread each, medians of ${ROUNDS} runs; ${identical ? 'identical token ids' : 'TOKEN IDS DIFFER'}; ` +
           `${ofLimit(oursRate, f32Bytes.bytes, bandwidth)} (transformers ${ofLimit(theirRate, f32Bytes.bytes, bandwidth).split(' of the')[0]})`,
       });
-      const oursPrefill = median(ours.map((run) => run.prefillMs));
-      const theirPrefill = median(theirs.map((run) => run.prefillMs));
+      const oursRead = median(ours.map((run) => readRate(prompt, run)));
+      // transformers' time to the first token: the whole prompt plus one token's head and pick.
+      const theirRead = median(theirs.map((run) => (1000 * prompt.length) / run.prefillMs));
       figures.push({
-        name: `GGUF ${label}prefill ms vs transformers (${prompt.length}-token prompt)`,
-        value: oursPrefill,
-        unit: 'ms',
-        ratio: oursPrefill / theirPrefill,
-        note: `transformers ${theirPrefill.toFixed(1)} ms to the first token; for reference, no goal`,
+        name: `GGUF ${label}prompt reading tokens/s vs transformers`,
+        value: oursRead,
+        unit: 'tok/s',
+        ratio: oursRead / theirRead,
+        goal: 1,
+        higherIsBetter: true,
+        note: `transformers ${theirRead.toFixed(1)} tok/s (to its first token); a ${prompt.length}-token prompt, ${THREADS} thread each, ` +
+          `medians of ${ROUNDS} runs; decode beside it: GGUF ${oursRate.toFixed(1)} tok/s, transformers ${theirRate.toFixed(1)} tok/s`,
       });
+      figures.push(...(await promptBatchFigures(f32, prompt, label)));
       const q8Rate = median(q8Runs.map((run) => run.tokensPerSecond));
       figures.push({
         name: `GGUF ${label}q8_0 decode tokens/s vs the f32 file`,
@@ -231,6 +287,15 @@ export const ggufSuite: BenchSuite = {
         const onnxEngine = await OnnxEngine.load(onnx, { providers: ['cpu'], intraOpThreads: THREADS, prefixReuse: false });
         const onnxRuns = await runs(onnxEngine, prompt).finally(() => onnxEngine.dispose());
         const onnxRate = median(onnxRuns.map((run) => run.tokensPerSecond));
+        const onnxRead = median(onnxRuns.map((run) => readRate(prompt, run)));
+        figures.push({
+          name: `GGUF ${label}prompt reading tokens/s vs the ONNX engine (fp32)`,
+          value: oursRead,
+          unit: 'tok/s',
+          ratio: oursRead / onnxRead,
+          higherIsBetter: true,
+          note: `ONNX ${onnxRead.toFixed(1)} tok/s reading, ${onnxRate.toFixed(1)} tok/s decoding; for reference, no goal`,
+        });
         figures.push({
           name: `GGUF ${label}decode tokens/s vs the ONNX engine (fp32)`,
           value: oursRate,
