@@ -17,11 +17,12 @@ import { ggufSuite } from './gguf.bench';
 import { fanoutSuite } from './fanout.bench';
 import { cliSuite } from './cli.bench';
 import { probeSuite } from './probe.bench';
+import { quantSuite } from './quant.bench';
 
-const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, ggufSuite, nanoSuite, exportSuite, depthSuite, fanoutSuite, probeSuite, cliSuite];
+const SUITES: BenchSuite[] = [importSuite, importMemorySuite, asciinemaSuite, treeSuite, engineSuite, qwen35Suite, ggufSuite, nanoSuite, exportSuite, depthSuite, fanoutSuite, probeSuite, cliSuite, quantSuite];
 
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
-// Suite names; `--preset NAME` (fanout, gguf, probe) and its value are options, not suites.
+// Suite names; `--preset NAME` (fanout, gguf, probe, quant) and its value are options, not suites.
 const wanted = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith('--') && all[i - 1] !== '--preset');
 
 function row(f: Figure): string {
