@@ -98,7 +98,7 @@ const LOOKALIKES: readonly LookalikeRule[] = [
     matches: (k, head) => all(k, 'role', 'content') && /^\s*\[/.test(head) && /<environment_details>|\] Result:|"type"\s*:\s*"tool_(?:use|result)"/.test(head),
   },
   { what: 'Gemini CLI --output-format stream-json output', formatId: 'gemini-cli', matches: (k, head) => k.has('type') && /"type"\s*:\s*"init"[^\n]*"session_id"|"session_id"[^\n]*"type"\s*:\s*"init"/.test(head) },
-  { what: 'a Jaeger JSON export', formatId: 'jaeger', matches: (k, head) => k.has('data') && /"traceID"\s*:/.test(head) && /"spans"\s*:/.test(head) },
+  { what: 'a Jaeger JSON export', formatId: 'otel-genai', matches: (k, head) => k.has('data') && /"traceID"\s*:/.test(head) && /"spans"\s*:/.test(head) },
   {
     what: 'a Zipkin JSON export (v2 spans)',
     formatId: 'zipkin',

@@ -30,6 +30,7 @@ import type { ImportSource } from '../../parsing/sources';
 import { parseJsonDocument } from '../../parsing/json-document';
 import { rawValueAt } from '../../parsing/json-raw';
 import { jsonObservation } from '../../parsing/tool-call';
+import { isJaegerExport, jaegerSpans } from './jaeger';
 
 /** An id or a name as text: a string or number as written, anything else (missing, an object) as nothing. */
 const scalar = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
@@ -58,7 +59,7 @@ function attributes(list: unknown): Rec {
   return out;
 }
 
-interface Span {
+export interface Span {
   traceId: string;
   spanId: string;
   name: string;
@@ -367,6 +368,8 @@ export const otelGenAiImporter: TrajectoryImporter = {
     // OTLP logs or metrics are not traces, but they are this format's nearest kin: taken here so the
     // person is told what to export instead of that the format could not be told.
     if (/^\s*\{\s*"resource(Logs|Metrics)"\s*:/.test(head)) return 0.5;
+    // A Jaeger JSON export ({"data": [{"traceID", "spans"}]}, or one trace {"traceID", "spans", "processes"}).
+    if ((/^\s*\{\s*"data"\s*:\s*\[/.test(head) || /^\s*\{\s*"traceID"\s*:/.test(head)) && /"traceID"\s*:/.test(head) && /"spans"\s*:/.test(head)) return /"gen_ai\.|"openinference\.span\.kind"|"traceloop\.span\.kind"|"ai\.operationId"/.test(head) ? 0.96 : 0.8;
     const tempo = /^\s*\{\s*"(batches|trace)"\s*:/.test(head) && /"(scopeSpans|instrumentationLibrarySpans)"\s*:/.test(head);
     if (!tempo && !/^\s*\{\s*"resourceSpans"\s*:/.test(head)) return 0;
     return /"gen_ai\.|"openinference\.span\.kind"|"traceloop\.span\.kind"|"ai\.operationId"/.test(head) ? 0.96 : 0.8;
@@ -382,6 +385,15 @@ export const otelGenAiImporter: TrajectoryImporter = {
       }
       // Grafana Tempo hands traces out as {"batches": [...]} (its older API) or {"trace": {"resourceSpans": [...]}}.
       const doc = env.doc;
+      if (isJaegerExport(doc)) {
+        for (const span of jaegerSpans(doc)) {
+          spanCount++;
+          const trace = traces.get(span.traceId);
+          if (trace) trace.push(span);
+          else traces.set(span.traceId, [span]);
+        }
+        continue;
+      }
       const resourceSpans = !isRec(doc) ? undefined : Array.isArray(doc.resourceSpans) ? doc.resourceSpans : Array.isArray(doc.batches) ? doc.batches : isRec(doc.trace) && Array.isArray(doc.trace.resourceSpans) ? doc.trace.resourceSpans : undefined;
       if (!resourceSpans) {
         refused++;
