@@ -20,8 +20,38 @@ export function formatOpenLocation(location: OpenLocation | null): string {
   return `#${params.toString()}`;
 }
 
+/** A selection's address waiting to be written (see rememberSelectedLocation). */
+let pending: { location: OpenLocation; timer: ReturnType<typeof setTimeout> } | null = null;
+/** How long moving through the tree waits before writing the address: the last node counts. */
+const SELECTION_WRITE_MS = 150;
+
+function writePending(): void {
+  if (!pending) return;
+  const { location, timer } = pending;
+  clearTimeout(timer);
+  pending = null;
+  rememberOpenLocation(location);
+}
+
+/**
+ * The selected node's address, written once the selection rests: replaceState costs a few
+ * milliseconds, too much for every key held down in the tree. A page that goes away first
+ * writes it at once, so a reload still reopens the node.
+ */
+export function rememberSelectedLocation(location: OpenLocation): void {
+  if (typeof window === 'undefined') return;
+  if (pending) clearTimeout(pending.timer);
+  else window.addEventListener('pagehide', writePending, { once: true });
+  pending = { location, timer: setTimeout(writePending, SELECTION_WRITE_MS) };
+}
+
 /** Writes what is open into the address (the query, which holds the host's token, is kept). */
 export function rememberOpenLocation(location: OpenLocation | null): void {
+  if (pending && pending.location !== location) {
+    // A newer address than the selection's waiting one: that one is dropped.
+    clearTimeout(pending.timer);
+    pending = null;
+  }
   if (typeof window === 'undefined' || !window.history?.replaceState) return;
   const hash = formatOpenLocation(location);
   if (hash === window.location.hash || (hash === '' && window.location.hash === '')) return;

@@ -57,6 +57,30 @@ describe('tree rows', () => {
     expect(revealed(index, new Set(['b']), 'a1')).toEqual(new Set(['b']));
   });
 
+  it('finds the same rows as walking every node, for any folding of a random tree', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const nodes = [node('n0', null, 0)];
+    for (let i = 1; i < 400; i++) {
+      const parent = nodes[Math.floor(random() * nodes.length)]!;
+      nodes.push(node(`n${i}`, parent.id, parent.depth + 1));
+    }
+    const index = indexTree(nodes);
+    const order = treeOrder(index.shape, index.byId);
+    for (let round = 0; round < 30; round++) {
+      const collapsed = new Set(nodes.filter(() => random() < 0.1).map((n) => n.id));
+      // The walk the runs replace: every place in order, skipping a folded node's subtree.
+      const expected: string[] = [];
+      for (let p = 0; p < order.ids.length; ) {
+        expected.push(order.ids[p]!);
+        p += collapsed.has(order.ids[p]!) ? order.size[p]! : 1;
+      }
+      const rows = visibleRows(order, collapsed);
+      expect(Array.from({ length: rows.count }, (_, r) => rowAt(rows, r)!.id)).toEqual(expected);
+      for (const n of nodes) expect(rowIndexOf(rows, n.id)).toBe(expected.indexOf(n.id));
+    }
+  });
+
   it('gives the path from the root', () => {
     expect(ancestry(fixture(), 'a2').map((n) => n.id)).toEqual(['r', 'a', 'a2']);
   });

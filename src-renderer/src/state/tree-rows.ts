@@ -79,13 +79,21 @@ export interface TreeOrder {
   posOf: Map<string, number>;
 }
 
-/** The visible rows: for row r, `pos[r]` is its place in the order; `rowOf[p]` is -1 for hidden nodes. */
+/**
+ * The visible rows as runs of consecutive places in the order: folding a node ends a run at it
+ * and starts the next after its subtree. Finding them costs the number of folded nodes, not the
+ * size of the tree, so expanding or collapsing a branch of a 100,000-node tree stays within a
+ * frame; a row and a node's row are found by binary search over the runs.
+ */
 export interface TreeRows {
   order: TreeOrder;
   count: number;
-  pos: Int32Array;
-  rowOf: Int32Array;
-  folded: Uint8Array;
+  /** Run i starts at order place `runStart[i]` and shows rows `runRow[i]` to `runRow[i + 1] - 1`. */
+  runStart: Int32Array;
+  runRow: Int32Array;
+  runs: number;
+  /** Order places of the folded nodes. */
+  folded: ReadonlySet<number>;
 }
 
 /** The tree from the core's outline (`trajectory.outline`). */
@@ -136,44 +144,37 @@ export function indexTree(nodes: readonly TreeNode[]): TreeIndex {
 /** Origins of steps recorded from an environment: the step its simulated siblings are alternatives to. */
 const RECORDED: ReadonlySet<Origin> = new Set<Origin>(['real', 'imported']);
 
-/** How many nodes each subtree holds (the node included), by one iterative post-order walk. */
-function subtreeSizes(shape: TreeShape): Map<string, number> {
-  const sizes = new Map<string, number>();
-  const stack: { id: string; exit: boolean }[] = shape.roots.map((id) => ({ id, exit: false }));
-  while (stack.length) {
-    const item = stack.pop()!;
-    const kids = shape.children.get(item.id);
-    if (item.exit || !kids) {
-      let size = 1;
-      if (kids) for (const k of kids) size += sizes.get(k) ?? 1;
-      sizes.set(item.id, size);
-      continue;
-    }
-    stack.push({ id: item.id, exit: true });
-    for (const k of kids) stack.push({ id: k, exit: false });
-  }
-  return sizes;
-}
-
 /**
- * The order a node's children are shown in, so branches read at a glance: the child that
- * carries the longest continuation comes last, so the other children (samples, perturbations,
- * replay predictions, tried actions) sit right beside the step they are alternatives to, rather
- * than after the whole continuation, which also lists replay predictions in step order; an edit
- * follows its source at once. Otherwise the order they were made in.
+ * The order a node's children are shown in, so branches read at a glance: the child the path
+ * goes on through (one with children of its own, the recorded one first; else the recorded
+ * step) comes last, so the other children (samples, perturbations, replay predictions, tried
+ * actions) sit right beside the step they are alternatives to rather than after its whole
+ * continuation, which also lists replay predictions in step order; an edit follows its source
+ * at once. Otherwise the order they were made in. Costs a look-up per child: no subtree is
+ * walked, so a 100,000-node tree is ordered as fast as it is listed.
  */
-export function orderedChildren(kids: readonly string[], byId: ReadonlyMap<string, TreeNode>, sizes: ReadonlyMap<string, number>): readonly string[] {
+export function orderedChildren(kids: readonly string[], byId: ReadonlyMap<string, TreeNode>, children: ReadonlyMap<string, readonly string[]>): readonly string[] {
   if (kids.length < 2) return kids;
-  // The main line: the largest subtree; between equals the recorded step (real or imported), which
-  // the others are alternatives to, so the last step's prediction sits before it like every other's.
-  const weight = (k: string) => 2 * (sizes.get(k) ?? 1) + (RECORDED.has(byId.get(k)?.origin ?? 'manual') ? 1 : 0);
-  let main: string | null = null;
-  for (const k of kids) if (weight(k) > 2 && (main === null || weight(k) > weight(main))) main = k;
+  let main = -1;
+  let mainScore = 0;
+  let edits = false;
+  for (let i = 0; i < kids.length; i++) {
+    const node = byId.get(kids[i]!);
+    const score = (children.has(kids[i]!) ? 2 : 0) + (node && RECORDED.has(node.origin) ? 1 : 0);
+    // Between equals the later one: the latest branch explored goes on below the others.
+    if (score > 0 && score >= mainScore) {
+      main = i;
+      mainScore = score;
+    }
+    if (node?.editedFromId) edits = true;
+  }
+  if (!edits) return main < 0 || main === kids.length - 1 ? kids : [...kids.slice(0, main), ...kids.slice(main + 1), kids[main]!];
+  const mainId = main < 0 ? null : kids[main]!;
   const siblings = new Set(kids);
   const editsOf = new Map<string, string[]>();
   const placed: string[] = [];
   for (const k of kids) {
-    if (k === main) continue;
+    if (k === mainId) continue;
     const source = byId.get(k)?.editedFromId;
     if (source && source !== k && siblings.has(source)) {
       const list = editsOf.get(source);
@@ -190,43 +191,58 @@ export function orderedChildren(kids: readonly string[], byId: ReadonlyMap<strin
     for (const edit of editsOf.get(id) ?? []) withEdits(edit);
   };
   for (const k of placed) withEdits(k);
-  if (main !== null) {
+  if (mainId !== null) {
     // The main line's own edits sit just before it, beside their source.
-    for (const edit of editsOf.get(main) ?? []) withEdits(edit);
-    seen.add(main);
-    out.push(main);
+    for (const edit of editsOf.get(mainId) ?? []) withEdits(edit);
+    seen.add(mainId);
+    out.push(mainId);
   }
   // An edit whose source is an edit of the main line, or a cycle of edits: still shown, at the end of the alternatives.
-  for (const k of kids) if (!seen.has(k)) out.splice(main === null ? out.length : out.length - 1, 0, k);
+  for (const k of kids) if (!seen.has(k)) out.splice(mainId === null ? out.length : out.length - 1, 0, k);
   return out;
 }
 
 export function treeOrder(shape: TreeShape, byId: ReadonlyMap<string, TreeNode>): TreeOrder {
   const n = byId.size;
-  const sizes = subtreeSizes(shape);
   const ids: string[] = [];
   const depth = new Int32Array(n);
   const size = new Int32Array(n);
   const childCount = new Int32Array(n);
   const posOf = new Map<string, number>();
-  // Iterative depth-first walk; a node's size is known once the walk has left its subtree.
-  const stack: { id: string; d: number; exit: boolean }[] = [...shape.roots].reverse().map((id) => ({ id, d: 0, exit: false }));
-  while (stack.length) {
-    const item = stack.pop()!;
-    if (item.exit) {
-      const p = posOf.get(item.id)!;
-      size[p] = ids.length - p;
+  // Iterative depth-first walk; a node's size is known once the walk has left its subtree. The
+  // stack holds plain values, not an object per node: an entry is a node to enter (its depth)
+  // or the place of a node to leave (-1 - place), which a 100,000-node tree feels.
+  const stackIds: string[] = [];
+  const stackMarks: number[] = [];
+  for (let i = shape.roots.length - 1; i >= 0; i--) {
+    stackIds.push(shape.roots[i]!);
+    stackMarks.push(0);
+  }
+  while (stackMarks.length) {
+    const id = stackIds.pop()!;
+    const mark = stackMarks.pop()!;
+    if (mark < 0) {
+      const leaving = -1 - mark;
+      size[leaving] = ids.length - leaving;
       continue;
     }
     const p = ids.length;
-    ids.push(item.id);
-    posOf.set(item.id, p);
-    const given = shape.children.get(item.id);
-    const kids = given ? orderedChildren(given, byId, sizes) : undefined;
-    depth[p] = item.d;
-    childCount[p] = kids?.length ?? 0;
-    stack.push({ id: item.id, d: item.d, exit: true });
-    if (kids) for (let i = kids.length - 1; i >= 0; i--) stack.push({ id: kids[i]!, d: item.d + 1, exit: false });
+    ids.push(id);
+    posOf.set(id, p);
+    depth[p] = mark;
+    const given = shape.children.get(id);
+    if (!given) {
+      size[p] = 1;
+      continue;
+    }
+    const kids = orderedChildren(given, byId, shape.children);
+    childCount[p] = kids.length;
+    stackIds.push(id);
+    stackMarks.push(-1 - p);
+    for (let i = kids.length - 1; i >= 0; i--) {
+      stackIds.push(kids[i]!);
+      stackMarks.push(mark + 1);
+    }
   }
   return { ids, depth: depth.subarray(0, ids.length), size: size.subarray(0, ids.length), childCount: childCount.subarray(0, ids.length), posOf };
 }
@@ -234,34 +250,70 @@ export function treeOrder(shape: TreeShape, byId: ReadonlyMap<string, TreeNode>)
 /** Rows in depth-first order, skipping the descendants of collapsed nodes. */
 export function visibleRows(order: TreeOrder, collapsed: ReadonlySet<string>): TreeRows {
   const n = order.ids.length;
-  const folded = new Uint8Array(n);
+  const folded = new Set<number>();
   for (const id of collapsed) {
     const p = order.posOf.get(id);
-    if (p !== undefined) folded[p] = 1;
+    if (p !== undefined) folded.add(p);
   }
-  const pos = new Int32Array(n);
-  const rowOf = new Int32Array(n).fill(-1);
+  const places = Int32Array.from(folded).sort();
+  const runStart = new Int32Array(places.length + 1);
+  const runRow = new Int32Array(places.length + 2);
+  let runs = 0;
   let count = 0;
-  for (let p = 0; p < n; ) {
-    rowOf[p] = count;
-    pos[count++] = p;
-    p += folded[p] ? order.size[p]! : 1;
+  let cursor = 0;
+  const run = (end: number) => {
+    if (end <= cursor) return;
+    runStart[runs] = cursor;
+    runRow[runs++] = count;
+    count += end - cursor;
+  };
+  for (const f of places) {
+    if (f < cursor) continue; // inside a subtree folded above it
+    run(f + 1); // the folded node shows; its descendants do not
+    cursor = f + order.size[f]!;
   }
-  return { order, count, pos: pos.subarray(0, count), rowOf, folded };
+  run(n);
+  runRow[runs] = count;
+  return { order, count, runStart, runRow, runs, folded };
+}
+
+/** The last run that starts at or before `value` in `starts` (ascending), or -1. */
+function runBefore(starts: Int32Array, runs: number, value: number): number {
+  let lo = 0;
+  let hi = runs - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid]! <= value) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** The order place of row `r` (0 ≤ r < count). */
+export function placeOfRow(rows: TreeRows, r: number): number {
+  const i = runBefore(rows.runRow, rows.runs, r);
+  return rows.runStart[i]! + (r - rows.runRow[i]!);
 }
 
 /** Row `r` of the visible rows. */
 export function rowAt(rows: TreeRows, r: number): TreeRow | undefined {
   if (r < 0 || r >= rows.count) return undefined;
-  const p = rows.pos[r]!;
+  const p = placeOfRow(rows, r);
   const childCount = rows.order.childCount[p]!;
-  return { id: rows.order.ids[p]!, depth: rows.order.depth[p]!, childCount, expanded: rows.folded[p] === 0 };
+  return { id: rows.order.ids[p]!, depth: rows.order.depth[p]!, childCount, expanded: !rows.folded.has(p) };
 }
 
 /** The row a node shows on, or -1 when it is folded away or unknown. */
 export function rowIndexOf(rows: TreeRows, id: string): number {
   const p = rows.order.posOf.get(id);
-  return p === undefined ? -1 : rows.rowOf[p]!;
+  if (p === undefined) return -1;
+  const i = runBefore(rows.runStart, rows.runs, p);
+  if (i < 0) return -1;
+  const offset = p - rows.runStart[i]!;
+  return offset < rows.runRow[i + 1]! - rows.runRow[i]! ? rows.runRow[i]! + offset : -1;
 }
 
 /** The nodes from the root to `id`, for the breadcrumb. */

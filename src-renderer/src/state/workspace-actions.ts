@@ -9,7 +9,7 @@ import { indexOutline, revealed, treeNodeOf, withAddedNode } from './tree-rows';
 import { EMPTY_HISTORY } from './undo-history';
 import { initialWorkspace, type Notice } from './slices/workspace';
 import { useUiStore } from './ui-store';
-import { rememberOpenLocation, requestedOpenLocation } from './open-location';
+import { rememberOpenLocation, rememberSelectedLocation, requestedOpenLocation } from './open-location';
 
 export { NO_FILTERS, type ImportJob, type InspectorView, type Notice, type SearchFilters } from './slices/workspace';
 export { useUiStore };
@@ -133,7 +133,7 @@ export function selectNode(id: string | null): void {
   if (id === get().selectedNodeId) return;
   set({ selectedNodeId: id, inspectorView: get().inspectorView === 'raw' ? 'raw' : 'rendered' });
   const trajectory = get().trajectory;
-  if (trajectory) rememberOpenLocation({ trajectoryId: trajectory.id, nodeId: id });
+  if (trajectory) rememberSelectedLocation({ trajectoryId: trajectory.id, nodeId: id });
 }
 
 /** Selects a node of the open trajectory and expands its ancestors so it shows. */

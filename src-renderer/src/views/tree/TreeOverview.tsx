@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import type { Origin } from '../../../../src-main/common/trajectory/model';
-import type { TreeNode, TreeOrder, TreeRows } from '../../state/tree-rows';
+import { placeOfRow, type TreeNode, type TreeOrder, type TreeRows } from '../../state/tree-rows';
 
 const WIDTH = 56;
 const MARK = 14;
@@ -58,7 +58,7 @@ export function TreeOverview({ rows, byId, revision, view, onJump }: Props) {
     // Each pixel line shows the first row of its slice; a short tree gets a band per row.
     const lines = Math.min(height, n * Math.max(1, Math.min(4, Math.floor(height / Math.max(1, n)))));
     for (let y = 0; y < lines; y++) {
-      const p = rows.pos[Math.floor((y * n) / lines)]!;
+      const p = placeOfRow(rows, Math.floor((y * n) / lines));
       const x0 = Math.min(rows.order.depth[p]!, 20) * 2;
       const line = y * WIDTH;
       pixels.fill(colours.origin[p]!, line + x0, line + Math.min(x0 + MARK, WIDTH - 4));
