@@ -4,8 +4,8 @@
 // dependency and no other OS's binaries inside, the size reported.
 //
 // Electron's binary cannot be downloaded on every machine (not on CI here). With an unpacked
-// Electron (node_modules/electron/dist, or WORLDLOOM_ELECTRON_DIST) the app is packed against
-// it and the modules are loaded by that Electron as Node. Without one it is packed against a
+// Electron (node_modules/electron/dist, or WORLDLOOM_ELECTRON_DIST) and the SQLite addon built for
+// it, the app is packed against it and the modules are loaded by that Electron as Node. Without one it is packed against a
 // distribution folder holding no Electron (an empty file in the executable's place): electron-
 // builder copies it and writes the app beside it exactly as it would, but that folder cannot
 // start, and the native modules are loaded by this Node instead (npm built them for it).
@@ -17,8 +17,11 @@ import { extractAll, listPackage, statFile } from '@electron/asar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from './support/host';
 
+// A real Electron is used with the SQLite addon built for it (`npm start` prepares both once);
+// the app it packs loads that addon from its resources, as the packed app does.
+const electronSqlite = join(ROOT, 'node_modules', '.worldloom-electron', 'better_sqlite3.node');
 const realDist = [process.env.WORLDLOOM_ELECTRON_DIST, join(ROOT, 'node_modules', 'electron', 'dist')].find(
-  (dir): dir is string => !!dir && existsSync(join(dir, process.platform === 'win32' ? 'electron.exe' : 'electron')) && statSync(join(dir, 'electron')).size > 0,
+  (dir): dir is string => !!dir && existsSync(join(dir, 'electron')) && statSync(join(dir, 'electron')).size > 0 && existsSync(electronSqlite),
 );
 const built = existsSync(join(ROOT, 'out', 'main', 'main.js')) && existsSync(join(ROOT, 'out', 'renderer', 'index.html'));
 const NATIVE = ['better-sqlite3', 'node-pty', 'onnxruntime-node', 'node-llama-cpp'];
@@ -40,7 +43,7 @@ function packagesIn(dir: string): string[] {
 }
 
 describe.skipIf(process.platform !== 'linux' || !built)(
-  `the packed desktop app (${!built ? 'skipped: run `npm run build` first, the app packs out/' : realDist ? `against Electron in ${realDist}` : 'against a distribution folder without Electron: none can be downloaded here'})`,
+  `the packed desktop app (${!built ? 'skipped: run `npm run build` first, the app packs out/' : realDist ? `against Electron in ${realDist}` : 'against a distribution folder without Electron: no Electron with its SQLite addon here (`npm start` once prepares both where they can be downloaded)'})`,
   () => {
     const work = mkdtempSync(join(tmpdir(), 'wl-pack-'));
     afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -101,7 +104,7 @@ describe.skipIf(process.platform !== 'linux' || !built)(
         const req = createRequire(${JSON.stringify(join(modules, 'package.json'))});
         (async () => {
           const Database = req('better-sqlite3');
-          const db = new Database(':memory:');
+          const db = new Database(':memory:', ${realDist ? `{ nativeBinding: ${JSON.stringify(join(app, 'resources', 'native', 'better_sqlite3.node'))} }` : '{}'});
           console.log('better-sqlite3', db.prepare('select 6 * 7 as v').get().v);
           const pty = req('node-pty');
           const out = await new Promise((resolve) => { let s = ''; const p = pty.spawn('/bin/echo', ['pty-ok'], {}); p.onData((d) => (s += d)); p.onExit(() => resolve(s.trim())); });
