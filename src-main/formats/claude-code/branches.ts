@@ -86,7 +86,7 @@ export function rewoundRecords(source: ImportSource): Rewound {
       stack.push(...(children.get(n.uuid) ?? []));
     }
   };
-  // Each fork on the chain where it goes on with a prompt the person wrote after the other branch.
+  // Each fork on the chain where a prompt the person wrote replaced an earlier prompt.
   for (const uuid of path) {
     const node = nodes.get(uuid)!;
     // A rewind to the very start writes the new prompt as a root of its own, which a root the
@@ -94,7 +94,9 @@ export function rewoundRecords(source: ImportSource): Rewound {
     const parent = up(node);
     if (!node.prompt || parent === null) continue;
     for (const sibling of children.get(parent) ?? []) {
-      if (sibling === node || path.has(sibling.uuid) || sibling.line > node.line) continue;
+      // A rewind replaces a prompt with a prompt: a sibling of another kind (a progress record, a
+      // parallel result) is a fork of the app's own, and what hangs off it is kept.
+      if (sibling === node || !sibling.prompt || path.has(sibling.uuid) || sibling.line > node.line) continue;
       takeBack(sibling, node.line);
     }
   }

@@ -288,6 +288,22 @@ describe('Claude Code: rewinds and repeated records', () => {
     expect(skipped.some((s) => s.what.includes('rewind'))).toBe(false);
   });
 
+  it("a fork of the app's own (a progress record beside the next prompt) takes nothing back", () => {
+    const lines = text.split('\n').filter((l) => !/"uuid":"a[789]"/.test(l));
+    // A hook's progress record hangs off a6 too, with a call that continued from it: off the chain, but not a rewind.
+    const base = '"isSidechain":false,"userType":"external","cwd":"/work/notes","sessionId":"rewind-fixture","version":"2.1.40"';
+    lines.splice(
+      6,
+      0,
+      `{"parentUuid":"a6",${base},"type":"progress","data":{"type":"hook_progress"},"uuid":"p1"}`,
+      `{"parentUuid":"p1",${base},"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t9","name":"Bash","input":{"command":"git status"}}]},"uuid":"p2"}`,
+      `{"parentUuid":"p2",${base},"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t9","content":"clean"}]},"uuid":"p3"}`,
+    );
+    const { bundles, skipped } = runImporter(claudeCodeImporter, 'rewind.jsonl', lines.join('\n'));
+    expect(steps(bundles[0]!).map(([a]) => a)).toEqual(['ls', 'rm b.md', 'git status', 'cat a.md', 'wc -l a.md']);
+    expect(skipped.some((s) => s.what.includes('rewind'))).toBe(false);
+  });
+
   it('a chain with a parent the file lacks is not trusted: nothing is taken back', () => {
     const broken = text.replace('"parentUuid":"a6","isSidechain":false,"userType":"external","cwd":"/work/notes","sessionId":"rewind-fixture","version":"2.1.40","gitBranch":"main","type":"user","message":{"role":"user","content":"Instead', '"parentUuid":"gone","isSidechain":false,"userType":"external","cwd":"/work/notes","sessionId":"rewind-fixture","version":"2.1.40","gitBranch":"main","type":"user","message":{"role":"user","content":"Instead');
     expect(broken).not.toBe(text);
