@@ -86,16 +86,17 @@ export function checkHyperparameters(path: string, header: GgufHeader, tensors =
       const found = values(name);
       if (found?.some((n) => !(n > 0))) refuse(`${key(name)} is ${found.join(', ')}; it must be at least 1`);
     }
-    if (heads === undefined) refuse(`it has no ${key('attention.head_count')}`);
-    // Linear-attention sizes divide other sizes; 0 ends the process with a division by zero.
+    // Linear-attention sizes divide other sizes; 0 ends the process with a division by zero. (A
+    // missing key is llama.cpp's own refusal, "key not found", which names it: no abort.)
     for (const name of ['ssm.conv_kernel', 'ssm.inner_size', 'ssm.state_size', 'ssm.time_step_rank', 'ssm.group_count']) {
       const found = scalar(name);
-      if (found === undefined) refuse(`it has no ${key(name)}`);
-      if (!(found! > 0)) refuse(`${key(name)} is ${found}; it must be at least 1`);
+      if (found !== undefined && !(found > 0)) refuse(`${key(name)} is ${found}; it must be at least 1`);
     }
-    const rank = scalar('ssm.time_step_rank')!;
-    const group = scalar('ssm.group_count')!;
-    if (rank % group !== 0) refuse(`${key('ssm.time_step_rank')} ${rank} is not a multiple of ${key('ssm.group_count')} ${group}`);
+    const rank = scalar('ssm.time_step_rank');
+    const group = scalar('ssm.group_count');
+    if (rank !== undefined && group !== undefined && rank % group !== 0) {
+      refuse(`${key('ssm.time_step_rank')} ${rank} is not a multiple of ${key('ssm.group_count')} ${group}`);
+    }
     const interval = scalar('full_attention_interval');
     if (!header.entries.has(key('attention.recurrent_layers')) && interval !== undefined && !(interval > 0)) {
       refuse(`${key('full_attention_interval')} is ${interval}; it must be at least 1 (every how many layers one has full attention)`);
@@ -104,13 +105,13 @@ export function checkHyperparameters(path: string, header: GgufHeader, tensors =
     if (recurrent && recurrent.length !== layers!) {
       refuse(`${key('attention.recurrent_layers')} lists ${recurrent.length} layers but the model has ${layers} (${key('block_count')})`);
     }
-    const rotary = scalar('rope.dimension_count') ?? scalar('attention.key_length')!;
-    const keyLength = scalar('attention.key_length') ?? (width && heads ? width / heads[0]! : rotary);
-    if (rotary > keyLength || rotary % 2 !== 0) {
+    const keyLength = scalar('attention.key_length') ?? (width && heads ? Math.floor(width / heads[0]!) : undefined);
+    const rotary = scalar('rope.dimension_count') ?? keyLength ?? 0;
+    if (keyLength !== undefined && (rotary > keyLength || rotary % 2 !== 0)) {
       refuse(`${key('rope.dimension_count')} is ${rotary}; it must be even and at most the head size ${keyLength} (${key('attention.key_length')})`);
     }
     const sections = values('rope.dimension_sections');
-    if (sections) {
+    if (sections && rotary > 0) {
       const sum = sections.reduce((a, b) => a + b, 0);
       if (sections.some((s) => !(s >= 0)) || sum > rotary / 2) {
         refuse(`${key('rope.dimension_sections')} is [${sections.join(', ')}], ${sum} in all; the sections must share the rotary half, ${rotary / 2} (${key('rope.dimension_count')} ${rotary} / 2)`);
