@@ -210,7 +210,7 @@ export const codexRolloutImporter: TrajectoryImporter = {
     };
     let lineText = '';
     // Lines that are not JSON before the first record: text Codex printed before `exec --json`'s events, when both were captured together.
-    const before: ImportItem[] = [];
+    const before: Extract<ImportItem, { kind: 'problem' }>[] = [];
     for (const rec of jsonLines(source)) {
       if (rec.kind === 'problem') {
         if (records === 0 && rec.reason.startsWith('not valid JSON')) before.push(rec);
