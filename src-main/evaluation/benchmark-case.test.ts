@@ -18,7 +18,9 @@ describe('reading an evaluated case (benchmark data stays out of the workspace)'
     const out = mkdtempSync(join(tmpdir(), 'wl-benchmark-case-'));
     const engine = await OnnxEngine.load(TEST_MODEL);
     await runEvaluation({ dataDir: DATA, outDir: out, engine, judgeTemplate: TEMPLATE, sampling: { maxTokens: 6 } });
-    const modelId = engine.describe().modelId;
+    // The model as the studio names it: the folder's name, not its architecture (qwen3_5_moe_text).
+    const modelId = engine.describe().name;
+    expect(modelId).toBe('tiny-chat');
     await engine.dispose();
     const benchmarkCase = readEvaluatedCase(out, 'terminal/t1/2');
     expect(benchmarkCase).toMatchObject({

@@ -81,7 +81,7 @@ describe('evaluation on an AgentWorldBench directory', () => {
     for (const [i, p] of predictions.entries()) {
       expect(Object.keys(p)).toEqual([...Object.keys(RECORDS[i]!), 'gen', 'worldloom']);
       expect(typeof p.gen).toBe('string');
-      expect(p.worldloom).toMatchObject({ key: KEYS[i], model: model.describe().modelId, finish_reason: expect.any(String), metrics: expect.any(Object) });
+      expect(p.worldloom).toMatchObject({ key: KEYS[i], model: 'tiny-chat', finish_reason: expect.any(String), metrics: expect.any(Object) });
     }
     expect((predictions[4]!.worldloom as Record<string, unknown>).reference).toBe('cat: nope: No such file or directory');
 

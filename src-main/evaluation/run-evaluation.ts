@@ -106,7 +106,8 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const folder = openRunFolder(options.outDir, { repair: true });
   // Cases at once: what the user asked, else what the engine takes (a server's limit, a GGUF context's sequences), else 4.
   const concurrency = Math.max(1, options.concurrency ?? options.engine.describe().concurrency?.requests ?? 4);
-  const model = options.engine.describe().modelId;
+  // What a person calls the model (a folder's name, worldloom-nano), as the studio names it everywhere; else its id.
+  const model = options.engine.describe().name ?? options.engine.describe().modelId;
   const sampling = generationParameters(options.engine, null).resolve(options.sampling);
   const recordedSampling = samplingRecord(sampling);
   const request = engineRequestParts(sampling);
