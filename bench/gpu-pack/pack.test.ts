@@ -75,6 +75,8 @@ describe('the GPU bench pack', () => {
     expect(run.status, `run.sh failed:\n${run.stderr.slice(-3000)}`).toBe(0);
     // The pack's own Node, bench and Python sources ran, not the repository's.
     expect(run.stderr).toContain(`qwen35 from ${join(unpacked, 'worldloom-gpu-pack', 'python', 'qwen35')}`);
+    // WORLDLOOM_GPU_PACK_KEEP=FILE keeps the run's JSON (the figures docs/models.md quotes).
+    if (process.env.WORLDLOOM_GPU_PACK_KEEP) copyFileSync(join(out, 'gpu-bench.json'), process.env.WORLDLOOM_GPU_PACK_KEEP);
     const report = JSON.parse(readFileSync(join(out, 'gpu-bench.json'), 'utf8')) as Report;
     expect(report.runtime.execPath).toBe(join(unpacked, 'worldloom-gpu-pack', 'bin', 'node'));
     expect(report.bandwidth.bytesPerSecond).toBe(4.8e12);

@@ -92,9 +92,9 @@ export function project(shallow: MeasuredModel, deep: MeasuredModel, bandwidth: 
     fileType: deep.fileType,
     from: `${shallow.weights.layers} and ${deep.weights.layers} layers`,
     note:
-      (realSizes(deep.weights) ? '' : `these layers are not ${REFERENCE_MODEL.name}'s sizes, so this projects a 40-layer model of them, not it; `) +
-      `PROJECTION, not a measurement: ${REFERENCE_MODEL.name}'s ${REFERENCE_MODEL.layers} layers at the per-layer cost measured between ` +
-      `${shallow.weights.layers} and ${deep.weights.layers} layers, plus the fixed cost, plus its ${REFERENCE_MODEL.vocabulary}-row output head ` +
+      `PROJECTION, not a measurement: ${realSizes(deep.weights) ? `${REFERENCE_MODEL.name}'s` : `these layers are not ${REFERENCE_MODEL.name}'s sizes, so 40 of them, not it:`} ` +
+      `${REFERENCE_MODEL.layers} layers at the per-layer cost measured between ` +
+      `${shallow.weights.layers} and ${deep.weights.layers} layers, plus the fixed cost, plus a ${REFERENCE_MODEL.vocabulary}-row output head ` +
       'read at the bandwidth the layers reached' +
       (unusable.length ? `; none for ${unusable.join(', ')}: the deeper model was not slower there (noise outweighed the layers)` : ''),
     prefill,
