@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { importedWorkspace, NO_CHROMIUM, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
+import { importedWorkspace, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 import { openTrajectory, selectStep, tree } from './support/studio-page';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -123,6 +123,9 @@ describe.skipIf(NO_CHROMIUM !== '')(`a new user's first steps in the host UI${NO
     const start = form.getByRole('button', { name: 'Start evaluation' });
     expect(await start.isDisabled()).toBe(true);
     expect(await form.getByTestId('eval-start-why').textContent()).toBe('Give the data folder (or use the demo benchmark).');
+    // In a browser the file picker sends the chosen <domain>_test.jsonl files to the machine running Worldloom.
+    await form.getByTestId('benchmark-files').setInputFiles(join(ROOT, 'resources', 'demo', 'agentworldbench', 'terminal_test.jsonl'));
+    await expect.poll(() => form.getByLabel('Data folder').inputValue()).toMatch(/worldloom-benchmark-[^\\/]+$/);
     await form.getByRole('button', { name: 'Use the demo benchmark' }).click();
     expect(await form.getByLabel('Data folder').inputValue()).toMatch(/resources[\\/]demo[\\/]agentworldbench$/);
     await form.getByLabel('Output folder').fill(join(mkdtempSync(join(tmpdir(), 'wl-newcomer-eval-')), 'run'));

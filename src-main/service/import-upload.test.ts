@@ -1,5 +1,5 @@
 // A dropped file goes to the core in chunks and is imported exactly as the CLI imports it.
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -70,5 +70,28 @@ describe('a dropped file, uploaded in chunks', () => {
     const second = await call('import.begin', { name: 'b.jsonl', format: 'auto', size: 10 });
     await call('import.chunk', { uploadId: second.uploadId, offset: 0, data: Buffer.from('{}').toString('base64') });
     await expect(call('import.finish', { uploadId: second.uploadId })).rejects.toThrow(/arrived incomplete \(2 of 10 bytes\)/);
+  });
+});
+
+describe('benchmark files chosen in a browser', () => {
+  const send = async (name: string, bytes: Buffer) => {
+    const { uploadId } = await call('import.begin', { name, format: 'auto', size: bytes.length });
+    await call('import.chunk', { uploadId, offset: 0, data: bytes.toString('base64') });
+    return uploadId;
+  };
+
+  it('become a benchmark folder on this machine holding the files as sent, and no upload is left', async () => {
+    const terminal = Buffer.from('{"task": "agentworld/terminal"}\n');
+    const mcp = Buffer.from('{"task": "agentworld/mcp"}\n');
+    const { dataDir } = await call('import.benchmarkFolder', { uploadIds: [await send('terminal_test.jsonl', terminal), await send('mcp_test.jsonl', mcp)] });
+    expect(readdirSync(dataDir).sort()).toEqual(['mcp_test.jsonl', 'terminal_test.jsonl']);
+    expect(readFileSync(join(dataDir, 'terminal_test.jsonl'))).toEqual(terminal);
+    expect(uploadsLeft()).toBe(0);
+  });
+
+  it('refuses a file not named <domain>_test.jsonl, saying what the names are, and keeps nothing', async () => {
+    const uploadId = await send('../notes.jsonl', Buffer.from('{}\n'));
+    await expect(call('import.benchmarkFolder', { uploadIds: [uploadId] })).rejects.toThrow(/notes\.jsonl is not an AgentWorldBench file: the benchmark's files are named <domain>_test\.jsonl/);
+    expect(uploadsLeft()).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
 // way `worldloom import` does (same byte-level UTF-8 checks, same streaming line reader).
 // Neither side ever holds the whole file.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileHead, fileSource } from '../parsing/sources';
@@ -11,6 +11,9 @@ import type { ImporterOptions } from '../formats/format';
 import type { ImportSource } from '../parsing/sources';
 import type { ImportReport } from '../formats/import-trajectories';
 import { UserError } from '../common/user-error';
+
+/** The name of an AgentWorldBench file: one domain's cases (no folder, nothing but a plain name). */
+const BENCHMARK_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*_test\.jsonl$/;
 
 /** Uploads in progress at once; a page that starts more is told to finish some first. */
 const MAX_OPEN_UPLOADS = 8;
@@ -70,6 +73,32 @@ export class ImportUploads {
       return await importFile(fileSource(upload.path, upload.name), { format: upload.format, head: fileHead(upload.path), ...(upload.chatAs ? { chatAs: upload.chatAs } : {}) });
     } finally {
       this.abort(input);
+    }
+  }
+
+  /**
+   * Uploaded AgentWorldBench files (`<domain>_test.jsonl`) as a benchmark folder of their own:
+   * a browser cannot name a folder on the machine running Worldloom, so the Evaluation panel's
+   * file picker sends the files and evaluates the folder they land in. The uploads are gone after.
+   */
+  benchmarkFolder(input: { uploadIds: string[] }): { dataDir: string } {
+    const uploads = input.uploadIds.map((uploadId) => this.get(uploadId));
+    try {
+      for (const upload of uploads) {
+        if (!BENCHMARK_FILE.test(upload.name)) {
+          throw new UserError(`${upload.name} is not an AgentWorldBench file: the benchmark's files are named <domain>_test.jsonl (terminal_test.jsonl, mcp_test.jsonl…). Choose those files.`, 'invalid');
+        }
+        if (upload.received !== upload.size) throw new UserError(`${upload.name} arrived incomplete (${upload.received} of ${upload.size} bytes); choose the file again.`, 'invalid');
+      }
+      const dataDir = mkdtempSync(join(tmpdir(), 'worldloom-benchmark-'));
+      for (const upload of uploads) {
+        closeSync(upload.fd);
+        upload.fd = -1;
+        copyFileSync(upload.path, join(dataDir, upload.name));
+      }
+      return { dataDir };
+    } finally {
+      for (const uploadId of input.uploadIds) this.abort({ uploadId });
     }
   }
 

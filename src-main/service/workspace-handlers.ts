@@ -115,6 +115,7 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
   'import.finish': ({ uploadId, jobId }) =>
     importJob(jobId, 'Importing the dropped file', async (importFile) => [await uploads.finish({ uploadId }, importFile)]).then(([report]) => report!),
   'import.abort': (input) => uploads.abort(input),
+  'import.benchmarkFolder': (input) => uploads.benchmarkFolder(input),
   'import.files': ({ paths, format, jobId, prompt, chatAs, maxMiB, scrub }) =>
     importJob(jobId, paths.length > 1 ? `Importing ${paths.length} files` : `Importing ${paths[0]}`, async (importFile, job) => {
       const reports: ImportReport[] = [];

@@ -114,6 +114,11 @@ export const workspaceApi = {
   ),
   'import.finish': method(z.object({ uploadId: z.string().min(1).max(100), jobId: JobId.optional() }), ImportReport),
   'import.abort': method(z.object({ uploadId: z.string().min(1).max(100) }), z.object({ aborted: z.boolean() })),
+  /**
+   * Uploaded `<domain>_test.jsonl` files (begun and sent as an import's are) made into a
+   * benchmark folder on the machine running Worldloom, for the Evaluation panel in a browser.
+   */
+  'import.benchmarkFolder': method(z.object({ uploadIds: z.array(z.string().min(1).max(100)).min(1).max(8) }), z.object({ dataDir: z.string() })),
   /** Import files by path on the machine the core runs on. */
   'import.files': method(
     z.object({

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { cancelEvaluation, changeEvaluationForm, startEvaluation, useEvaluation } from '../../state/evaluation';
 import { chooseSavePath } from '../../api/download';
 import { loadModel, useSimulation } from '../../state/simulation';
 import { useUiStore } from '../../state/workspace-actions';
 import { modelDisplayName } from '../simulate/model-name';
+import { sendBenchmarkFiles } from '../../state/benchmark-upload';
 
 function eta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '';
@@ -66,7 +67,11 @@ export function RunForm() {
         Data folder (&lt;domain&gt;_test.jsonl files{nativeDialogs ? '' : ', a path on the machine running Worldloom'})
         <span className="row">
           <input value={form.dataDir} onChange={(e) => changeEvaluationForm({ dataDir: e.target.value })} spellCheck={false} />
-          {nativeDialogs && <ChooseFolder title="The benchmark data folder" current={form.dataDir} onChosen={(dataDir) => changeEvaluationForm({ dataDir })} />}
+          {nativeDialogs ? (
+            <ChooseFolder title="The benchmark data folder" current={form.dataDir} onChosen={(dataDir) => changeEvaluationForm({ dataDir })} />
+          ) : (
+            <BenchmarkFilePicker />
+          )}
         </span>
       </label>
       <label>
@@ -165,5 +170,30 @@ function ChooseFolder({ title, current, onChosen }: { title: string; current: st
     <button type="button" onClick={() => void chooseSavePath({ title, defaultPath: current, folder: true }).then((path) => path && onChosen(path))}>
       Choose…
     </button>
+  );
+}
+
+/** In a browser: pick the <domain>_test.jsonl files themselves; they are sent to the machine running Worldloom. */
+function BenchmarkFilePicker() {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" onClick={() => input.current?.click()} title="Choose AgentWorldBench files (<domain>_test.jsonl); they are copied to the machine running Worldloom">
+        Choose files…
+      </button>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        accept=".jsonl"
+        hidden
+        data-testid="benchmark-files"
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          e.target.value = '';
+          if (files.length) void sendBenchmarkFiles(files);
+        }}
+      />
+    </>
   );
 }
