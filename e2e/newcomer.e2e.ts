@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { importedWorkspace, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
+import { ENDLESS_MODEL, importedWorkspace, NO_CHROMIUM, ROOT, TEST_MODEL, useStudioInBrowser, watchPageErrors } from './support/host';
 import { openTrajectory, selectStep, tree } from './support/studio-page';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -225,6 +225,35 @@ describe.skipIf(NO_CHROMIUM !== '')(`the embedded model, introduced as a demo${N
     // The model dialog says it too.
     await page.locator('.model-button').click();
     await page.getByRole('dialog', { name: 'World model' }).getByTestId('demo-model-note').waitFor();
+    expect(errors).toEqual([]);
+  });
+});
+
+describe.skipIf(NO_CHROMIUM !== '')(`the toolbar while a replay runs${NO_CHROMIUM}`, () => {
+  // A model that never ends its reply: the replay keeps running until Stop, so its state can be looked at.
+  const session = useStudioInBrowser(() => ['--workspace', importedWorkspace('replaying'), '--model', ENDLESS_MODEL]);
+
+  it('keeps every control on one line at 1280 px, the model name whole and ? on screen, while the replay shows its progress', async () => {
+    const page = await session.browser.newPage({ viewport: VIEWPORT });
+    const errors = watchPageErrors(page);
+    await page.goto(session.studio.url);
+    await expect.poll(() => page.locator('.model-button').textContent(), { timeout: 60_000 }).toMatch(/Model: .* · cpu/);
+    await openTrajectory(page, /term-0001/);
+    await selectStep(page, 'cat notes.txt');
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    const job = page.getByTestId('reality-job');
+    await job.waitFor();
+    const boxes = await Promise.all((await page.locator('.toolbar > *:visible').all()).map((item) => box(item)));
+    const middles = boxes.map((b) => b.y + b.height / 2);
+    expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(4);
+    expect(Math.max(...boxes.map((b) => b.x + b.width))).toBeLessThanOrEqual(VIEWPORT.width);
+    expect(await page.locator('.model-button').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const help = await box(page.getByRole('button', { name: 'Keyboard shortcuts' }));
+    expect(help.x + help.width).toBeLessThanOrEqual(VIEWPORT.width);
+    // The file name keeps a readable part: not shrunk to "/…".
+    expect((await box(page.getByTestId('workspace-path'))).width).toBeGreaterThan(40);
+    await job.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => job.count(), { timeout: 60_000 }).toBe(0);
     expect(errors).toEqual([]);
   });
 });

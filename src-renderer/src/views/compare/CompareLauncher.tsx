@@ -23,8 +23,12 @@ export function CompareLauncher() {
     <>
       {job ? (
         <span className="reality-job" role="status" data-testid="reality-job">
-          {job.label}
-          <StepCounts job={job} />… <button onClick={() => void cancelRealityJob()}>Stop</button>
+          {/* The progress gives way in a narrow toolbar; Stop never does. */}
+          <span className="reality-job-text" title={job.label}>
+            {job.label}
+            <StepCounts job={job} />…
+          </span>
+          <button onClick={() => void cancelRealityJob()}>Stop</button>
         </span>
       ) : (
         <>
