@@ -17,7 +17,9 @@ describe.skipIf(NO_CHROMIUM !== '')(`a user in the host UI${NO_CHROMIUM}`, () =>
     const workspacePath = join(session.studio.dir, 'e2e.worldloom');
     await page.getByLabel('Workspace file').fill(workspacePath);
     await page.getByRole('button', { name: 'Create workspace' }).click();
-    await expect.poll(() => page.locator('.workspace-path').textContent()).toBe(workspacePath);
+    // The toolbar names the file; its whole path is the tooltip.
+    await expect.poll(() => page.locator('.workspace-path').textContent()).toBe('e2e.worldloom');
+    expect(await page.locator('.workspace-path').getAttribute('title')).toBe(workspacePath);
 
     await page.getByTestId('import-input').setInputFiles(fixture);
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'terminal_test.jsonl: 2 imported' }).count()).toBe(1);
