@@ -48,7 +48,7 @@ const worldloom = { rules: { 'allowed-imports': allowedImports } };
 const RENDERER_PACKAGES = ['react', 'react-dom', 'zustand', 'zod', '@monaco-editor/react', 'monaco-editor', '@xterm/xterm', '@xterm/addon-fit', 'diff'];
 
 /**
- * The layers of src-main/, lowest first: the one statement of the order (the README's map
+ * The layers of src-main/, lowest first: the one statement of the order (the map in docs/architecture.md
  * repeats it). A folder may import its own files and the folders of the layers below its own,
  * never a folder of its own layer or above, so the folders form no cycle. testing/ stands
  * outside the order (only tests import it). A new folder is refused until named here.
@@ -77,7 +77,7 @@ const layerRules = LAYERS.flatMap((layer, index) => {
     .filter((folder) => folder !== 'common')
     .flatMap((folder) => {
       const folders = [folder, ...below].map((f) => `src-main/${f}`);
-      const why = `src-main/${folder}/ may import only ${below.length ? `the layers below it (${below.join(', ')})` : 'itself'}: the order is LAYERS in eslint.config.mjs (the README's map).`;
+      const why = `src-main/${folder}/ may import only ${below.length ? `the layers below it (${below.join(', ')})` : 'itself'}: the order is LAYERS in eslint.config.mjs (the map in docs/architecture.md).`;
       // The core is plain Node: only the Electron door imports electron.
       const forbiddenPackages = folder === 'electron' ? [] : ['electron'];
       return [
