@@ -166,6 +166,18 @@ def test_adapters_llama_cpp_cannot_run_are_refused_with_the_reason(trained, tmp_
         convert_lora_without_base(trained, tmp_path)
 
 
+def test_an_adapter_over_another_model_is_refused_with_the_cause(trained, tmp_path):
+    # The engine tests' tiny checkpoint: the same architecture (qwen35moe), other sizes and layers.
+    other = convert_gguf(REPO / "src-main" / "engine" / "onnx" / "fixtures" / "qwen35" / "hf", tmp_path / "tiny.gguf", "f32")
+    args = ["replay", "-w", trained["workspace"], "--trajectory", "t1", "--model", str(other), "--adapter", str(trained["lora"])]
+    result = subprocess.run(["npx", "--no-install", "worldloom", *args], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert result.returncode != 0
+    assert "nano-lora.gguf does not fit" in result.stderr and "open it over the base model it was trained on" in result.stderr, result.stderr[-2000:]
+    folder = subprocess.run(["npx", "--no-install", "worldloom", "replay", "-w", trained["workspace"], "--trajectory", "t1", "--model", str(NANO), "--adapter", str(trained["lora"])],
+                            cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert folder.returncode != 0 and "is not a .gguf file" in folder.stderr, folder.stderr[-2000:]
+
+
 def convert_lora_without_base(trained, tmp_path):
     moved = tmp_path / "moved"
     moved.mkdir()
