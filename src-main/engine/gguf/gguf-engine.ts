@@ -72,9 +72,10 @@ const DEFAULT_SEQUENCES = 8;
  * (n_ubatch) the same size: each micro-batch multiplies every weight matrix once, and a mixture of
  * experts' routed weights are read once per micro-batch, so a long prompt is read in fewer passes
  * over the weights: at Qwen3.5-35B-A3B's per-layer sizes on one CPU thread, 512 read 18% more
- * tokens per CPU second than 128 (docs/models.md, "Prompt reading"). Larger ones hold attention
- * scratch of context × batch × heads floats without flash attention (the CPU's f32 cache):
- * 1 GB at 512 for 32K tokens of context. `npm run bench -- gguf` measures the others against it.
+ * tokens per CPU second than 128, and 1,024 no more than 512 (docs/models.md, "Prompt reading"),
+ * while a larger one holds more attention scratch (context × batch × heads floats without flash
+ * attention, as on the CPU's f32 cache: 1 GB at 512 for 32K tokens of context).
+ * `npm run bench -- gguf` measures the others against it.
  */
 const PROMPT_BATCH = 512;
 const DEFAULT_MAX_CONTEXT = 32_768;
