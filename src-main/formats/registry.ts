@@ -15,6 +15,7 @@ import { UnknownFormatError, type FormatEntry, type TrajectoryImporter } from '.
 import type { TrajectoryExporter } from '../dataset/writing/file-writer';
 import { geminiCliFormat } from './gemini-cli';
 import { inspectLogFormat } from './inspect-log';
+import { kimiCliFormat } from './kimi-cli';
 import { mcpCassetteFormat } from './mcp-cassette';
 import { mcpJsonRpcLogFormat } from './mcp-jsonrpc-log';
 import { messagesFormatEntry } from './messages';
@@ -51,6 +52,7 @@ export const FORMATS: readonly FormatEntry[] = [
   codexRolloutFormat,
   geminiCliFormat,
   qwenCodeFormat,
+  kimiCliFormat,
   clineTaskFormat,
   openHandsEventsFormat,
   tauBenchFormat,
