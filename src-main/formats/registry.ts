@@ -11,6 +11,7 @@ import { claudeCodeFormat } from './claude-code';
 import { clineTaskFormat } from './cline-task';
 import { closestFormat, firstLineOf, lookalike } from './closest-format';
 import { codexRolloutFormat } from './codex-rollout';
+import { copilotCliFormat } from './copilot-cli';
 import { UnknownFormatError, type FormatEntry, type TrajectoryImporter } from './format';
 import type { TrajectoryExporter } from '../dataset/writing/file-writer';
 import { geminiCliFormat } from './gemini-cli';
@@ -53,6 +54,7 @@ export const FORMATS: readonly FormatEntry[] = [
   geminiCliFormat,
   qwenCodeFormat,
   kimiCliFormat,
+  copilotCliFormat,
   clineTaskFormat,
   openHandsEventsFormat,
   tauBenchFormat,
