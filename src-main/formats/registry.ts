@@ -14,7 +14,6 @@ import { codexRolloutFormat } from './codex-rollout';
 import { copilotCliFormat } from './copilot-cli';
 import { UnknownFormatError, type FormatEntry, type TrajectoryImporter } from './format';
 import type { TrajectoryExporter } from '../dataset/writing/file-writer';
-import { factoryDroidFormat } from './factory-droid';
 import { geminiCliFormat } from './gemini-cli';
 import { inspectLogFormat } from './inspect-log';
 import { kimiCliFormat } from './kimi-cli';
@@ -56,7 +55,6 @@ export const FORMATS: readonly FormatEntry[] = [
   qwenCodeFormat,
   kimiCliFormat,
   copilotCliFormat,
-  factoryDroidFormat,
   clineTaskFormat,
   openHandsEventsFormat,
   tauBenchFormat,
