@@ -235,3 +235,22 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
     ),
   };
 }
+
+/**
+ * What a reader left out on purpose, counted by kind: many reasons repeat hundreds of times in a
+ * long session, so each kind is said once, as "N × what", at the line it was first seen.
+ */
+export class LeftOutTally {
+  private readonly kinds = new Map<string, { count: number; line: number | null; reason: string }>();
+
+  add(what: string, line: number | null, reason: string): void {
+    const kind = this.kinds.get(what);
+    if (kind) kind.count++;
+    else this.kinds.set(what, { count: 1, line, reason });
+  }
+
+  /** One skip event per kind, in the order the kinds were first seen (a `what` that already counts itself is kept as is). */
+  skips(): Extract<AgentEvent, { kind: 'skip' }>[] {
+    return [...this.kinds].map(([what, k]) => ({ kind: 'skip', what: /^\d+ × /.test(what) ? what : `${k.count} × ${what}`, reason: k.reason, line: k.line }));
+  }
+}

@@ -11,7 +11,7 @@
 // and system notes), messages the harness added (`isMeta`, the /compact summary, local slash
 // commands and their output, the reminders it appends to tool results) and the interruptions
 // a person made.
-import { agentSessionItems, type AgentEvent } from '../../parsing/agent-session';
+import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/agent-session';
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
@@ -148,16 +148,12 @@ export const claudeCodeImporter: TrajectoryImporter = {
     const commandPrompts: { command: string; prompt: string }[] = [];
     let reminders = 0;
     let reminderLine = 0;
-    const tally = new Map<string, { count: number; line: number; reason: string }>();
+    const tally = new LeftOutTally();
     // What a rewind took back (./branches.ts), and the records already read, by uuid: a file
     // can hold the same record twice (a resumed or streamed session of older versions).
     const rewound = rewoundRecords(source);
     const seen = new Set<string>();
-    const leaveOut = (what: string, line: number, reason: string) => {
-      const seen = tally.get(what);
-      if (seen) seen.count++;
-      else tally.set(what, { count: 1, line, reason });
-    };
+    const leaveOut = (what: string, line: number, reason: string) => tally.add(what, line, reason);
     const commandLeftOut = () => {
       if (command) leaveOut('slash command or its output', command.line, "the person ran one of Claude Code's own commands (/cost, /clear…); the app answered it, not the environment");
       command = null;
@@ -329,7 +325,7 @@ export const claudeCodeImporter: TrajectoryImporter = {
     if (printMode && !main.events.some((e) => e.kind === 'user')) {
       main.events.push({ kind: 'skip', what: 'the prompt', reason: 'print mode takes it on the command line and does not write it to the stream; the initial state holds only the working directory', line: null });
     }
-    for (const [what, t] of tally) main.events.push({ kind: 'skip', what: /^\d+ × /.test(what) ? what : `${t.count} × ${what}`, reason: t.reason, line: t.line });
+    main.events.push(...tally.skips());
     const agent = `Claude Code${version ? ` ${version}` : ''}`;
     const provenance = { ...(summary ? { summary } : {}), ...(cwd ? { cwd } : {}), ...(version ? { version } : {}) };
     // The session's own conversation, unless the file holds only subagents' (a subagent's own file).

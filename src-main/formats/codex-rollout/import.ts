@@ -14,7 +14,7 @@
 // harness's own messages (developer instructions, AGENTS.md, the environment context, which
 // is kept in the root's provenance), its work-tree snapshots for /undo (`ghost_snapshot`) and
 // reasoning that is only encrypted.
-import { agentSessionItems, parsedArguments, type AgentEvent } from '../../parsing/agent-session';
+import { agentSessionItems, parsedArguments, type AgentEvent, LeftOutTally } from '../../parsing/agent-session';
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
@@ -134,12 +134,8 @@ export const codexRolloutImporter: TrajectoryImporter = {
     const harness: string[] = [];
     let details = 0;
     let detailsLine = 0;
-    const tally = new Map<string, { count: number; line: number; reason: string }>();
-    const leaveOut = (what: string, line: number, reason: string) => {
-      const seen = tally.get(what);
-      if (seen) seen.count++;
-      else tally.set(what, { count: 1, line, reason });
-    };
+    const tally = new LeftOutTally();
+    const leaveOut = (what: string, line: number, reason: string) => tally.add(what, line, reason);
     /** A call Codex answered without running it (the person declined, or stopped the turn): no step, said with the reasoning before it. */
     const dropCall = (id: string, line: number): boolean => {
       const at = events.findLastIndex((e) => e.kind === 'call' && e.id === id);
@@ -331,7 +327,7 @@ export const codexRolloutImporter: TrajectoryImporter = {
       events.push({ kind: 'skip', what: 'the prompt', reason: '`codex exec --json` takes it on the command line and does not print it; the initial state is empty', line: null });
     }
     yield* problems;
-    for (const [what, t] of tally) events.push({ kind: 'skip', what: /^\d+ × /.test(what) ? what : `${t.count} × ${what}`, reason: t.reason, line: t.line });
+    events.push(...tally.skips());
     if (records === 0) return;
     const version = typeof meta.cli_version === 'string' ? meta.cli_version : undefined;
     // Older rollouts name the working directory only in the environment context they sent the model.

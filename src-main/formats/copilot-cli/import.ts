@@ -9,7 +9,7 @@
 // Events carrying `agentId` (earlier: data.parentToolCallId) are a sub-agent's: a trajectory of
 // their own. Left out, and said: every other event kind (turns, usage, permissions, compaction…),
 // the harness's messages, `report_intent` calls, calls the person ran themselves.
-import { agentSessionItems, type AgentEvent } from '../../parsing/agent-session';
+import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/agent-session';
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
@@ -48,12 +48,8 @@ export const copilotCliImporter: TrajectoryImporter = {
     const main = thread(null);
     const subs = new Map<string, Thread>();
     const ownCalls = new Set<string>();
-    const tally = new Map<string, { count: number; line: number; reason: string }>();
-    const leaveOut = (what: string, line: number, reason: string) => {
-      const t = tally.get(what);
-      if (t) t.count++;
-      else tally.set(what, { count: 1, line, reason });
-    };
+    const tally = new LeftOutTally();
+    const leaveOut = (what: string, line: number, reason: string) => tally.add(what, line, reason);
     let sessionId: string | undefined;
     let version: string | undefined;
     let cwd: string | undefined;
@@ -154,7 +150,7 @@ export const copilotCliImporter: TrajectoryImporter = {
           leaveOut(`${r.type} event`, line, "Copilot CLI's record of the session (turns, usage, permissions, progress), not the model or a tool");
       }
     }
-    for (const [what, x] of tally) main.events.push({ kind: 'skip', what: `${x.count} × ${what}`, reason: x.reason, line: x.line });
+    main.events.push(...tally.skips());
     const agent = `GitHub Copilot CLI${version ? ` ${version}` : ''}`;
     const provenance = { copilotCli: { ...(cwd ? { cwd } : {}), ...(version ? { version } : {}), ...(model ? { model } : {}) } };
     const setting = cwd ? { setting: `Working directory: ${cwd}` } : {};

@@ -9,7 +9,7 @@
 // output. A rewind or /clear rewrites the file without what was undone, so it is read in order.
 // Left out, and said: the system prompt, checkpoints, token counts, the harness's
 // `<system>CHECKPOINT n</system>` and `<system-reminder>` messages, media parts.
-import { agentSessionItems, type AgentEvent } from '../../parsing/agent-session';
+import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/agent-session';
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
@@ -54,12 +54,8 @@ export const kimiCliImporter: TrajectoryImporter = {
   *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
     const events: AgentEvent[] = [];
     const key = lineContentKey(FORMAT);
-    const tally = new Map<string, { count: number; line: number; reason: string }>();
-    const leaveOut = (what: string, line: number, reason: string) => {
-      const t = tally.get(what);
-      if (t) t.count++;
-      else tally.set(what, { count: 1, line, reason });
-    };
+    const tally = new LeftOutTally();
+    const leaveOut = (what: string, line: number, reason: string) => tally.add(what, line, reason);
     let systemPrompt: string | undefined;
     let tokenCount: number | undefined;
     const ownCalls = new Set<string>();
@@ -125,7 +121,7 @@ export const kimiCliImporter: TrajectoryImporter = {
     }
     // A to-do call's result goes with the call.
     const kept = events.filter((e) => e.kind !== 'result' || !ownCalls.has(e.id));
-    for (const [what, t] of tally) kept.push({ kind: 'skip', what: `${t.count} × ${what}`, reason: t.reason, line: t.line });
+    kept.push(...tally.skips());
     const provenance = { kimiCli: { ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(tokenCount !== undefined ? { tokenCount } : {}) } };
     yield* agentSessionItems({ format: FORMAT, file: source.name, agent: 'Kimi CLI', sourceKey: key.key(), provenance }, kept, newId, now);
   },

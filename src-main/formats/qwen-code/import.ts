@@ -6,7 +6,7 @@
 // A subagent's records (isSidechain, its agentId) are a trajectory of their own. Left out, and
 // said: system records (compression checkpoints, slash commands, telemetry, titles…) and a
 // second copy of a record (the same uuid). ../../parsing/agent-session.ts makes the turns.
-import { agentSessionItems, type AgentEvent } from '../../parsing/agent-session';
+import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/agent-session';
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
@@ -41,12 +41,8 @@ export const qwenCodeImporter: TrajectoryImporter = {
     const main: Thread = { events: [], source: lineContentKey(FORMAT), key: null, calls: 0 };
     const sides = new Map<string, Thread>();
     const seen = new Set<string>();
-    const tally = new Map<string, { count: number; line: number; reason: string }>();
-    const leaveOut = (what: string, line: number, reason: string) => {
-      const t = tally.get(what);
-      if (t) t.count++;
-      else tally.set(what, { count: 1, line, reason });
-    };
+    const tally = new LeftOutTally();
+    const leaveOut = (what: string, line: number, reason: string) => tally.add(what, line, reason);
     let sessionId: string | undefined;
     let version: string | undefined;
     let cwd: string | undefined;
@@ -115,7 +111,7 @@ export const qwenCodeImporter: TrajectoryImporter = {
         } else if (isRec(p.inlineData) || isRec(p.fileData)) leaveOut('file or image part', line, 'not text; Worldloom trajectories hold text');
       }
     }
-    for (const [what, t] of tally) main.events.push({ kind: 'skip', what: `${t.count} × ${what}`, reason: t.reason, line: t.line });
+    main.events.push(...tally.skips());
     const agent = `Qwen Code${version ? ` ${version}` : ''}`;
     const provenance = { qwenCode: { ...(cwd ? { cwd } : {}), ...(version ? { version } : {}), ...(model ? { model } : {}) } };
     yield* agentSessionItems({ format: FORMAT, file: source.name, agent, ...(sessionId ? { sessionId } : {}), sourceKey: main.source.key(), ...(cwd ? { setting: `Working directory: ${cwd}` } : {}), provenance }, main.events, newId, now);
