@@ -6,27 +6,11 @@
 // which a writer needs.
 
 import { closeSync, openSync, readSync } from 'node:fs';
+import { GGML_TYPES } from './gguf-header-scan';
 
 export const GGUF_ARRAY = 9;
 export const GGUF_STRING = 8;
 const SCALAR_BYTES: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
-
-/** ggml types by number: elements per block and bytes per block (ggml.h / ggml.c type traits). */
-export const GGML_BLOCKS: Record<number, { name: string; size: number; bytes: number }> = {
-  0: { name: 'F32', size: 1, bytes: 4 },
-  1: { name: 'F16', size: 1, bytes: 2 },
-  2: { name: 'Q4_0', size: 32, bytes: 18 },
-  3: { name: 'Q4_1', size: 32, bytes: 20 },
-  6: { name: 'Q5_0', size: 32, bytes: 22 },
-  7: { name: 'Q5_1', size: 32, bytes: 24 },
-  8: { name: 'Q8_0', size: 32, bytes: 34 },
-  10: { name: 'Q2_K', size: 256, bytes: 84 },
-  11: { name: 'Q3_K', size: 256, bytes: 110 },
-  12: { name: 'Q4_K', size: 256, bytes: 144 },
-  13: { name: 'Q5_K', size: 256, bytes: 176 },
-  14: { name: 'Q6_K', size: 256, bytes: 210 },
-  30: { name: 'BF16', size: 1, bytes: 2 },
-};
 
 export interface GgufEntry {
   key: string;
@@ -157,9 +141,9 @@ export function readGgufLayout(path: string, fileBytes: number): GgufLayout {
 
 /** Bytes of one row (dims[0] elements) of a tensor of this ggml type, or null for a type not listed. */
 export function rowBytes(tensor: Pick<GgufTensor, 'dims' | 'type'>): number | null {
-  const block = GGML_BLOCKS[tensor.type];
-  if (!block || tensor.dims[0]! % block.size) return null;
-  return (tensor.dims[0]! / block.size) * block.bytes;
+  const block = GGML_TYPES[tensor.type];
+  if (!block || tensor.dims[0]! % block.blockSize) return null;
+  return (tensor.dims[0]! / block.blockSize) * block.blockBytes;
 }
 
 const u32 = (n: number): Buffer => {

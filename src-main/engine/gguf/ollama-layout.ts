@@ -17,7 +17,8 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, statfsSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { GGML_BLOCKS, arrayEntry, readGgufLayout, rowBytes, writeGgufHeader, type GgufEntry, type GgufLayout, type GgufTensor } from './gguf-layout';
+import { arrayEntry, readGgufLayout, rowBytes, writeGgufHeader, type GgufEntry, type GgufLayout, type GgufTensor } from './gguf-layout';
+import { GGML_TYPES } from './gguf-header-scan';
 
 const QWEN35 = /^qwen35(moe)?$/;
 
@@ -71,9 +72,9 @@ interface Planned {
 }
 
 function tensorBytes(t: GgufTensor): number {
-  const block = GGML_BLOCKS[t.type];
+  const block = GGML_TYPES[t.type];
   if (!block) throw new Error(`tensor ${t.name} has ggml type ${t.type}, which this reader does not size`);
-  return (t.dims.reduce((a, b) => a * b, 1) / block.size) * block.bytes;
+  return (t.dims.reduce((a, b) => a * b, 1) / block.blockSize) * block.blockBytes;
 }
 
 function plan(layout: GgufLayout, arch: string, dims: Dims): Planned[] {
@@ -81,7 +82,7 @@ function plan(layout: GgufLayout, arch: string, dims: Dims): Planned[] {
   const out: Planned[] = [];
   const permuteRows = (t: GgufTensor, name: string, firstRow: number, blockRows: number, start = 0, rowsTaken = t.dims.slice(1).reduce((a, b) => a * b, 1)): void => {
     const row = rowBytes(t);
-    if (row === null) throw new Error(`tensor ${t.name} has ggml type ${GGML_BLOCKS[t.type]?.name ?? t.type} rows this reader cannot size`);
+    if (row === null) throw new Error(`tensor ${t.name} has ggml type ${GGML_TYPES[t.type]?.name ?? t.type} rows this reader cannot size`);
     out.push({ name, dims: [t.dims[0]!, rowsTaken, ...t.dims.slice(2)], type: t.type, from: t, start: start * row, bytes: rowsTaken * row, rows: { firstRow, blockRows, order } });
   };
   for (const t of layout.tensors) {
@@ -101,15 +102,15 @@ function plan(layout: GgufLayout, arch: string, dims: Dims): Planned[] {
       permuteRows(t, `${base}ssm_beta.weight`, 0, 1, 0, half);
       permuteRows(t, `${base}ssm_alpha.weight`, 0, 1, half, half);
     } else if (part === 'ssm_out.weight') {
-      const block = GGML_BLOCKS[t.type];
-      if (!block || dims.vHeadDim % block.size) {
+      const block = GGML_TYPES[t.type];
+      if (!block || dims.vHeadDim % block.blockSize) {
         throw new Error(
-          `${name} is stored as ${block?.name ?? `ggml type ${t.type}`}, whose blocks of ${block?.size ?? '?'} values span more than one value head ` +
+          `${name} is stored as ${block?.name ?? `ggml type ${t.type}`}, whose blocks of ${block?.blockSize ?? '?'} values span more than one value head ` +
             `(${dims.vHeadDim} values): its columns cannot be reordered for llama.cpp without requantising. Pull a GGUF made by llama.cpp's converter ` +
             '(hf.co/… in Ollama, or LM Studio) for this model instead.',
         );
       }
-      out.push({ name, dims: t.dims, type: t.type, from: t, start: 0, bytes: tensorBytes(t), columns: { blockBytes: (dims.vHeadDim / block.size) * block.bytes, order } });
+      out.push({ name, dims: t.dims, type: t.type, from: t, start: 0, bytes: tensorBytes(t), columns: { blockBytes: (dims.vHeadDim / block.blockSize) * block.blockBytes, order } });
     } else out.push({ name, dims: t.dims, type: t.type, from: t, start: 0, bytes: tensorBytes(t) });
   }
   if (!out.some((p) => p.name.startsWith('blk.') && p.name.endsWith('.attn_norm.weight'))) throw new Error(`no decoder layers (blk.N.attn_norm.weight) for ${arch}`);
