@@ -54,6 +54,33 @@ describe('GitHub Copilot CLI events.jsonl', () => {
     expect(whats).toEqual(expect.arrayContaining(['1 × report_intent call', '1 × harness message (user.message from the system)', '1 × assistant.turn_start event', '1 × assistant.turn_end event']));
   });
 
+  it('`copilot -p --output-format json` output, led by ephemeral status events, is recognised and read the same way', () => {
+    // Shaped as Copilot CLI 1.0's JSON output prints it: MCP and tool status first, then the
+    // prompt, deltas of the reasoning and of the call's arguments, the message, the result.
+    const stream = [
+      ev('session.mcp_server_status_changed', { serverName: 'github-mcp-server', status: 'pending' }, { ephemeral: true }),
+      ev('session.tools_updated', { model: 'claude-sonnet-4.6' }, { ephemeral: true }),
+      ev('user.message', { content: 'Load the release skill', transformedContent: '<current_datetime>…</current_datetime>Load the release skill', attachments: [], delivery: 'idle' }),
+      ev('assistant.reasoning_delta', { reasoningId: 'r9', deltaContent: 'Load it.' }, { ephemeral: true }),
+      ev('assistant.tool_call_delta', { toolCallId: 'c9', toolName: 'skill', inputDelta: '{"skill": "rel' }, { ephemeral: true }),
+      ev('assistant.message', { messageId: 'm9', content: '', toolRequests: [{ toolCallId: 'c9', name: 'skill', arguments: { skill: 'release' }, type: 'function' }], reasoningText: 'Load it.' }),
+      ev('tool.execution_start', { toolCallId: 'c9', toolName: 'skill', arguments: { skill: 'release' } }),
+      // Printed after the message that already carries it as reasoningText.
+      ev('assistant.reasoning', { reasoningId: 'r9', content: 'Load it.' }, { ephemeral: true }),
+      ev('tool.execution_complete', { toolCallId: 'c9', success: true, result: { content: 'Skill "release" loaded successfully.', detailedContent: 'Skill loaded ✅\n# Release' } }),
+    ].join('\n') + '\n';
+    expect(importerFor('auto', 'phase1-task.json', stream).id).toBe('copilot-cli');
+    const { bundles, problems, skipped } = runImporter(copilotCliImporter, 'phase1-task.json', stream);
+    expect(problems).toEqual([]);
+    expect(bundles).toHaveLength(1);
+    expect(bundles[0]!.nodes.slice(1).map((x) => [x.action, x.observation])).toEqual([['{"name":"skill","arguments":{"skill":"release"}}', 'Skill "release" loaded successfully.']]);
+    expect(bundles[0]!.nodes[1]!.agentReasoning).toBe('Load it.');
+    const whats = skipped.map((s) => s.what);
+    expect(whats).toEqual(expect.arrayContaining(['1 × session.tools_updated event', '1 × assistant.reasoning_delta event']));
+    // The reasoning is the call's, said once, not taken for the agent's last words.
+    expect(whats.join('\n')).not.toMatch(/last words/);
+  });
+
   it('looks in COPILOT_HOME, else ~/.copilot, and names the project by the working folder', () => {
     expect(copilotCliSessions.folders({ home: '/home/ana', platform: 'linux', env: {} })).toEqual([{ path: '/home/ana/.copilot/session-state', from: 'default' }]);
     expect(copilotCliSessions.folders({ home: '/home/ana', platform: 'linux', env: { COPILOT_HOME: '/srv/cp' } })).toEqual([{ path: '/srv/cp/session-state', from: 'COPILOT_HOME' }]);

@@ -31,6 +31,8 @@ interface Thread {
   source: ReturnType<typeof lineContentKey>;
   key: string | null;
   calls: Set<string>;
+  /** Reasoning already said, by text: it may come both on the message and as its own event, in either order. */
+  reasoningSaid: Set<string>;
 }
 
 export const copilotCliImporter: TrajectoryImporter = {
@@ -41,10 +43,15 @@ export const copilotCliImporter: TrajectoryImporter = {
     if (/"type"\s*:\s*"session\.(start|resume)"/.test(first) && /"data"\s*:/.test(first)) return 0.97;
     // A file cut from a longer log: the event envelope and Copilot's own event kinds.
     if (/"type"\s*:\s*"(user\.message|assistant\.(message|turn_start)|tool\.execution_(start|complete))"/.test(first) && /"parentId"\s*:/.test(first)) return 0.9;
+    // `copilot -p … --output-format json` prints the same events, led by ephemeral ones (MCP server
+    // status, skills loaded, tools updated) before any session or message event: the envelope (a
+    // dotted kind, a data object, a parentId) and one of Copilot's message or tool kinds further on.
+    if (/^\{"type"\s*:\s*"[a-z_]+(\.[a-z_]+)+"\s*,\s*"data"\s*:/.test(first) && /"parentId"\s*:/.test(first) &&
+      /"type"\s*:\s*"(user\.message|assistant\.message|tool\.execution_complete|session\.(start|resume))"/.test(head)) return 0.85;
     return 0;
   },
   *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
-    const thread = (key: string | null): Thread => ({ events: [], source: lineContentKey(FORMAT), key, calls: new Set() });
+    const thread = (key: string | null): Thread => ({ events: [], source: lineContentKey(FORMAT), key, calls: new Set(), reasoningSaid: new Set() });
     const main = thread(null);
     const subs = new Map<string, Thread>();
     const ownCalls = new Set<string>();
@@ -87,15 +94,21 @@ export const copilotCliImporter: TrajectoryImporter = {
           break;
         }
         case 'assistant.reasoning': {
+          // The JSON output prints this (ephemeral) event after the message that carries the same text.
           const text = str(d.content);
-          if (text) t.events.push({ kind: 'thought', text, line });
+          if (text && !t.reasoningSaid.has(text)) {
+            t.reasoningSaid.add(text);
+            t.events.push({ kind: 'thought', text, line });
+          }
           break;
         }
         case 'assistant.message': {
           const reasoning = str(d.reasoningText);
-          // The reasoning may also have come as its own assistant.reasoning event: it is said once.
-          const last = t.events.at(-1);
-          if (reasoning && !(last?.kind === 'thought' && last.text === reasoning)) t.events.push({ kind: 'thought', text: reasoning, line });
+          // The reasoning may also come as its own assistant.reasoning event, before or after: it is said once.
+          if (reasoning && !t.reasoningSaid.has(reasoning)) {
+            t.reasoningSaid.add(reasoning);
+            t.events.push({ kind: 'thought', text: reasoning, line });
+          }
           const content = str(d.content);
           if (content && content.trim() !== '') t.events.push({ kind: 'thought', text: content, line });
           for (const [j, c] of (Array.isArray(d.toolRequests) ? d.toolRequests : []).entries()) {
