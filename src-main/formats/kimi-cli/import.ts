@@ -15,6 +15,7 @@ import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
 import { jsonLines } from '../../parsing/json-lines';
 import { lineContentKey } from '../../parsing/content-key';
+import { kimiWorkDir } from './sessions';
 
 const FORMAT = 'kimi-cli';
 
@@ -123,6 +124,8 @@ export const kimiCliImporter: TrajectoryImporter = {
     const kept = events.filter((e) => e.kind !== 'result' || !ownCalls.has(e.id));
     kept.push(...tally.skips());
     const provenance = { kimiCli: { ...(systemPrompt !== undefined ? { systemPrompt } : {}), ...(tokenCount !== undefined ? { tokenCount } : {}) } };
-    yield* agentSessionItems({ format: FORMAT, file: source.name, agent: 'Kimi CLI', sourceKey: key.key(), provenance }, kept, newId, now);
+    const cwd = systemPrompt !== undefined ? kimiWorkDir(JSON.stringify(systemPrompt)) : null;
+    const setting = cwd ? { setting: `Working directory: ${cwd}` } : {};
+    yield* agentSessionItems({ format: FORMAT, file: source.name, agent: 'Kimi CLI', sourceKey: key.key(), ...setting, provenance }, kept, newId, now);
   },
 };

@@ -49,4 +49,11 @@ describe('Kimi CLI context.jsonl', () => {
     expect(kimiCliSessions.folders({ home: '/home/li', platform: 'linux', env: { KIMI_SHARE_DIR: '/data/kimi' } })).toEqual([{ path: '/data/kimi/sessions', from: 'KIMI_SHARE_DIR' }]);
     expect(kimiCliSessions.project('', '3f2a/9b1c/context.jsonl')).toBe('3f2a');
   });
+
+  it("takes the working folder from the default system prompt, for the project and the session's setting", () => {
+    const prompt = '{"role": "_system_prompt", "content": "You are Kimi CLI.\\n\\n## Working Directory\\n\\nThe current working directory is `C:\\\\work\\\\shop`. This should be considered as the project root."}';
+    expect(kimiCliSessions.project(prompt + '\n' + lines[2], '3f2a/9b1c/context.jsonl')).toBe('C:\\work\\shop');
+    const { bundles } = runImporter(kimiCliImporter, 'context.jsonl', [prompt, ...lines.slice(1)].join('\n') + '\n');
+    expect(bundles[0]!.nodes[0]!.observation).toBe('Working directory: C:\\work\\shop\n\nWhy does the parser test fail?');
+  });
 });
