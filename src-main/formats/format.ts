@@ -103,6 +103,25 @@ export interface SessionLocations {
   toolCallHint: string;
   /** The project a session worked on, from its first part (a `cwd` field), else from its path inside the folder. */
   project(head: string, relativePath: string): string | null;
+  /**
+   * For an agent that keeps many sessions in one file (a SQLite database): the sessions inside
+   * one file that `files` matched, told without importing any (the file opened read-only). Each
+   * is listed as `<file>#<id>` (../parsing/session-path.ts), which the import reads as that one
+   * session. Without it, a file is one session, counted with `toolCall`.
+   */
+  sessionsIn?(path: string): Promise<SessionInFile[]>;
+}
+
+/** One session inside a file that holds many, as a listing shows it. */
+export interface SessionInFile {
+  /** The session's id inside the file. */
+  id: string;
+  project: string | null;
+  /** When the agent last wrote to it (ISO 8601); the file's own time when the file does not say. */
+  modified: string | null;
+  /** What the session takes inside the file. */
+  bytes: number;
+  toolCalls: number;
 }
 
 /** A format id the registry does not know, or a format asked for what it cannot do; the message lists the ones that can. */

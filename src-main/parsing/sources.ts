@@ -25,6 +25,8 @@ export interface ImportSource {
   text(): string;
   /** The file on disk, for binary formats (Parquet) that read it themselves; absent for text already in memory. */
   path?(): string;
+  /** In a file that holds many sessions (an agent's database), the one to read (./session-path.ts); all of them when absent. */
+  session?: string;
 }
 
 const CHUNK = 4 * 1024 * 1024;

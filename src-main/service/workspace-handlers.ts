@@ -2,7 +2,8 @@
 import { homedir } from 'node:os';
 import { exporterFor, formatSummaries } from '../formats/registry';
 import { resolve } from 'node:path';
-import { fileHead, fileSource, textSource } from '../parsing/sources';
+import { textSource } from '../parsing/sources';
+import { importPathSource } from '../parsing/session-path';
 import { buildOutline } from '../common/trajectory/outline';
 import { demoBenchmarkDir, openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from '../dataset/export-file';
@@ -127,7 +128,9 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       try {
         for (const [i, p] of paths.entries()) {
           job.progress(i, paths.length, `Importing ${p}`);
-          reports.push(await importFile(fileSource(p), { format, head: fileHead(p), ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}), ...(scrubber ? { scrub: scrubber } : {}) }));
+          // A path may name one session inside a file that holds many (`sessions.db#<id>`, as `sessions.list` lists them).
+          const { source, head } = importPathSource(p);
+          reports.push(await importFile(source, { format, head, ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}), ...(scrubber ? { scrub: scrubber } : {}) }));
         }
       } finally {
         store.deferCheckpoints(false);

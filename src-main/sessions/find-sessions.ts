@@ -1,12 +1,13 @@
 // The sessions coding agents left on this machine: every format that declares where its agent
 // keeps them (format.ts SessionLocations) is asked for its folders, the files there that match
 // its patterns are listed newest first, each with its project, date, size and tool calls
-// (count-tool-calls.ts). It reads only these folders, only when asked, and sends nothing anywhere.
+// (count-tool-calls.ts; a file holding many sessions, a database, lists each one itself). It reads only these folders, only when asked, and sends nothing anywhere.
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { glob } from 'tinyglobby';
 import type { SessionHome, SessionLocations } from '../formats/format';
 import { FORMATS } from '../formats/registry';
+import { sessionPath } from '../parsing/session-path';
 import { scanSession } from './count-tool-calls';
 
 export interface FoundSession {
@@ -97,17 +98,23 @@ export async function findSessions(home: SessionHome = thisMachine(), options: S
     }
   }
   const problems: SessionSearch['problems'] = [];
-  const read = await mapLimited(candidates, options.concurrency ?? 8, async (c): Promise<FoundSession | null> => {
+  const read = await mapLimited(candidates, options.concurrency ?? 8, async (c): Promise<FoundSession[]> => {
     try {
       const info = await stat(c.path);
+      if (c.locations.sessionsIn) {
+        // A file of many sessions (a database): one entry each, named `<file>#<id>`.
+        const inside = await c.locations.sessionsIn(c.path);
+        c.folder.sessions += inside.length;
+        return inside.map((s) => ({ path: sessionPath(c.path, s.id), agent: c.agent, format: c.format, project: s.project, modified: s.modified ?? info.mtime.toISOString(), bytes: s.bytes, toolCalls: s.toolCalls }));
+      }
       const scan = await scanSession(c.path, c.locations);
       c.folder.sessions++;
-      return { path: c.path, agent: c.agent, format: c.format, project: c.locations.project(scan.head, c.relative), modified: info.mtime.toISOString(), bytes: info.size, toolCalls: scan.toolCalls };
+      return [{ path: c.path, agent: c.agent, format: c.format, project: c.locations.project(scan.head, c.relative), modified: info.mtime.toISOString(), bytes: info.size, toolCalls: scan.toolCalls }];
     } catch (error) {
       problems.push({ path: c.path, reason: `it could not be read (${(error as Error).message})` });
-      return null;
+      return [];
     }
   });
-  const sessions = read.filter((s): s is FoundSession => s !== null).sort((a, b) => b.modified.localeCompare(a.modified) || a.path.localeCompare(b.path));
+  const sessions = read.flat().sort((a, b) => b.modified.localeCompare(a.modified) || a.path.localeCompare(b.path));
   return { folders, sessions, problems };
 }
