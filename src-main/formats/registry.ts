@@ -15,6 +15,7 @@ import { copilotCliFormat } from './copilot-cli';
 import { UnknownFormatError, type FormatEntry, type TrajectoryImporter } from './format';
 import type { TrajectoryExporter } from '../dataset/writing/file-writer';
 import { geminiCliFormat } from './gemini-cli';
+import { gooseDatabaseFormat, gooseJsonlFormat } from './goose';
 import { inspectLogFormat } from './inspect-log';
 import { kimiCliFormat } from './kimi-cli';
 import { mcpCassetteFormat } from './mcp-cassette';
@@ -56,6 +57,8 @@ export const FORMATS: readonly FormatEntry[] = [
   kimiCliFormat,
   copilotCliFormat,
   clineTaskFormat,
+  gooseJsonlFormat,
+  gooseDatabaseFormat,
   openHandsEventsFormat,
   tauBenchFormat,
   inspectLogFormat,
