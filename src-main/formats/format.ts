@@ -110,6 +110,15 @@ export interface SessionLocations {
    * session. Without it, a file is one session, counted with `toolCall`.
    */
   sessionsIn?(path: string): Promise<SessionInFile[]>;
+  /**
+   * For an agent that keeps one session over many files (opencode before 1.2: the session's file,
+   * then one file per message and per part, in folders named by their ids): what the session a
+   * matched file names holds, read from all of its files; null when it is not to be listed (a
+   * session the agent also keeps in its database, listed from there). The path listed and
+   * imported is the matched file. Without it, a matched file is the whole session, counted with
+   * `toolCall`.
+   */
+  describeSession?(path: string): Promise<Omit<SessionInFile, 'id'> | null>;
 }
 
 /** One session inside a file that holds many, as a listing shows it. */

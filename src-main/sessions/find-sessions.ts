@@ -1,7 +1,7 @@
 // The sessions coding agents left on this machine: every format that declares where its agent
 // keeps them (format.ts SessionLocations) is asked for its folders, the files there that match
 // its patterns are listed newest first, each with its project, date, size and tool calls
-// (count-tool-calls.ts; a file holding many sessions, a database, lists each one itself). It reads only these folders, only when asked, and sends nothing anywhere.
+// (count-tool-calls.ts; a file holding many sessions, a database, lists each one itself; a session spread over many files is told by its format). It reads only these folders, only when asked, and sends nothing anywhere.
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { glob } from 'tinyglobby';
@@ -106,6 +106,13 @@ export async function findSessions(home: SessionHome = thisMachine(), options: S
         const inside = await c.locations.sessionsIn(c.path);
         c.folder.sessions += inside.length;
         return inside.map((s) => ({ path: sessionPath(c.path, s.id), agent: c.agent, format: c.format, project: s.project, modified: s.modified ?? info.mtime.toISOString(), bytes: s.bytes, toolCalls: s.toolCalls }));
+      }
+      if (c.locations.describeSession) {
+        // A session spread over many files, listed by the file that names it.
+        const whole = await c.locations.describeSession(c.path);
+        if (!whole) return [];
+        c.folder.sessions++;
+        return [{ path: c.path, agent: c.agent, format: c.format, project: whole.project, modified: whole.modified ?? info.mtime.toISOString(), bytes: whole.bytes, toolCalls: whole.toolCalls }];
       }
       const scan = await scanSession(c.path, c.locations);
       c.folder.sessions++;
