@@ -7,6 +7,7 @@
 // written, and only when asked: to list its sessions (without reading their content) or to
 // read them as the lines ./read-sessions.ts reads.
 import type Database from 'better-sqlite3';
+import { basename } from 'node:path';
 import type { SessionInFile } from '../format';
 import { ImportFormatError } from '../../parsing/import-item';
 import { MAX_IMPORT_BYTES, MAX_LINE_BYTES } from '../../parsing/json-limits';
@@ -19,16 +20,19 @@ export const GOOSE_TOOL_RESULT = '"type":"toolResponse"';
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
 function withGooseDatabase<T>(path: string, read: (db: Database.Database) => T): T {
-  let db: Database.Database;
+  let db: Database.Database | undefined;
+  let tables: Set<string>;
   try {
     db = openDatabase(path, true);
+    // A file that is not SQLite opens; its first read says so.
+    tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
   } catch (error) {
-    throw new ImportFormatError(`${path} could not be opened as goose's SQLite database (${(error as Error).message}).`);
+    db?.close();
+    throw new ImportFormatError(`${basename(path)} could not be opened as goose's SQLite database: ${(error as Error).message}`);
   }
   try {
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
     if (!tables.has('sessions') || !tables.has('messages')) {
-      throw new ImportFormatError(`${path} is a SQLite database without goose's sessions and messages tables (it has ${[...tables].join(', ') || 'no tables'}): not a goose sessions.db.`);
+      throw new ImportFormatError(`${basename(path)} is a SQLite database without goose's sessions and messages tables (it has ${[...tables].join(', ') || 'no tables'}): not a goose sessions.db.`);
     }
     return read(db);
   } finally {
