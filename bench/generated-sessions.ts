@@ -1,7 +1,7 @@
 // Agent sessions written at bench time, laid out where each agent keeps them under a Linux
 // home folder: Claude Code (~/.claude/projects), Codex (~/.codex/sessions), Gemini CLI
-// (~/.gemini/tmp), Qwen Code (~/.qwen/projects) and Roo Code (VS Code's global storage, the
-// Cline task format), in each one's own file shape, with shell calls and outputs of realistic
+// (~/.gemini/tmp), Qwen Code (~/.qwen/projects), Roo Code (VS Code's global storage, the
+// Cline task format) and goose (~/.local/share/goose/sessions, its .jsonl files), in each one's own file shape, with shell calls and outputs of realistic
 // sizes, until they weigh what was asked for.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,8 +12,8 @@ export interface GeneratedSessions {
   toolCalls: number;
 }
 
-/** Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code (Cline's format): each in turn. */
-const AGENTS = 5;
+/** Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code (Cline's format), goose: each in turn. */
+const AGENTS = 6;
 
 const output = (n: number, size: number) => `line ${n}: ${'ok '.repeat(Math.max(1, Math.floor(size / 3)))}`.slice(0, size);
 
@@ -82,6 +82,20 @@ function clineSession(s: number, calls: number, outputBytes: number): string {
   return JSON.stringify(messages);
 }
 
+function gooseSession(s: number, calls: number, outputBytes: number): string {
+  const message = (role: string, created: number, content: unknown[]) => JSON.stringify({ id: null, role, created, content, metadata: { userVisible: true, agentVisible: true } });
+  const lines = [
+    JSON.stringify({ working_dir: `/home/dev/project-${s % 20}`, description: `Task ${s}`, schedule_id: null, message_count: 1 + 2 * calls, total_tokens: null, input_tokens: null, output_tokens: null }),
+    message('user', 1767225600, [{ type: 'text', text: `Task ${s}: find the slow test` }]),
+  ];
+  for (let c = 0; c < calls; c++) {
+    const id = `toolu_${s}_${c}`;
+    lines.push(message('assistant', 1767225601, [{ type: 'toolRequest', id, toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: `pytest -k case_${c}` } } } }]));
+    lines.push(message('user', 1767225602, [{ type: 'toolResponse', id, toolResult: { status: 'success', value: { content: [{ type: 'text', text: output(c, outputBytes), annotations: { audience: ['assistant'] } }], isError: false } } }]));
+  }
+  return lines.join('\n') + '\n';
+}
+
 /** Writes at least `count` sessions and `bytes` in all under `home`, the agents in turn. */
 export function writeGeneratedSessions(home: string, count: number, bytes: number): GeneratedSessions {
   const perSession = Math.ceil(bytes / count);
@@ -99,8 +113,9 @@ export function writeGeneratedSessions(home: string, count: number, bytes: numbe
       () => join(home, '.gemini/tmp', `p${s % 20}`, 'chats', `session-${s}.json`),
       () => join(home, '.qwen/projects', `-home-dev-project-${s % 20}`, 'chats', `qwen-${s}.jsonl`),
       () => join(home, '.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks', `task-${s}`, 'api_conversation_history.json'),
+      () => join(home, '.local/share/goose/sessions', `goose-${s}.jsonl`),
     ][kind]!();
-    const text = [claudeSession, codexSession, geminiSession, qwenSession, clineSession][kind]!(s, calls, outputBytes);
+    const text = [claudeSession, codexSession, geminiSession, qwenSession, clineSession, gooseSession][kind]!(s, calls, outputBytes);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     files.push(path);

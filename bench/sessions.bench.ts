@@ -1,5 +1,5 @@
 // The sessions agents keep on disk (part of `npm run bench -- import`): at least 1,000
-// generated sessions of Claude Code, Codex, Gemini CLI, Qwen Code and Roo Code, 200 MB together
+// generated sessions of Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code and goose, 200 MB together
 // (WL_BENCH_SESSIONS and WL_BENCH_SESSIONS_MB to change them), in a temporary home folder.
 // Listing them (finding the files and counting each one's tool calls) and importing them all
 // into a workspace, each against a raw read + JSON.parse of the same files; the import's peak
