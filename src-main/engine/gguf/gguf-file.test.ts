@@ -53,6 +53,15 @@ describe('GGUF header checks', () => {
     expect(error.message).toMatch(/no chat template/);
   });
 
+  it('refuses a LoRA adapter opened as the model, saying to pass it with --adapter', async () => {
+    writeGgufHeader(join(scratch, 'tuned-lora.gguf'), { 'general.architecture': 'qwen35moe', 'general.type': 'adapter', 'adapter.type': 'lora' });
+    const error = await refusal(readGgufModel(join(scratch, 'tuned-lora.gguf')));
+    expect(error.code).toBe('model-corrupt');
+    expect(error.message).toMatch(/tuned-lora\.gguf is a LoRA adapter \(general\.type = adapter, adapter\.type = lora\) for the 'qwen35moe'/);
+    expect(error.message).toMatch(/pass it with --adapter .* over the base model/);
+    expect(error.message).not.toMatch(/chat template/);
+  });
+
   it('refuses what is not a GGUF file, and a missing file', async () => {
     writeFileSync(join(scratch, 'text.gguf'), 'not a model');
     expect((await refusal(readGgufModel(join(scratch, 'text.gguf')))).message).toMatch(/not a readable GGUF file/);

@@ -91,6 +91,17 @@ export async function readGgufModel(path: string): Promise<GgufModelFile> {
   const general = metadata.general ?? {};
   const architecture = String(general.architecture ?? '');
   if (!architecture) throw new EngineError(`${parts[0]} names no architecture (general.architecture); it is not a model file.`, 'model-corrupt');
+  // An adapter has the base model's architecture but no vocabulary or template of its own: say
+  // what it is before the template check would call it a model without one.
+  if (general.type === 'adapter') {
+    const kind = String((metadata.adapter ?? {}).type ?? 'unknown');
+    throw new EngineError(
+      `${basename(parts[0]!)} is a ${kind === 'lora' ? 'LoRA ' : ''}adapter (general.type = adapter, adapter.type = ${kind}) for the ` +
+        `'${architecture}' architecture, not a model: pass it with --adapter (or the model panel's LoRA adapter field) over the ` +
+        'base model it was trained on, which goes in --model.',
+      'model-corrupt',
+    );
+  }
   const why = NOT_A_CHAT_MODEL[architecture];
   if (why) {
     throw new EngineError(
