@@ -5,6 +5,7 @@
 // and the contract's checks all read this list.
 import type { DatasetFormatSpec } from '../dataset/writing/dataset-format';
 import { agentWorldBenchFormatEntry } from './agentworldbench';
+import { aiderChatFormat } from './aider-chat';
 import { asciinemaFormat } from './asciinema';
 import { atifFormat } from './atif';
 import { claudeCodeFormat } from './claude-code';
@@ -55,6 +56,7 @@ export const FORMATS: readonly FormatEntry[] = [
   geminiCliFormat,
   qwenCodeFormat,
   kimiCliFormat,
+  aiderChatFormat,
   copilotCliFormat,
   clineTaskFormat,
   gooseJsonlFormat,

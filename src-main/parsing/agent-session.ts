@@ -22,8 +22,9 @@ export type AgentEvent =
   /**
    * `rawArguments`: the arguments' JSON text as the source wrote it, kept as written in the action (`2.0` stays `2.0`).
    * `wholeCall`: a shell call whose other arguments change what it does (the folder it runs in, its timeout) is the whole call, not only its command.
+   * `action`: the action's text as the session wrote it, for an agent that acts in its reply rather than by function call (aider's edit blocks); used as is.
    */
-  | { kind: 'call'; id: string; name: string; arguments: unknown; rawArguments?: string | null; wholeCall?: boolean; line: number | null }
+  | { kind: 'call'; id: string; name: string; arguments: unknown; rawArguments?: string | null; wholeCall?: boolean; action?: string; line: number | null }
   | { kind: 'result'; id: string; content: string; isError?: boolean; line: number | null }
   /** Something the reader read and left out on purpose. */
   | { kind: 'skip'; what: string; reason: string; line: number | null };
@@ -53,6 +54,8 @@ interface SessionInfoFields {
   setting?: string;
   /** The trajectory's title, when the session names itself; else the agent and the session id. */
   title?: string;
+  /** What each action and observation is, when the agent does not act by tool calls (the environment description's first sentence and what follows it). */
+  actions?: string;
 }
 
 /** Tools the agent's harness answers itself: they change no environment. */
@@ -131,6 +134,7 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
     args: unknown;
     raw: string | null;
     wholeCall: boolean;
+    text: string | undefined;
     line: number | null;
     thought: string | null;
     userMessages: string[];
@@ -160,7 +164,7 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
       const harness = HARNESS_TOOLS.test(ev.name);
       // A harness call (a to-do list) is not a step, so the reasoning before it stays for the
       // next call that is one, instead of leaving with the harness call.
-      const open: Open = { name: ev.name, args: ev.arguments, raw: ev.rawArguments ?? null, wholeCall: ev.wholeCall ?? false, line: ev.line, thought: !harness && thoughts.length ? thoughts.splice(0).join('\n\n') : null, userMessages: harness ? [] : later.splice(0), harness };
+      const open: Open = { name: ev.name, args: ev.arguments, raw: ev.rawArguments ?? null, wholeCall: ev.wholeCall ?? false, text: ev.action, line: ev.line, thought: !harness && thoughts.length ? thoughts.splice(0).join('\n\n') : null, userMessages: harness ? [] : later.splice(0), harness };
       if (calls.has(ev.id)) {
         items.push({ kind: 'problem', line: ev.line, field: 'id', reason: `tool call id ${JSON.stringify(ev.id)} is used twice; the second call was not read` });
         continue;
@@ -185,7 +189,7 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
       }
       kinds.add(toolKind(open.name));
       open.step = {
-        action: agentAction(open.name, open.args, open.raw, open.wholeCall),
+        action: open.text ?? agentAction(open.name, open.args, open.raw, open.wholeCall),
         observation: ev.content,
         agentReasoning: open.thought,
         origin: 'real',
@@ -200,7 +204,7 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
   for (const open of order) {
     if (open.step) continue;
     if (open.harness) items.push(skip(open.line, `the harness call ${open.name}`, 'the agent told its own harness something (a to-do list, a plan, done) or asked the person a question; nothing ran in the environment'));
-    else items.push(skip(open.line, `the call ${firstLine(agentAction(open.name, open.args, open.raw, open.wholeCall))}`, 'the session ends (or was interrupted) before the tool answered it, so it has no observation'));
+    else items.push(skip(open.line, `the call ${firstLine(open.text ?? agentAction(open.name, open.args, open.raw, open.wholeCall))}`, 'the session ends (or was interrupted) before the tool answered it, so it has no observation'));
   }
   if (thoughts.length) items.push(skip(null, `the agent's last words: ${firstLine(thoughts.join('\n'))}`, 'a reply to the person after its last tool call, not an action on the environment'));
   yield* items;
@@ -220,8 +224,9 @@ export function* agentSessionItems(info: AgentSessionInfo, events: Iterable<Agen
         title: info.title ?? `${info.agent} · ${info.sessionId ?? info.file}`,
         domain,
         systemPrompt:
-          `${where} environment of a ${info.agent} session. Each action is a tool call: a shell command as typed, any other tool as JSON ` +
-          `{"name", "arguments"}; each observation is what the tool returned.${toolList}`,
+          `${where} environment of a ${info.agent} session. ` +
+          (info.actions ?? 'Each action is a tool call: a shell command as typed, any other tool as JSON {"name", "arguments"}; each observation is what the tool returned.') +
+          toolList,
         initialState: [info.setting, task].filter((s) => s && s.trim()).join('\n\n'),
         sourceKey: info.sourceKey ?? contentKey([info.format, info.sourceText]),
         rootProvenance: {

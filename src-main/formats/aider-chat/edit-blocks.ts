@@ -1,0 +1,69 @@
+// The edits in one of aider's replies: the blocks aider applies to files, as the model wrote
+// them, apart from the words around them. aider's edit formats (its coders/*_prompts.py) put
+// each edit in a fence: SEARCH/REPLACE blocks (`diff`, the default for most models: the file's
+// path on the line before the fence; `diff-fenced`: the path inside it) and unified diffs
+// (`udiff`: `--- path` / `+++ path` hunks). The `whole` format is a file's path and its whole
+// new text in a fence, which cannot be told from any other code in a reply: a reply whose
+// edits are not found here is its own action, as written. Pure.
+
+export interface ReplyEdits {
+  /** The edit blocks, each with the path line before its fence, joined by a blank line as written apart. */
+  edits: string;
+  /** The rest of the reply: what the model said about the edits. */
+  words: string;
+}
+
+const FENCE = /^(`{3,}|~{3,})/;
+const SEARCH = /^<{5,9} SEARCH\s*$/;
+const REPLACE = /^>{5,9} REPLACE\s*$/;
+/** A path on its own line: no spaces inside, as aider's prompts ask for it. */
+const PATH_LINE = /^\S+$/;
+
+/** Where each fence opens and closes (the closing line's index), or null when the reply has no edits in fences. */
+function fences(lines: readonly string[]): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]!);
+    if (!open) continue;
+    const marker = open[1]!;
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.trim() !== marker) j++;
+    out.push({ from: i, to: Math.min(j, lines.length - 1) });
+    i = j;
+  }
+  return out;
+}
+
+const isEdit = (body: readonly string[]) => body.some((l) => SEARCH.test(l)) || (body.some((l) => l.startsWith('--- ')) && body.some((l) => l.startsWith('+++ ')) && body.some((l) => l.startsWith('@@')));
+
+/** The reply's edit blocks and its other words; null when it holds none. */
+export function replyEdits(reply: string): ReplyEdits | null {
+  const lines = reply.split('\n');
+  const taken = new Set<number>();
+  const blocks: { start: number; text: string }[] = [];
+  for (const { from, to } of fences(lines)) {
+    if (!isEdit(lines.slice(from + 1, to))) continue;
+    // The path aider reads the block for, on the line just before the fence.
+    const start = from > 0 && PATH_LINE.test(lines[from - 1]!.trim()) && !FENCE.test(lines[from - 1]!) ? from - 1 : from;
+    for (let i = start; i <= to; i++) taken.add(i);
+    blocks.push({ start, text: lines.slice(start, to + 1).join('\n') });
+  }
+  // SEARCH/REPLACE blocks written without a fence, which aider applies too.
+  for (let i = 0; i < lines.length; i++) {
+    if (taken.has(i) || !SEARCH.test(lines[i]!)) continue;
+    let end = i;
+    while (end < lines.length && !REPLACE.test(lines[end]!)) end++;
+    if (end === lines.length) continue;
+    const start = i > 0 && !taken.has(i - 1) && PATH_LINE.test(lines[i - 1]!.trim()) ? i - 1 : i;
+    for (let k = start; k <= end; k++) taken.add(k);
+    blocks.push({ start, text: lines.slice(start, end + 1).join('\n') });
+    i = end;
+  }
+  if (blocks.length === 0) return null;
+  const words = lines
+    .filter((_, i) => !taken.has(i))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return { edits: blocks.sort((a, b) => a.start - b.start).map((b) => b.text).join('\n\n'), words };
+}
