@@ -7,7 +7,9 @@
 // written, and only when asked: to list its sessions (without reading their content) or to
 // read them as the lines ./read-sessions.ts reads.
 import type Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { SessionInFile } from '../format';
 import { ImportFormatError } from '../../parsing/import-item';
 import { MAX_IMPORT_BYTES, MAX_LINE_BYTES } from '../../parsing/json-limits';
@@ -19,11 +21,31 @@ export const GOOSE_TOOL_RESULT = '"type":"toolResponse"';
 
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
+/**
+ * What to open so that reading leaves nothing behind. A database in write-ahead-log mode (goose
+ * 1.10 on) opened read-only while goose is not running would get its -wal and -shm files made
+ * again beside it, and left there: it is opened immutable instead (goose folded its log in when
+ * it closed). While goose runs, its log holds the newest messages, so it is read through it, as
+ * is a database in the older journal mode, which a read-only open leaves as it was.
+ */
+function readOnlyTarget(path: string): string {
+  const header = Buffer.alloc(20);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, header, 0, 20, 0);
+  } finally {
+    closeSync(fd);
+  }
+  // Bytes 18 and 19 of the header: 2 for a database in WAL mode.
+  const wal = header.subarray(0, 16).toString('latin1') === 'SQLite format 3\u0000' && header[18] === 2;
+  return wal && !existsSync(`${path}-wal`) ? `${pathToFileURL(path).href}?immutable=1` : path;
+}
+
 function withGooseDatabase<T>(path: string, read: (db: Database.Database) => T): T {
   let db: Database.Database | undefined;
   let tables: Set<string>;
   try {
-    db = openDatabase(path, true);
+    db = openDatabase(readOnlyTarget(path), true);
     // A file that is not SQLite opens; its first read says so.
     tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
   } catch (error) {

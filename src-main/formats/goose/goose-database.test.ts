@@ -4,9 +4,9 @@
 // that is not goose's, is refused with what was found.
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importPathSource } from '../../parsing/session-path';
 import { WorkspaceStore } from '../../store/workspace-store';
@@ -92,6 +92,22 @@ describe("goose's sessions.db", () => {
     plain.close();
     expect(() => listGooseSessions(join(dir, 'plain.db'))).toThrow(/without goose's sessions and messages tables \(it has notes\)/);
     expect(() => listGooseSessions(other)).toThrow(/could not be opened as goose's SQLite database/);
+  });
+
+  it('reads a database in WAL mode without leaving files beside it, and through the log while goose has it open', async () => {
+    const wal = new Database(db);
+    wal.pragma('journal_mode = WAL');
+    wal.close();
+    expect(listGooseSessions(db)).toHaveLength(2);
+    expect(await importPath(`${db}#20251108_2`)).toMatchObject({ imported: 1 });
+    expect(readdirSync(dirname(db))).toEqual(['sessions.db']);
+    // goose running: a session it wrote is still in its log, not yet in the file.
+    const goose = new Database(db);
+    goose.pragma('wal_autocheckpoint = 0');
+    goose.prepare("INSERT INTO sessions (id, name, working_dir) VALUES ('20251108_4', 'New', '/home/ana/new')").run();
+    goose.prepare("INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('20251108_4', 'user', '[]', 1)").run();
+    expect(listGooseSessions(db).map((s) => s.id)).toContain('20251108_4');
+    goose.close();
   });
 
   it('a message whose content is not JSON is said by line, and the rest of the session is read', async () => {
