@@ -26,6 +26,13 @@ export interface ImporterOptions {
    * A compressed or replayed format can claim far more than its size on disk.
    */
   maxBytes?: number;
+  /**
+   * The session's own conversation is carried on whole in another file of the same import (an
+   * agent that starts a new file when a session is resumed, copying the conversation into it):
+   * that file imports it, and this one only what the other lacks (its subagents). `copy`: the
+   * other file only copies it, with nothing after.
+   */
+  conversationIn?: { file: string; copy: boolean };
 }
 
 export interface TrajectoryImporter {
@@ -119,6 +126,12 @@ export interface SessionLocations {
    * `toolCall`.
    */
   describeSession?(path: string): Promise<Omit<SessionInFile, 'id'> | null>;
+  /**
+   * Among several of this agent's session files imported together, those whose conversation
+   * another of them carries on whole (an agent that copies a resumed session into a new file),
+   * each with that file: the import reads the conversation from there only (ImporterOptions.conversationIn).
+   */
+  continuedSessions?(paths: readonly string[]): Map<string, { in: string; copy: boolean }>;
 }
 
 /** One session inside a file that holds many, as a listing shows it. */

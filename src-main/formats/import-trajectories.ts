@@ -214,8 +214,8 @@ function* importBatches(
     store.deferCheckpoints(false);
   }
   if (scrubber && countsBefore) report.scrubbed = Object.fromEntries(Object.entries(scrubber.report.counts).map(([k, n]) => [k, n - countsBefore[k as ScrubKind]])) as Record<ScrubKind, number>;
-  if (report.imported === 0 && report.alreadyPresent === 0 && report.problems.length === 0 && !options.signal?.aborted) {
-    // Silence would read as success: say why nothing came in.
+  // Silence would read as success: say why nothing came in (a session whose conversation another file of the import holds says so among what it left out).
+  if (report.imported === 0 && report.alreadyPresent === 0 && report.problems.length === 0 && !options.signal?.aborted && !options.conversationIn) {
     report.problems.push({
       line: null,
       reason: `no ${importer.label} trajectories were found in it`,

@@ -4,6 +4,7 @@ import { exporterFor, formatSummaries } from '../formats/registry';
 import { resolve } from 'node:path';
 import { textSource } from '../parsing/sources';
 import { importPathSource } from '../parsing/session-path';
+import { conversationsElsewhere } from '../sessions/continued-sessions';
 import { buildOutline } from '../common/trajectory/outline';
 import { demoBenchmarkDir, openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from '../dataset/export-file';
@@ -126,11 +127,14 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       const store = studio.requireStore();
       store.deferCheckpoints(true);
       try {
+        // A resumed session that another of these files carries on whole is read from there, once.
+        const elsewhere = conversationsElsewhere(paths, format);
         for (const [i, p] of paths.entries()) {
           job.progress(i, paths.length, `Importing ${p}`);
+          const conversationIn = elsewhere.get(p);
           // A path may name one session inside a file that holds many (`sessions.db#<id>`, as `sessions.list` lists them).
           const { source, head } = importPathSource(p);
-          reports.push(await importFile(source, { format, head, ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}), ...(scrubber ? { scrub: scrubber } : {}) }));
+          reports.push(await importFile(source, { format, head, ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}), ...(scrubber ? { scrub: scrubber } : {}), ...(conversationIn ? { conversationIn } : {}) }));
         }
       } finally {
         store.deferCheckpoints(false);

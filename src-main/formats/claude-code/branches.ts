@@ -10,8 +10,9 @@
 // file lacks, a cycle) keeps every record, as before.
 import type { ImportSource } from '../../parsing/sources';
 import { jsonLines } from '../../parsing/json-lines';
+import { chainBack } from '../../parsing/record-chain';
 
-interface Node {
+export interface Node {
   uuid: string;
   parent: string | null;
   /** Where a compaction's boundary record continues from (its parentUuid is null). */
@@ -37,8 +38,13 @@ function isPrompt(r: Rec): boolean {
 /** The line a rewound record is on → the line of the prompt that replaced its branch. */
 export type Rewound = Map<string, number>;
 
-/** The uuids of the main conversation's records that a rewind took back, each with the line of the prompt written after it. */
-export function rewoundRecords(source: ImportSource): Rewound {
+/** The main conversation's records of a session file (not a subagent's), by uuid and in file order. */
+export interface ConversationRecords {
+  nodes: Map<string, Node>;
+  order: Node[];
+}
+
+export function conversationRecords(source: ImportSource): ConversationRecords {
   const nodes = new Map<string, Node>();
   const order: Node[] = [];
   for (const item of jsonLines(source)) {
@@ -56,20 +62,25 @@ export function rewoundRecords(source: ImportSource): Rewound {
     nodes.set(node.uuid, node);
     order.push(node);
   }
+  return { nodes, order };
+}
+
+/** The record a node follows: its parent, or where a compaction's boundary continues from. */
+export const parentOf = (n: Node): string | null => n.parent ?? n.logicalParent;
+
+/** The newest message of the conversation: where Claude Code shows (and resumes) it from. */
+export const newestMessage = (records: ConversationRecords): Node | undefined => records.order.findLast((n) => n.message);
+
+/** The uuids of the main conversation's records that a rewind took back, each with the line of the prompt written after it. */
+export function rewoundRecords(source: ImportSource): Rewound {
+  const { nodes, order } = conversationRecords(source);
   const rewound: Rewound = new Map();
-  const leaf = order.findLast((n) => n.message);
+  const leaf = newestMessage({ nodes, order });
   if (!leaf) return rewound;
   // The conversation as Claude Code shows it: from the newest message back to the root.
-  const path = new Set<string>();
-  const up = (n: Node) => n.parent ?? n.logicalParent;
-  for (let n: Node | undefined = leaf; n; ) {
-    if (path.has(n.uuid)) return rewound; // a cycle: no chain to trust
-    path.add(n.uuid);
-    const parent = up(n);
-    if (parent === null) break;
-    n = nodes.get(parent);
-    if (!n) return rewound; // a parent the file lacks: no chain to trust
-  }
+  const path = chainBack(leaf, nodes, parentOf);
+  if (!path) return rewound; // a parent the file lacks, or a cycle: no chain to trust
+  const up = parentOf;
   const children = new Map<string | null, Node[]>();
   for (const n of order) {
     const parent = up(n);

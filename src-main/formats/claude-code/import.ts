@@ -124,7 +124,7 @@ export const claudeCodeImporter: TrajectoryImporter = {
     }
     return app;
   },
-  *parse(source: ImportSource, newId, now): Iterable<ImportItem> {
+  *parse(source: ImportSource, newId, now, options): Iterable<ImportItem> {
     const main: Thread = { events: [], source: lineContentKey(FORMAT), records: 0, line: 1, key: null, calls: 0 };
     /** Subagent conversations by their key, in the order they start. */
     const sides = new Map<string, Thread>();
@@ -138,6 +138,8 @@ export const claudeCodeImporter: TrajectoryImporter = {
     let printMode = false;
     const problems: ImportItem[] = [];
     let sessionId: string | undefined;
+    /** The sessions the main conversation's records were written in, in order: more than one where this session resumed another (./continued.ts). */
+    const writtenIn: string[] = [];
     let version: string | undefined;
     let cwd: string | undefined;
     let summary: string | undefined;
@@ -205,6 +207,7 @@ export const claudeCodeImporter: TrajectoryImporter = {
         continue;
       }
       sessionId ??= typeof r.sessionId === 'string' ? r.sessionId : typeof r.session_id === 'string' ? r.session_id : undefined;
+      if (typeof r.sessionId === 'string' && r.isSidechain !== true && writtenIn.at(-1) !== r.sessionId) writtenIn.push(r.sessionId);
       version ??= typeof r.version === 'string' ? r.version : undefined;
       cwd ??= typeof r.cwd === 'string' ? r.cwd : undefined;
       let thread = main;
@@ -326,10 +329,25 @@ export const claudeCodeImporter: TrajectoryImporter = {
       main.events.push({ kind: 'skip', what: 'the prompt', reason: 'print mode takes it on the command line and does not write it to the stream; the initial state holds only the working directory', line: null });
     }
     main.events.push(...tally.skips());
+    // A resumed session's file opens with its copy of the conversation it resumed, written with that session's id: the session is the one written last.
+    const resumedFrom = [...new Set(writtenIn.slice(0, -1))].filter((id) => id !== writtenIn.at(-1));
+    if (resumedFrom.length) sessionId = writtenIn.at(-1);
     const agent = `Claude Code${version ? ` ${version}` : ''}`;
-    const provenance = { ...(summary ? { summary } : {}), ...(cwd ? { cwd } : {}), ...(version ? { version } : {}) };
-    // The session's own conversation, unless the file holds only subagents' (a subagent's own file).
-    if (main.calls > 0 || sides.size === 0) {
+    const provenance = { ...(resumedFrom.length ? { resumedFrom } : {}), ...(summary ? { summary } : {}), ...(cwd ? { cwd } : {}), ...(version ? { version } : {}) };
+    const elsewhere = options?.conversationIn;
+    if (elsewhere && (main.records > 0 || main.events.some((e) => e.kind !== 'skip'))) {
+      // A resumed session carried on in another file of this import (./continued.ts): imported from there, once.
+      for (const ev of main.events) if (ev.kind === 'skip') yield { kind: 'skipped', line: ev.line, what: ev.what, reason: ev.reason };
+      yield {
+        kind: 'skipped',
+        line: null,
+        what: `the session's own conversation (${main.calls} tool call${main.calls === 1 ? '' : 's'})`,
+        reason: elsewhere.copy
+          ? `${elsewhere.file} holds the same conversation: Claude Code copied it there when the session was resumed, and nothing followed; it is imported from there, once`
+          : `continued in ${elsewhere.file}: Claude Code copied the conversation into that session when this one was resumed, and it went on there; it is imported from there, once, with the turns that followed`,
+      };
+    } else if (main.calls > 0 || sides.size === 0) {
+      // The session's own conversation, unless the file holds only subagents' (a subagent's own file).
       if (main.records === 0 && main.events.length === 0) return;
       yield* agentSessionItems(
         {

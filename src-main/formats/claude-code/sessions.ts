@@ -4,6 +4,7 @@
 // that follow XDG, ~/.config/claude. Sub-agents' sessions sit in `<session id>/subagents/`.
 import type { SessionLocations } from '../format';
 import { firstFolderOf, foldersFrom, workingDirectoryIn } from '../session-folders';
+import { continuedSessions } from './continued';
 
 export const claudeCodeSessions: SessionLocations = {
   agent: 'Claude Code',
@@ -13,4 +14,6 @@ export const claudeCodeSessions: SessionLocations = {
   toolCall: /"type"\s*:\s*"tool_use"\s*,\s*"id"\s*:\s*"([^"]+)"/g,
   toolCallHint: '"tool_use"',
   project: (head, relativePath) => workingDirectoryIn(head) ?? firstFolderOf(relativePath),
+  // A resumed session is written to a new file that opens with a copy of the conversation (./continued.ts).
+  continuedSessions,
 };
