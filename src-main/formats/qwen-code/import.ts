@@ -4,8 +4,8 @@
 // parts are gemini-cli's: text (a `thought` part is reasoning), functionCall {id, name, args}
 // from the model, functionResponse {id, name, response} in the tool_result record answering it.
 // A subagent's records (isSidechain, its agentId) are a trajectory of their own. Left out, and
-// said: system records (compression checkpoints, slash commands, telemetry, titles…) and a
-// second copy of a record (the same uuid). ../../parsing/agent-session.ts makes the turns.
+// said: system records (compression checkpoints, slash commands, telemetry, titles…), a
+// second copy of a record (the same uuid) and the turns a /rewind took back (./rewinds.ts). ../../parsing/agent-session.ts makes the turns.
 import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/agent-session';
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
@@ -14,6 +14,7 @@ import { jsonLines } from '../../parsing/json-lines';
 import { rawValueAt } from '../../parsing/json-raw';
 import { lineContentKey } from '../../parsing/content-key';
 import { responseText } from '../gemini-cli/import';
+import { rewoundRecords } from './rewinds';
 
 const FORMAT = 'qwen-code';
 
@@ -41,6 +42,8 @@ export const qwenCodeImporter: TrajectoryImporter = {
     const main: Thread = { events: [], source: lineContentKey(FORMAT), key: null, calls: 0 };
     const sides = new Map<string, Thread>();
     const seen = new Set<string>();
+    // What a rewind took back (./rewinds.ts): Qwen Code resumes the chain from the newest record, not the file in order.
+    const rewound = rewoundRecords(source);
     const tally = new LeftOutTally();
     const leaveOut = (what: string, line: number, reason: string) => tally.add(what, line, reason);
     let sessionId: string | undefined;
@@ -72,6 +75,15 @@ export const qwenCodeImporter: TrajectoryImporter = {
           continue;
         }
         seen.add(r.uuid);
+        const rewindAt = rewound.get(r.uuid);
+        if (rewindAt !== undefined) {
+          leaveOut('record a rewind took back', line, `the person rewound the conversation to before it (/rewind, line ${rewindAt}); Qwen Code no longer shows or resumes it, and the steps follow the conversation as it went on`);
+          continue;
+        }
+      }
+      if (r.type === 'system' && r.subtype === 'rewind') {
+        leaveOut('rewind (/rewind)', line, 'Qwen Code marks where the person rewound the conversation; the turns it took back are left out and said, and the conversation goes on from here');
+        continue;
       }
       if (r.type === 'system') {
         leaveOut(`system record (${typeof r.subtype === 'string' ? r.subtype : 'no subtype'})`, line, "Qwen Code's own bookkeeping (a compression checkpoint, a slash command, telemetry, a title), not the model or a tool");

@@ -41,4 +41,42 @@ describe('Qwen Code session JSONL', () => {
     const whats = skipped.map((s) => s.what);
     expect(whats).toEqual(expect.arrayContaining(['1 × system record (ui_telemetry)', '1 × copy of a record already read (the same uuid)', '1 × call cancelled before it ran']));
   });
+
+  // Three turns as Qwen Code writes them around a /rewind: the rewind record follows the record
+  // before the turn rewound to, and the next turn follows the rewind record.
+  const turn = (n: number, parent: string | null, prompt: string, command: string, output: string) => [
+    rec(`u${n}`, parent, 'user', [{ text: prompt }]),
+    rec(`c${n}`, `u${n}`, 'assistant', [{ functionCall: { id: `call_${n}`, name: 'run_shell_command', args: { command } } }]),
+    rec(`r${n}`, `c${n}`, 'tool_result', [{ functionResponse: { id: `call_${n}`, name: 'run_shell_command', response: { output } } }], { toolCallResult: { callId: `call_${n}`, status: 'success' } }),
+    rec(`a${n}`, `r${n}`, 'assistant', [{ text: `Ran ${command}.` }]),
+  ];
+  const rewind = (uuid: string, parent: string | null) => JSON.stringify({ uuid, parentUuid: parent, ...base, type: 'system', subtype: 'rewind', systemPayload: { truncatedCount: 1 } });
+  const steps = (t: string) => runImporter(qwenCodeImporter, 'qs-2.jsonl', t);
+
+  it('a rewound turn is left out and said; the steps follow the conversation Qwen Code resumes, from the newest record back', () => {
+    const lines = [...turn(1, null, 'Count the log lines', 'wc -l app.log', '12 app.log\n'), ...turn(2, 'a1', 'Delete the logs', 'rm -rf logs', ''), rewind('w1', 'a1'), ...turn(3, 'w1', 'Archive the logs instead', 'tar czf logs.tgz logs', '')];
+    const { bundles, problems, skipped } = steps(lines.join('\n'));
+    expect(problems).toEqual([]);
+    expect(bundles).toHaveLength(1);
+    expect(bundles[0]!.nodes.slice(1).map((n) => n.action)).toEqual(['wc -l app.log', 'tar czf logs.tgz logs']);
+    expect(skipped).toEqual(expect.arrayContaining([expect.objectContaining({ what: '4 × record a rewind took back', line: 5, reason: expect.stringContaining('/rewind, line 9') }), expect.objectContaining({ what: '1 × rewind (/rewind)', line: 9 })]));
+  });
+
+  it('a rewind to the first turn takes back everything before it: the prompt after it is the task', () => {
+    const lines = [...turn(1, null, 'Count the log lines', 'wc -l app.log', '12 app.log\n'), rewind('w1', null), ...turn(3, 'w1', 'Archive the logs', 'tar czf logs.tgz logs', '')];
+    const { bundles } = steps(lines.join('\n'));
+    expect(bundles[0]!.nodes[0]!.observation).toBe('Working directory: /home/li/site\n\nArchive the logs');
+    expect(bundles[0]!.nodes.slice(1).map((n) => n.action)).toEqual(['tar czf logs.tgz logs']);
+  });
+
+  it('a branch no rewind explains, or a chain that breaks, keeps every record in file order', () => {
+    // Without a rewind record the second turn branching off the first is not taken for one.
+    const unmarked = [...turn(1, null, 'Count the log lines', 'wc -l app.log', '12 app.log\n'), ...turn(2, 'a1', 'Delete the logs', 'rm -rf logs', ''), ...turn(3, 'a1', 'Archive the logs', 'tar czf logs.tgz logs', '')];
+    expect(steps(unmarked.join('\n')).bundles[0]!.nodes.slice(1).map((n) => n.action)).toEqual(['wc -l app.log', 'rm -rf logs', 'tar czf logs.tgz logs']);
+    // The newest record names a parent the file lacks: no chain to follow, so nothing is said to be rewound.
+    const broken = [...turn(1, null, 'Count the log lines', 'wc -l app.log', '12 app.log\n'), ...turn(2, 'a1', 'Delete the logs', 'rm -rf logs', ''), rewind('w1', 'a1'), ...turn(3, 'gone', 'Archive the logs', 'tar czf logs.tgz logs', '')];
+    const { bundles, skipped } = steps(broken.join('\n'));
+    expect(bundles[0]!.nodes.slice(1).map((n) => n.action)).toEqual(['wc -l app.log', 'rm -rf logs', 'tar czf logs.tgz logs']);
+    expect(skipped.map((x) => x.what)).not.toContain('4 × record a rewind took back');
+  });
 });
