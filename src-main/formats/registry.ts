@@ -23,6 +23,7 @@ import { mcpCassetteFormat } from './mcp-cassette';
 import { mcpJsonRpcLogFormat } from './mcp-jsonrpc-log';
 import { messagesFormatEntry } from './messages';
 import { miniSweAgentFormat } from './mini-swe-agent';
+import { opencodeDatabaseFormat, opencodeFormat } from './opencode';
 import { openHandsEventsFormat } from './openhands-events';
 import { otelGenAiFormat } from './otel-genai';
 import { parquetFormatEntry } from './parquet';
@@ -61,6 +62,8 @@ export const FORMATS: readonly FormatEntry[] = [
   clineTaskFormat,
   gooseJsonlFormat,
   gooseDatabaseFormat,
+  opencodeFormat,
+  opencodeDatabaseFormat,
   openHandsEventsFormat,
   tauBenchFormat,
   inspectLogFormat,
