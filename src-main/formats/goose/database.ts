@@ -19,7 +19,7 @@ import { openDatabase } from '../../store/workspace-access';
 /** A goose tool result as serde writes it (compact, so this is exactly what it writes, and never appears inside a string, where quotes are escaped). */
 export const GOOSE_TOOL_RESULT = '"type":"toolResponse"';
 
-const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+const mib = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${bytes} bytes`);
 
 /**
  * What to open so that reading leaves nothing behind. A database in write-ahead-log mode (goose
@@ -41,7 +41,8 @@ function readOnlyTarget(path: string): string {
   return wal && !existsSync(`${path}-wal`) ? `${pathToFileURL(path).href}?immutable=1` : path;
 }
 
-function withGooseDatabase<T>(path: string, read: (db: Database.Database) => T): T {
+/** goose's database opened read-only, once its tables are seen to be goose's; the caller closes it. */
+function openGooseDatabase(path: string): Database.Database {
   let db: Database.Database | undefined;
   let tables: Set<string>;
   try {
@@ -52,14 +53,11 @@ function withGooseDatabase<T>(path: string, read: (db: Database.Database) => T):
     db?.close();
     throw new ImportFormatError(`${basename(path)} could not be opened as goose's SQLite database: ${(error as Error).message}`);
   }
-  try {
-    if (!tables.has('sessions') || !tables.has('messages')) {
-      throw new ImportFormatError(`${basename(path)} is a SQLite database without goose's sessions and messages tables (it has ${[...tables].join(', ') || 'no tables'}): not a goose sessions.db.`);
-    }
-    return read(db);
-  } finally {
+  if (!tables.has('sessions') || !tables.has('messages')) {
     db.close();
+    throw new ImportFormatError(`${basename(path)} is a SQLite database without goose's sessions and messages tables (it has ${[...tables].join(', ') || 'no tables'}): not a goose sessions.db.`);
   }
+  return db;
 }
 
 /** goose writes its times as SQLite's `YYYY-MM-DD HH:MM:SS` (UTC) or with a fraction and offset; as ISO 8601. */
@@ -73,7 +71,8 @@ export function isoTime(value: unknown): string | null {
 
 /** The sessions in goose's database that have messages, each with its folder, time, size and tool calls; no message is decoded. */
 export function listGooseSessions(path: string): SessionInFile[] {
-  return withGooseDatabase(path, (db) => {
+  const db = openGooseDatabase(path);
+  try {
     const rows = db
       .prepare(
         `SELECT s.id AS id, s.working_dir AS workingDir, s.updated_at AS updatedAt,
@@ -90,7 +89,9 @@ export function listGooseSessions(path: string): SessionInFile[] {
       bytes: r.bytes ?? 0,
       toolCalls: r.toolCalls ?? 0,
     }));
-  });
+  } finally {
+    db.close();
+  }
 }
 
 /** The sessions row fields a session's first line keeps (the rest: tokens, recipes, extension state, stay in the database). */
@@ -112,8 +113,10 @@ function validJsonOrNull(text: unknown): string {
  * each message as goose's message JSON, its content as goose wrote it. Bounded by what it
  * decodes to (`maxBytes`), as every import is.
  */
-export function gooseDatabaseSource(path: string, name: string, session: string | undefined, maxBytes = MAX_IMPORT_BYTES): ImportSource {
-  const lines: SourceLine[] = withGooseDatabase(path, (db) => {
+export async function gooseDatabaseSource(path: string, name: string, session: string | undefined, maxBytes = MAX_IMPORT_BYTES): Promise<ImportSource> {
+  const lines: SourceLine[] = [];
+  const db = openGooseDatabase(path);
+  try {
     const sessions = (
       session !== undefined
         ? db.prepare('SELECT * FROM sessions WHERE id = ?').all(session)
@@ -123,17 +126,16 @@ export function gooseDatabaseSource(path: string, name: string, session: string 
       throw new ImportFormatError(`goose's database ${path} has no session ${JSON.stringify(session)} (it may have been deleted since it was listed): list them again with worldloom sessions --agent goose-db.`);
     }
     const messages = db.prepare('SELECT role, content_json, created_timestamp, metadata_json FROM messages WHERE session_id = ? ORDER BY timestamp, id');
-    const out: SourceLine[] = [];
     let emitted = 0;
     const push = (text: string) => {
-      const lineNo = out.length + 1;
+      const lineNo = lines.length + 1;
       if (text.length > MAX_LINE_BYTES) {
-        out.push({ lineNo, text: '', error: `message longer than ${mib(MAX_LINE_BYTES)} was skipped` });
+        lines.push({ lineNo, text: '', error: `message longer than ${mib(MAX_LINE_BYTES)} was skipped` });
         return;
       }
       emitted += text.length;
       if (emitted > maxBytes) throw new ImportFormatError(`${name} holds more than ${mib(maxBytes)} of messages; import one session at a time (worldloom sessions lists them), or raise the limit with worldloom import --max-mib.`);
-      out.push({ lineNo, text });
+      lines.push({ lineNo, text });
     };
     for (const row of sessions) {
       push(JSON.stringify(Object.fromEntries(HEADER_COLUMNS.flatMap((c) => (row[c] !== undefined && row[c] !== null ? [[c, row[c]]] : [])))));
@@ -142,9 +144,12 @@ export function gooseDatabaseSource(path: string, name: string, session: string 
         const content = typeof m.content_json === 'string' ? m.content_json : 'null';
         push(`{"role":${JSON.stringify(m.role)},"created":${Number(m.created_timestamp) || 0},"content":${content},"metadata":${validJsonOrNull(m.metadata_json)}}`);
       }
+      // Between sessions other requests (a cancel among them) come in.
+      await new Promise((next) => setImmediate(next));
     }
-    return out;
-  });
+  } finally {
+    db.close();
+  }
   return {
     name,
     lines: () => lines,

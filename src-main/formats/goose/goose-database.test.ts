@@ -94,6 +94,12 @@ describe("goose's sessions.db", () => {
     expect(() => listGooseSessions(other)).toThrow(/could not be opened as goose's SQLite database/);
   });
 
+  it('is bounded by what it reads, as every import is: past the limit, the limit and the flag that raises it are named', async () => {
+    const { source, head } = importPathSource(db);
+    await expect(importAsJob(store, source, { head, signal: new AbortController().signal, added: [], maxBytes: 2000 })).rejects.toThrow(/more than 2000 bytes of messages; import one session at a time.*--max-mib/);
+    expect(store.listTrajectories()).toEqual([]);
+  });
+
   it('reads a database in WAL mode without leaving files beside it, and through the log while goose has it open', async () => {
     const wal = new Database(db);
     wal.pragma('journal_mode = WAL');
