@@ -28,8 +28,7 @@ const session1 = [
   '#### add() returns the wrong sum  ',
   '#### fix it and run the tests  ',
   '',
-  'The bug is an off-by-one in `add`.',
-  '',
+  'The bug is an off-by-one in `add`:',
   '> the sum must not add one',
   '',
   'src/calc.py',
@@ -121,18 +120,19 @@ describe('aider chat history', () => {
     const [first] = [...chatSessions(textSource('h.md', history).lines())];
     expect(first!.startedAt).toBe('2025-03-02 10:15:07');
     const kinds = first!.entries.map((e) => [e.kind, e.text.split('\n')[0]]);
-    expect(kinds.slice(0, 6)).toEqual([
+    expect(kinds.slice(0, 7)).toEqual([
       ['message', '/usr/local/bin/aider --model sonnet'],
       ['message', 'Aider v0.86.1'],
       ['message', 'Main model: anthropic/claude-sonnet-4 with diff edit format'],
       ['message', 'Git repo: .git with 12 files'],
       ['input', 'add() returns the wrong sum'],
-      ['reply', 'The bug is an off-by-one in `add`.'],
+      ['reply', 'The bug is an off-by-one in `add`:'],
+      ['message', 'Tokens: 2.1k sent, 120 received. Cost: $0.01 message, $0.01 session.'],
     ]);
     expect(first!.entries[0]!.text).toBe('/usr/local/bin/aider --model sonnet\nsrc/calc.py');
     expect(first!.entries[4]!.text).toBe('add() returns the wrong sum\nfix it and run the tests');
-    // A quote inside the reply stays in the reply.
-    expect(first!.entries[5]!.text).toContain('> the sum must not add one\n\nsrc/calc.py');
+    // A quote inside the reply's paragraph stays in the reply.
+    expect(first!.entries[5]!.text).toContain('`add`:\n> the sum must not add one\n\nsrc/calc.py');
     const failure = first!.entries.find((e) => e.text.startsWith('# 1 SEARCH/REPLACE'));
     expect(failure!.text.split('\n').at(-1)).toBe('The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc');
   });
@@ -158,7 +158,7 @@ describe('aider chat history', () => {
         expect.stringMatching(/^The LLM did not conform to the edit format\.\nhttps:\/\/aider\.chat\/docs\/troubleshooting\/edit-errors\.html\n# 1 SEARCH\/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch/),
       ],
     ]);
-    expect(a![1]!.agentReasoning).toBe('The bug is an off-by-one in `add`.\n\n> the sum must not add one\n\nRun the tests:\n\n```bash\npytest -q\n```');
+    expect(a![1]!.agentReasoning).toBe('The bug is an off-by-one in `add`:\n> the sum must not add one\n\nRun the tests:\n\n```bash\npytest -q\n```');
     expect(a![3]!.provenance.tool).toMatchObject({ name: 'edit', isError: true });
     expect(a![3]!.provenance.userMessages).toEqual(['rename it to plus']);
     // aider 0.53: the command's output, as aider wrote it.
@@ -175,6 +175,53 @@ describe('aider chat history', () => {
       ]),
     );
     expect(skipped.find((s) => s.what === 'the command pytest -q')!.reason).toMatch(/does not keep what a command printed/);
+  });
+
+  it('reads a history whose trailing spaces were trimmed (an editor saved it) line by line, as aider reads it back', () => {
+    const trimmed = [
+      '# aider chat started at 2024-08-20 14:08:19',
+      '',
+      '> Aider v0.50.1',
+      '',
+      '#### make the header sticky',
+      '',
+      'Two steps.',
+      '',
+      '#### 1. The stylesheet',
+      '',
+      'app/styles/app.css',
+      '',
+      '```css',
+      '<<<<<<< SEARCH',
+      '.header {}',
+      '=======',
+      '.header { position: sticky; }',
+      '>>>>>>> REPLACE',
+      '```',
+      '',
+      '> Applied edit to app/styles/app.css',
+      '> Allow edits to app/root.tsx which was not previously added to chat? n',
+      '> Skipping edits to app/root.tsx',
+      '',
+      '',
+      '#### now write the whole footer',
+      '',
+      '**src/Footer.js**',
+      '```',
+      'export const Footer = () => null;',
+      '```',
+      '',
+      '> Applied edit to src/Footer.js',
+      '',
+    ].join('\n');
+    const { bundles, problems, skipped } = runImporter(aiderChatImporter, '.aider.chat.history.md', trimmed);
+    expect(problems).toEqual([]);
+    expect(bundles[0]!.nodes.slice(1).map((n) => [n.action, n.observation, n.agentReasoning])).toEqual([
+      ['app/styles/app.css\n\n```css\n<<<<<<< SEARCH\n.header {}\n=======\n.header { position: sticky; }\n>>>>>>> REPLACE\n```', 'Applied edit to app/styles/app.css\nSkipping edits to app/root.tsx', 'Two steps.\n\n#### 1. The stylesheet'],
+      // The `whole` format: a fence after the path of the file aider said it edited.
+      ['**src/Footer.js**\n```\nexport const Footer = () => null;\n```', 'Applied edit to src/Footer.js', undefined],
+    ]);
+    expect(skipped.map((s) => s.what)).toContain("1 × aider's question to the person, with the answer");
   });
 
   it('lists each session of a history found in the home folder (or WORLDLOOM_AIDER_FOLDERS) and imports one by its start time', () => {

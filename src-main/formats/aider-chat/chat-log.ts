@@ -7,7 +7,9 @@
 // lines, of which only the first was quoted; the message runs to a line ending in two spaces
 // that is followed by a blank line, a quoted line, the person's input or the file's end
 // (what aider writes next always starts so). Replies and input are never written directly
-// after a message: a blank line comes first. Pure: reads lines, opens nothing.
+// after a message: a blank line comes first. A history whose trailing spaces were trimmed (an
+// editor or a commit hook) is read line by line as aider itself reads it back
+// (utils.split_chat_history_markdown): `#### ` input, `> ` messages, the rest replies. Pure.
 import type { SourceLine } from '../../parsing/sources';
 
 export type ChatEntry =
@@ -32,114 +34,133 @@ export const SESSION_HEADER = /^# aider chat started at (.*)$/;
 const BREAK = '  ';
 const endsWithBreak = (text: string) => text.endsWith(BREAK);
 const withoutBreak = (text: string) => (endsWithBreak(text) ? text.slice(0, -BREAK.length) : text);
-const isInput = (text: string) => /^####( |$)/.test(text) && endsWithBreak(text);
 const isQuoted = (text: string) => text === '>' || text.startsWith('> ');
 const quoted = (text: string) => (text === '>' ? '' : text.slice(2));
 
 type Kind = 'header' | 'input' | 'message' | 'reply';
+
+/** One session's lines, numbered, as the file holds them. */
+interface SessionLines {
+  header: string;
+  startedAt: string;
+  line: number;
+  texts: string[];
+  numbers: number[];
+}
 
 /**
  * The sessions of one chat history, in file order, each with its entries; `before` is called
  * with the lines that come before the first header (a file that does not start with a session).
  */
 export function* chatSessions(lines: Iterable<SourceLine>, before?: (line: SourceLine) => void): Iterable<ChatSession> {
-  let session: ChatSession | null = null;
-  /** The kind of the last line that was not blank, and whether a blank line came after it. */
-  let last: Kind | null = null;
-  let blankSince = false;
-  let reply: { text: string[]; line: number; blanks: number } | null = null;
-  let input: { text: string[]; line: number } | null = null;
-  /** A message of several lines not yet ended, and whether its last line could be its end. */
-  let open: { text: string[]; line: number; mayEnd: boolean } | null = null;
+  let current: SessionLines | null = null;
+  for (const source of lines) {
+    const header = SESSION_HEADER.exec(source.text);
+    if (header) {
+      if (current) yield sessionEntries(current);
+      current = { header: source.text, startedAt: header[1]!.trim(), line: source.lineNo, texts: [], numbers: [] };
+      continue;
+    }
+    if (!current) before?.(source);
+    else {
+      current.texts.push(source.text);
+      current.numbers.push(source.lineNo);
+    }
+  }
+  if (current) yield sessionEntries(current);
+}
 
+/** How far a message of several lines is looked for: past this, the quoted line is a message of its own. */
+const MAX_MESSAGE_LINES = 20_000;
+
+/**
+ * Where the message of several lines starting at `at` ends (the index of its last line), or -1
+ * when the lines after it are not one: a continuation is never quoted or typed input (aider
+ * quotes only the first line), and it ends at a line ending in two spaces after which aider
+ * wrote something else. A history whose trailing spaces were trimmed (an editor saving it)
+ * has no such end: each quoted line is then a message of its own, as aider reads it back.
+ */
+function messageEnd(texts: readonly string[], at: number): number {
+  for (let j = at + 1; j < texts.length && j <= at + MAX_MESSAGE_LINES; j++) {
+    const text = texts[j]!;
+    if (isQuoted(text) || /^####( |$)/.test(text)) return -1;
+    if (endsWithBreak(text)) {
+      const next = texts[j + 1];
+      if (next === undefined || next === '' || isQuoted(next) || /^####( |$)/.test(next)) return j;
+    }
+  }
+  return -1;
+}
+
+function sessionEntries(lines: SessionLines): ChatSession {
+  const { texts, numbers } = lines;
+  const entries: ChatEntry[] = [];
+  /** The kind of the last line that was not blank, and how many blank lines came after it. */
+  let last: Kind = 'header';
+  let blanks = 0;
+  let reply: { text: string[]; line: number } | null = null;
+  let input: { text: string[]; line: number } | null = null;
   const closeReply = () => {
-    if (reply && session) session.entries.push({ kind: 'reply', text: reply.text.join('\n'), line: reply.line });
+    if (reply) entries.push({ kind: 'reply', text: reply.text.join('\n'), line: reply.line });
     reply = null;
   };
   const closeInput = () => {
-    if (input && session) session.entries.push({ kind: 'input', text: input.text.join('\n'), line: input.line });
+    if (input) entries.push({ kind: 'input', text: input.text.join('\n'), line: input.line });
     input = null;
   };
-  const closeOpen = () => {
-    if (open && session) {
-      const text = open.text;
-      text[text.length - 1] = withoutBreak(text[text.length - 1]!);
-      session.entries.push({ kind: 'message', text: text.join('\n'), line: open.line });
-    }
-    open = null;
-  };
-
-  for (const source of lines) {
-    const text = source.text;
-    const header = SESSION_HEADER.exec(text);
-    if (header) {
-      closeOpen();
-      closeReply();
-      closeInput();
-      if (session) yield session;
-      session = { startedAt: header[1]!.trim(), line: source.lineNo, entries: [], lines: [text] };
-      last = 'header';
-      blankSince = false;
-      continue;
-    }
-    if (!session) {
-      before?.(source);
-      continue;
-    }
-    session.lines.push(text);
-    if (open) {
-      const ends = open.mayEnd && (text === '' || isQuoted(text) || isInput(text));
-      if (!ends) {
-        open.text.push(text);
-        open.mayEnd = endsWithBreak(text);
-        continue;
-      }
-      closeOpen();
-      last = 'message';
-      blankSince = false;
-    }
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i]!;
+    const lineNo = numbers[i]!;
     if (text === '') {
-      if (reply) reply.blanks++;
-      blankSince = true;
+      blanks++;
       continue;
     }
-    if (isInput(text) && (blankSince || last === 'input')) {
+    // The person's input: aider writes it after a blank line (two after a reply, which ends in
+    // one), each line after the first directly below. A `#### ` heading inside a reply has
+    // one blank line before it and, unlike input, no two trailing spaces.
+    const typed =
+      /^####( |$)/.test(text) &&
+      (last === 'input' ? true : last === 'reply' ? blanks >= 2 || (blanks === 1 && endsWithBreak(text)) : blanks >= 1 || endsWithBreak(text));
+    if (typed) {
       closeReply();
-      const typed = withoutBreak(text.slice(5));
-      if (input && last === 'input' && !blankSince) input.text.push(typed);
+      const words = withoutBreak(text.slice(5));
+      if (input && last === 'input' && blanks === 0) input.text.push(words);
       else {
         closeInput();
-        input = { text: [typed], line: source.lineNo };
+        input = { text: [words], line: lineNo };
       }
       last = 'input';
-      blankSince = false;
+      blanks = 0;
       continue;
     }
-    // A quoted line inside a reply's paragraph is the reply's (aider never writes a message
-    // there); after a blank line it is aider's, as aider's own reader takes it.
-    const afterOwnLine = last === 'message' || last === 'input' || last === 'header';
-    if (isQuoted(text) && (blankSince || last !== 'reply') && (endsWithBreak(text) || afterOwnLine)) {
+    // aider's own message; a quoted line inside a reply's paragraph is the reply's.
+    if (isQuoted(text) && (blanks > 0 || last !== 'reply')) {
       closeReply();
       closeInput();
-      if (endsWithBreak(text)) session.entries.push({ kind: 'message', text: withoutBreak(quoted(text)), line: source.lineNo });
-      else open = { text: [quoted(text)], line: source.lineNo, mayEnd: false };
+      const end = !endsWithBreak(text) && last !== 'reply' ? messageEnd(texts, i) : -1;
+      if (end < 0) entries.push({ kind: 'message', text: quoted(withoutBreak(text)), line: lineNo });
+      else {
+        const more = texts.slice(i + 1, end + 1);
+        more[more.length - 1] = withoutBreak(more[more.length - 1]!);
+        entries.push({ kind: 'message', text: [quoted(text), ...more].join('\n'), line: lineNo });
+        i = end;
+      }
       last = 'message';
-      blankSince = false;
+      blanks = 0;
       continue;
     }
     closeInput();
     if (reply && last === 'reply') {
-      for (; reply.blanks > 0; reply.blanks--) reply.text.push('');
+      for (let b = 0; b < blanks; b++) reply.text.push('');
       reply.text.push(text);
     } else {
       closeReply();
-      reply = { text: [text], line: source.lineNo, blanks: 0 };
+      reply = { text: [text], line: lineNo };
     }
     last = 'reply';
-    blankSince = false;
+    blanks = 0;
   }
-  closeOpen();
   closeReply();
   closeInput();
-  if (session) yield session;
+  return { startedAt: lines.startedAt, line: lines.line, entries, lines: [lines.header, ...texts] };
 }

@@ -2,9 +2,10 @@
 // them, apart from the words around them. aider's edit formats (its coders/*_prompts.py) put
 // each edit in a fence: SEARCH/REPLACE blocks (`diff`, the default for most models: the file's
 // path on the line before the fence; `diff-fenced`: the path inside it) and unified diffs
-// (`udiff`: `--- path` / `+++ path` hunks). The `whole` format is a file's path and its whole
-// new text in a fence, which cannot be told from any other code in a reply: a reply whose
-// edits are not found here is its own action, as written. Pure.
+// (`udiff`: `--- path` / `+++ path` hunks). The `whole` format is a file's path on the line
+// before a fence holding its whole new text, which cannot be told from other code in a reply
+// but by the path: a fence after the path of a file aider then said it edited is that file's
+// edit. A reply whose edits are not found here is its own action, as written. Pure.
 
 export interface ReplyEdits {
   /** The edit blocks, each with the path line before its fence, joined by a blank line as written apart. */
@@ -36,15 +37,21 @@ function fences(lines: readonly string[]): { from: number; to: number }[] {
 
 const isEdit = (body: readonly string[]) => body.some((l) => SEARCH.test(l)) || (body.some((l) => l.startsWith('--- ')) && body.some((l) => l.startsWith('+++ ')) && body.some((l) => l.startsWith('@@')));
 
-/** The reply's edit blocks and its other words; null when it holds none. */
-export function replyEdits(reply: string): ReplyEdits | null {
+/** A path line as aider reads one before a fence: without Markdown emphasis, heading marks, backticks or a closing colon. */
+const pathOf = (line: string) => line.trim().replace(/^#+\s*/, '').replace(/^[*`]+|[*`]+$/g, '').replace(/:$/, '').trim();
+
+/** The reply's edit blocks and its other words; null when it holds none. `edited`: the files aider said it edited. */
+export function replyEdits(reply: string, edited: ReadonlySet<string> = new Set()): ReplyEdits | null {
   const lines = reply.split('\n');
   const taken = new Set<number>();
   const blocks: { start: number; text: string }[] = [];
   for (const { from, to } of fences(lines)) {
-    if (!isEdit(lines.slice(from + 1, to))) continue;
-    // The path aider reads the block for, on the line just before the fence.
-    const start = from > 0 && PATH_LINE.test(lines[from - 1]!.trim()) && !FENCE.test(lines[from - 1]!) ? from - 1 : from;
+    // The path aider reads the block for: the line before the fence, or before a blank line there (older models left one).
+    const above = from > 0 && lines[from - 1]!.trim() === '' && from > 1 ? from - 2 : from - 1;
+    const path = above >= 0 && !taken.has(above) && !FENCE.test(lines[above]!) ? lines[above]! : null;
+    const named = path !== null && edited.has(pathOf(path));
+    if (!named && !isEdit(lines.slice(from + 1, to))) continue;
+    const start = path !== null && (named || PATH_LINE.test(path.trim())) ? above : from;
     for (let i = start; i <= to; i++) taken.add(i);
     blocks.push({ start, text: lines.slice(start, to + 1).join('\n') });
   }

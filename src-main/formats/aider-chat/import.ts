@@ -23,7 +23,7 @@ import { sessionIds } from './sessions';
 const FORMAT = 'aider-chat';
 
 /** A question aider asked the person and the answer it wrote after it. */
-const QUESTION = /\(Y\)es\/\([Nn]\)o|\[Y\/n(\/instructions)?\]|\[Yes\]: |\[No\]: /;
+const QUESTION = /\(Y\)es\/\([Nn]\)o|\[Y\/n(\/instructions)?\]|\[Yes\]: |\[No\]: |\?\s+(y|n|a|s|d|yes|no|all|skip|don't)$/i;
 const USAGE = /^Tokens: /;
 const EDIT_RESULT = /^(Applied edit to |Did not apply edit to |Skipping edits to |Committing .+ before applying edits|Commit [0-9a-f]{7,} )/;
 const EDIT_FAILED = /^The LLM did not conform to the edit format\./;
@@ -101,6 +101,8 @@ function sessionEvents(session: ChatSession, tally: LeftOutTally, about: { versi
     for (let k = 0; k < run.length; k++) {
       const m = run[k]!;
       const next = run[k + 1];
+      // What aider asks about (a file, a command) is shown just before the question.
+      const subject = next !== undefined && QUESTION.test(next.text) && !QUESTION.test(m.text);
       if (next && SHELL_QUESTION.test(next.text)) {
         // The commands the model proposed, shown before the question; the answer ends it.
         if (!/:\s*[ya]\w*\s*$/i.test(next.text)) events.push({ kind: 'skip', what: `the proposed command ${firstLine(m.text)}`, reason: 'the person chose not to run it', line: m.line });
@@ -118,7 +120,7 @@ function sessionEvents(session: ChatSession, tally: LeftOutTally, about: { versi
         } else after.push(() => events.push({ kind: 'skip', what: `the command ${firstLine(command)}`, reason: NO_OUTPUT, line: m.line }));
         continue;
       }
-      if (EDIT_RESULT.test(m.text) || EDIT_FAILED.test(m.text) || (report.length > 0 && !isOwn(m.text) && after.length === 0)) {
+      if (EDIT_RESULT.test(m.text) || EDIT_FAILED.test(m.text) || (report.length > 0 && !subject && !isOwn(m.text) && after.length === 0)) {
         if (EDIT_FAILED.test(m.text)) failed = true;
         report.push(m.text);
         continue;
@@ -126,7 +128,8 @@ function sessionEvents(session: ChatSession, tally: LeftOutTally, about: { versi
       own(m);
     }
     if (report.length > 0) {
-      const edits = replyEdits(entry.text);
+      const edited = new Set(report.flatMap((r) => /^(?:Applied edit to|Did not apply edit to) (.+?)(?: \(--dry-run\))?$/.exec(r)?.[1] ?? []));
+      const edits = replyEdits(entry.text, edited);
       if (edits?.words) events.push({ kind: 'thought', text: edits.words, line: entry.line });
       step('edit', edits ? edits.edits : entry.text, entry.line, report.join('\n'), failed);
     } else events.push({ kind: 'thought', text: entry.text, line: entry.line });
