@@ -1,19 +1,24 @@
 // Agent sessions written at bench time, laid out where each agent keeps them under a Linux
 // home folder: Claude Code (~/.claude/projects), Codex (~/.codex/sessions), Gemini CLI
 // (~/.gemini/tmp), Qwen Code (~/.qwen/projects), Roo Code (VS Code's global storage, the
-// Cline task format) and goose (~/.local/share/goose/sessions, its .jsonl files), in each one's own file shape, with shell calls and outputs of realistic
-// sizes, until they weigh what was asked for.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Cline task format), goose (~/.local/share/goose/sessions, its .jsonl files) and opencode
+// (~/.local/share/opencode/storage, a file per session, message and part), in each one's own file
+// shape, with shell calls and outputs of realistic sizes, until they weigh what was asked for.
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeOpencodeStorage, type OpencodeSession } from '../src-main/testing/opencode-sessions';
 
 export interface GeneratedSessions {
+  /** The sessions as a listing finds them: one file each (opencode's, the file that names the session). */
   files: string[];
+  /** Every file written, a session over many files (opencode's) with all of them: what the raw read reads. */
+  allFiles: string[];
   bytes: number;
   toolCalls: number;
 }
 
-/** Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code (Cline's format), goose: each in turn. */
-const AGENTS = 6;
+/** Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code (Cline's format), goose, opencode: each in turn. */
+const AGENTS = 7;
 
 const output = (n: number, size: number) => `line ${n}: ${'ok '.repeat(Math.max(1, Math.floor(size / 3)))}`.slice(0, size);
 
@@ -96,6 +101,26 @@ function gooseSession(s: number, calls: number, outputBytes: number): string {
   return lines.join('\n') + '\n';
 }
 
+/** opencode's session: each assistant message one step of the model, its shell calls run together (up to 5), between step markers. */
+function opencodeSession(s: number, calls: number, outputBytes: number): OpencodeSession {
+  const id = `ses_bench${String(s).padStart(8, '0')}`;
+  const t0 = 1_767_225_600_000 + s;
+  const m = (n: number) => `msg_${String(s).padStart(8, '0')}${String(n).padStart(6, '0')}`;
+  const messages: OpencodeSession['messages'] = [
+    { info: { id: m(0), sessionID: id, role: 'user', time: { created: t0 }, agent: 'build', model: { providerID: 'anthropic', modelID: 'claude-sonnet-4' } }, parts: [{ id: `prt_${m(0)}_0`, messageID: m(0), sessionID: id, type: 'text', text: `Task ${s}: find the failing case` }] },
+  ];
+  for (let c = 0, n = 1; c < calls; n++) {
+    const mid = m(n);
+    const parts: OpencodeSession['messages'][number]['parts'] = [{ id: `prt_${mid}_0`, messageID: mid, sessionID: id, type: 'step-start', snapshot: 'b1e2' }];
+    for (let k = 0; k < 5 && c < calls; k++, c++) {
+      parts.push({ id: `prt_${mid}_${k + 1}`, messageID: mid, sessionID: id, type: 'tool', callID: `toolu_${s}_${c}`, tool: 'bash', state: { status: 'completed', input: { command: `go test -run Case${c}`, description: 'Runs one case' }, output: output(c, outputBytes), title: `go test -run Case${c}`, metadata: { exit: 0 }, time: { start: t0 + c, end: t0 + c + 1 } } });
+    }
+    parts.push({ id: `prt_${mid}_9`, messageID: mid, sessionID: id, type: 'step-finish', reason: 'tool-calls', cost: 0, tokens: { input: 1000, output: 50, reasoning: 0, cache: { read: 0, write: 0 } } });
+    messages.push({ info: { id: mid, sessionID: id, role: 'assistant', time: { created: t0 + n }, parentID: m(0), modelID: 'claude-sonnet-4', providerID: 'anthropic', mode: 'build', agent: 'build', path: { cwd: `/home/dev/project-${s % 20}`, root: `/home/dev/project-${s % 20}` }, cost: 0, tokens: { input: 1000, output: 50, reasoning: 0, cache: { read: 0, write: 0 } } }, parts });
+  }
+  return { info: { id, version: '1.1.40', projectID: `p${s % 20}`, directory: `/home/dev/project-${s % 20}`, title: `Task ${s}`, time: { created: t0, updated: t0 + calls } }, messages };
+}
+
 /** Writes at least `count` sessions and `bytes` in all under `home`, the agents in turn. */
 export function writeGeneratedSessions(home: string, count: number, bytes: number): GeneratedSessions {
   const perSession = Math.ceil(bytes / count);
@@ -103,10 +128,20 @@ export function writeGeneratedSessions(home: string, count: number, bytes: numbe
   const outputBytes = 1500;
   const calls = Math.max(1, Math.round(perSession / (outputBytes + 600)));
   const files: string[] = [];
+  const allFiles: string[] = [];
   let written = 0;
   let toolCalls = 0;
   for (let s = 0; s < count || written < bytes; s++) {
     const kind = s % AGENTS;
+    if (kind === 6) {
+      const storage = join(home, '.local/share/opencode/storage');
+      const before = allFiles.length;
+      const [sessionFile] = writeOpencodeStorage(storage, [opencodeSession(s, calls, outputBytes)], allFiles);
+      files.push(sessionFile!);
+      for (const f of allFiles.slice(before)) written += statSync(f).size;
+      toolCalls += calls;
+      continue;
+    }
     const path = [
       () => join(home, '.claude/projects', `-home-dev-project-${s % 20}`, `session-${s}.jsonl`),
       () => join(home, '.codex/sessions/2026/01', String((s % 28) + 1).padStart(2, '0'), `rollout-2026-01-01T00-00-00-${s}.jsonl`),
@@ -119,8 +154,9 @@ export function writeGeneratedSessions(home: string, count: number, bytes: numbe
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     files.push(path);
+    allFiles.push(path);
     written += Buffer.byteLength(text);
     toolCalls += calls;
   }
-  return { files, bytes: written, toolCalls };
+  return { files, allFiles, bytes: written, toolCalls };
 }

@@ -1,5 +1,5 @@
 // The sessions agents keep on disk (part of `npm run bench -- import`): at least 1,000
-// generated sessions of Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code and goose, 200 MB together
+// generated sessions of Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code, goose and opencode, 200 MB together
 // (WL_BENCH_SESSIONS and WL_BENCH_SESSIONS_MB to change them), in a temporary home folder.
 // Listing them (finding the files and counting each one's tool calls) and importing them all
 // into a workspace, each against a raw read + JSON.parse of the same files; the import's peak
@@ -18,7 +18,7 @@ import { writeGeneratedSessions } from './generated-sessions';
 const MEMORY_LIMIT = 512 * 1024 * 1024;
 const ROUNDS = 3;
 
-/** Reads every file and parses its JSON (each line of a .jsonl, the whole of a .json): the peer. */
+/** Reads every file and parses its JSON (each line of a .jsonl, the whole of a .json): the peer. A session over many files (opencode's) is all of them. */
 function readAndParse(files: readonly string[]): number {
   let values = 0;
   for (const file of files) {
@@ -41,7 +41,7 @@ export async function sessionFigures(): Promise<Figure[]> {
     const rounds: { parseMs: number; listMs: number }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       let start = performance.now();
-      readAndParse(generated.files);
+      readAndParse(generated.allFiles);
       const parseMs = performance.now() - start;
       start = performance.now();
       const found = await findSessions({ home, platform: 'linux', env: {} });
@@ -57,7 +57,7 @@ export async function sessionFigures(): Promise<Figure[]> {
 
     // The import, once (it is the long part): every file as `worldloom sessions --import` does it, into one workspace.
     let start = performance.now();
-    readAndParse(generated.files);
+    readAndParse(generated.allFiles);
     const parseMs = performance.now() - start;
     const store = WorkspaceStore.create(join(dir, 'sessions.worldloom'));
     global.gc?.();

@@ -135,19 +135,23 @@ export function opencodeSessions(): OpencodeSession[] {
 
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
-/** opencode's JSON storage (before 1.2) under `storage`: a file per session, message and part. */
-export function writeOpencodeStorage(storage: string, sessions: readonly OpencodeSession[]): string[] {
+/** opencode's JSON storage (before 1.2) under `storage`: a file per session, message and part; the session files are returned, every file written is added to `written`. */
+export function writeOpencodeStorage(storage: string, sessions: readonly OpencodeSession[], written: string[] = []): string[] {
   const files: string[] = [];
+  const write = (path: string, value: unknown) => {
+    writeFileSync(path, pretty(value));
+    written.push(path);
+  };
   for (const s of sessions) {
     const file = join(storage, 'session', s.info.projectID, `${s.info.id}.json`);
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, pretty(s.info));
+    write(file, s.info);
     files.push(file);
     for (const m of s.messages) {
       mkdirSync(join(storage, 'message', s.info.id), { recursive: true });
-      writeFileSync(join(storage, 'message', s.info.id, `${m.info.id}.json`), pretty(m.info));
+      write(join(storage, 'message', s.info.id, `${m.info.id}.json`), m.info);
       mkdirSync(join(storage, 'part', m.info.id), { recursive: true });
-      for (const p of m.parts) writeFileSync(join(storage, 'part', m.info.id, `${p.id}.json`), pretty(p));
+      for (const p of m.parts) write(join(storage, 'part', m.info.id, `${p.id}.json`), p);
     }
   }
   return files;

@@ -5,8 +5,7 @@
 // `part/<message id>/<part id>.json`. opencode reads them back sorted by id (its ids sort in the
 // order they were made), and so does this. opencode 1.2 copied these files into its database
 // (./database.ts) and left them where they were.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ImportFormatError } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
@@ -77,10 +76,14 @@ export function storageSessionSource(sessionFile: string, name: string, maxBytes
 const TOOL_PART = /"type"\s*:\s*"tool"/;
 const ANSWERED = /"status"\s*:\s*"(completed|error)"/;
 
-/** What a session of the JSON storage holds, for a listing: its project, time, size (all its files) and the tool calls that ran. */
+/**
+ * What a session of the JSON storage holds, for a listing: its project, time, size (all its files)
+ * and the tool calls that ran. Its many small files are read one after another without yielding:
+ * for files this size a read through the thread pool costs more than the read itself.
+ */
 export async function describeStorageSession(sessionFile: string, inDatabase: (id: string) => Promise<boolean>): Promise<Omit<SessionInFile, 'id'> | null> {
   const root = storageRootOf(sessionFile);
-  const text = await readFile(sessionFile, 'utf8');
+  const text = readFileSync(sessionFile, 'utf8');
   const info: unknown = JSON.parse(text);
   if (!isRec(info) || !root) return null;
   const id = typeof info.id === 'string' ? info.id : basename(sessionFile, '.json');
@@ -88,14 +91,12 @@ export async function describeStorageSession(sessionFile: string, inDatabase: (i
   let bytes = Buffer.byteLength(text);
   let toolCalls = 0;
   const messageFolder = join(root, 'message', id);
-  const messages = existsSync(messageFolder) ? (await readdir(messageFolder)).filter((f) => f.endsWith('.json')) : [];
-  for (const file of messages) {
-    bytes += (await stat(join(messageFolder, file))).size;
+  for (const file of jsonFiles(messageFolder)) {
+    bytes += statSync(join(messageFolder, file)).size;
     const partFolder = join(root, 'part', basename(file, '.json'));
-    const parts = existsSync(partFolder) ? (await readdir(partFolder)).filter((f) => f.endsWith('.json')) : [];
-    for (const partFile of parts) {
-      const part = await readFile(join(partFolder, partFile), 'utf8');
-      bytes += Buffer.byteLength(part);
+    for (const partFile of jsonFiles(partFolder)) {
+      const part = readFileSync(join(partFolder, partFile), 'latin1');
+      bytes += part.length;
       if (TOOL_PART.test(part) && ANSWERED.test(part)) toolCalls++;
     }
   }
