@@ -127,6 +127,11 @@ export interface SessionLocations {
    */
   describeSession?(path: string): Promise<Omit<SessionInFile, 'id'> | null>;
   /**
+   * Whether a matched file is a copy of a session listed from elsewhere (the .jsonl files goose
+   * copied into its database, and left in place): such a file is not listed twice.
+   */
+  copiedElsewhere?(path: string): Promise<boolean>;
+  /**
    * Among several of this agent's session files imported together, those whose conversation
    * another of them carries on whole (an agent that copies a resumed session into a new file),
    * each with that file: the import reads the conversation from there only (ImporterOptions.conversationIn).

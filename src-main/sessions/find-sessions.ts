@@ -101,6 +101,7 @@ export async function findSessions(home: SessionHome = thisMachine(), options: S
   const read = await mapLimited(candidates, options.concurrency ?? 8, async (c): Promise<FoundSession[]> => {
     try {
       const info = await stat(c.path);
+      if (await c.locations.copiedElsewhere?.(c.path)) return [];
       if (c.locations.sessionsIn) {
         // A file of many sessions (a database): one entry each, named `<file>#<id>`.
         const inside = await c.locations.sessionsIn(c.path);

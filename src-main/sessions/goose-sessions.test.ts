@@ -36,6 +36,20 @@ describe('goose sessions on disk', () => {
     expect(found.problems).toEqual([]);
   });
 
+  it('does not list twice a .jsonl session goose copied into its database (same id), and lists the others', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'wl-goose-home-'));
+    const folder = join(home, '.local/share/goose/sessions');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, '20250513_101500.jsonl'), gooseJsonlSession('/home/ana/copied'));
+    writeFileSync(join(folder, '20250514_090000.jsonl'), gooseJsonlSession('/home/ana/not-copied'));
+    writeGooseDatabase(join(folder, 'sessions.db'), [{ id: '20250513_101500', name: 'Copied in', workingDir: '/home/ana/copied', updatedAt: '2025-11-08 10:05:00', messages: GOOSE_MESSAGES }]);
+    const found = await findSessions({ home, platform: 'linux', env: {} });
+    expect(found.sessions.filter((s) => s.agent === 'goose').map((s) => [s.format, s.project]).sort()).toEqual([
+      ['goose-db', '/home/ana/copied'],
+      ['goose-jsonl', '/home/ana/not-copied'],
+    ]);
+  });
+
   it('says a sessions.db it cannot read as goose’s, and lists the rest', async () => {
     const home = mkdtempSync(join(tmpdir(), 'wl-goose-home-'));
     const folder = join(home, 'xdg/goose/sessions');

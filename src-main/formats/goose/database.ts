@@ -7,7 +7,7 @@
 // written, and only when asked: to list its sessions (without reading their content) or to
 // read them as the lines ./read-sessions.ts reads.
 import type Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SessionInFile } from '../format';
@@ -91,6 +91,32 @@ export function listGooseSessions(path: string): SessionInFile[] {
     }));
   } finally {
     db.close();
+  }
+}
+
+let idsSeen: { key: string; ids: ReadonlySet<string> } | null = null;
+
+/**
+ * Whether goose's database at `path` holds a session of this id (goose 1.10 copied each .jsonl
+ * session into it under the file's name). No database, or one that cannot be read: no. The ids
+ * are read once for as long as the database (and its log) stays as it was.
+ */
+export function gooseDatabaseHolds(path: string, id: string): boolean {
+  if (!existsSync(path)) return false;
+  try {
+    const time = (p: string) => (existsSync(p) ? `${statSync(p).mtimeMs}:${statSync(p).size}` : '-');
+    const key = `${path}|${time(path)}|${time(`${path}-wal`)}`;
+    if (idsSeen?.key !== key) {
+      const db = openGooseDatabase(path);
+      try {
+        idsSeen = { key, ids: new Set((db.prepare('SELECT id FROM sessions').all() as { id: unknown }[]).map((r) => String(r.id))) };
+      } finally {
+        db.close();
+      }
+    }
+    return idsSeen.ids.has(id);
+  } catch {
+    return false;
   }
 }
 

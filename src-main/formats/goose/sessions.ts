@@ -3,11 +3,11 @@
 // from the `etcetera` app strategy for Block's "goose": XDG on Linux and macOS
 // ($XDG_DATA_HOME/goose when that is absolute, else ~/.local/share/goose), on Windows
 // %APPDATA%\Block\goose\data. From 1.10 the sessions are in sessions.db there (listed one by
-// one, ./database.ts); before, one <id>.jsonl file each (left in place when 1.10 copied them in).
-import { posix, win32 } from 'node:path';
+// one, ./database.ts); before, one <id>.jsonl file each (left in place when 1.10 copied them in: such a copy is listed from the database only).
+import { basename, dirname, join, posix, win32 } from 'node:path';
 import type { SessionFolder, SessionHome, SessionLocations } from '../format';
 import { joinFor, workingDirectoryIn } from '../session-folders';
-import { GOOSE_TOOL_RESULT, listGooseSessions } from './database';
+import { GOOSE_TOOL_RESULT, gooseDatabaseHolds, listGooseSessions } from './database';
 
 function gooseSessionFolder(home: SessionHome): SessionFolder {
   const absolute = (p: string | undefined) => (p && (home.platform === 'win32' ? win32 : posix).isAbsolute(p) ? p : undefined);
@@ -32,6 +32,8 @@ export const gooseJsonlSessions: SessionLocations = {
   toolCallHint: '"toolResponse"',
   // The first line (SessionMetadata) names the working folder.
   project: (head) => workingDirectoryIn(head, 'working_dir'),
+  // goose 1.10 copied each file into sessions.db beside it, under the file's name, and left the file: listed from the database only.
+  copiedElsewhere: async (path) => gooseDatabaseHolds(join(dirname(path), 'sessions.db'), basename(path).replace(/\.jsonl$/i, '')),
 };
 
 /** goose's database, 1.10 and later: each session in it listed on its own. */
