@@ -136,7 +136,7 @@ export interface SessionLocations {
    * another of them carries on whole (an agent that copies a resumed session into a new file),
    * each with that file: the import reads the conversation from there only (ImporterOptions.conversationIn).
    */
-  continuedSessions?(paths: readonly string[]): Map<string, { in: string; copy: boolean }>;
+  continuedSessions?(paths: readonly string[]): Promise<Map<string, { in: string; copy: boolean }>>;
 }
 
 /** One session inside a file that holds many, as a listing shows it. */

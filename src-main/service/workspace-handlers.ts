@@ -128,7 +128,7 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       store.deferCheckpoints(true);
       try {
         // A resumed session that another of these files carries on whole is read from there, once.
-        const elsewhere = conversationsElsewhere(paths, format);
+        const elsewhere = await conversationsElsewhere(paths, format);
         for (const [i, p] of paths.entries()) {
           job.progress(i, paths.length, `Importing ${p}`);
           const conversationIn = elsewhere.get(p);

@@ -9,7 +9,7 @@ import { splitSessionPath } from '../parsing/session-path';
 import { fileHead } from '../parsing/sources';
 
 /** For each path whose conversation another path of the same import carries on: what its import is told. */
-export function conversationsElsewhere(paths: readonly string[], format = 'auto'): Map<string, NonNullable<ImporterOptions['conversationIn']>> {
+export async function conversationsElsewhere(paths: readonly string[], format = 'auto'): Promise<Map<string, NonNullable<ImporterOptions['conversationIn']>>> {
   const elsewhere = new Map<string, NonNullable<ImporterOptions['conversationIn']>>();
   if (paths.length < 2) return elsewhere;
   const byFormat = new Map<string, string[]>();
@@ -28,7 +28,7 @@ export function conversationsElsewhere(paths: readonly string[], format = 'auto'
     const find = FORMATS.find((f) => f.importer?.id === id)?.sessions?.continuedSessions;
     if (!find || files.length < 2) continue;
     try {
-      for (const [path, c] of find(files)) elsewhere.set(path, { file: c.in, copy: c.copy });
+      for (const [path, c] of await find(files)) elsewhere.set(path, { file: c.in, copy: c.copy });
     } catch {
       // A file that cannot be read now is said by its own import; the others are imported whole.
     }

@@ -19,20 +19,20 @@ function parse(path: string, options = {}) {
 }
 const actions = (bundle: { nodes: { action: string }[] }) => bundle.nodes.slice(1).map((n) => n.action);
 
-describe('Claude Code sessions resumed into a new file', () => {
-  it('the resumed session carries on the one it resumed; an unrelated session is its own, in any order', () => {
+describe('Claude Code sessions resumed into a new file', async () => {
+  it('the resumed session carries on the one it resumed; an unrelated session is its own, in any order', async () => {
     const p = writeResumedProject();
-    expect(continuedSessions([p.first, p.resumed, p.other])).toEqual(new Map([[p.first, { in: p.resumed, copy: false }]]));
-    expect(continuedSessions([p.other, p.resumed, p.first])).toEqual(new Map([[p.first, { in: p.resumed, copy: false }]]));
+    expect(await continuedSessions([p.first, p.resumed, p.other])).toEqual(new Map([[p.first, { in: p.resumed, copy: false }]]));
+    expect(await continuedSessions([p.other, p.resumed, p.first])).toEqual(new Map([[p.first, { in: p.resumed, copy: false }]]));
     // Alone, or with only unrelated sessions, nothing is carried on elsewhere.
-    expect(continuedSessions([p.first, p.other]).size).toBe(0);
+    expect((await continuedSessions([p.first, p.other])).size).toBe(0);
   });
 
-  it('a session resumed twice is read from the last file, which holds all of it', () => {
+  it('a session resumed twice is read from the last file, which holds all of it', async () => {
     const p = writeResumedProject();
     const third = join(p.folder, 's-third.jsonl');
     writeFileSync(third, readFileSync(p.resumed, 'utf8') + jsonl(claudeTurn('s-third', 'd', 'b-4', 'Test it', 'pytest -q', '1 passed\n')));
-    expect(continuedSessions([p.first, p.resumed, third])).toEqual(
+    expect(await continuedSessions([p.first, p.resumed, third])).toEqual(
       new Map([
         [p.first, { in: third, copy: false }],
         [p.resumed, { in: third, copy: false }],
@@ -40,22 +40,22 @@ describe('Claude Code sessions resumed into a new file', () => {
     );
   });
 
-  it('a later session that rewound to before the end went another way: both are their own conversations, as Claude Code lists both', () => {
+  it('a later session that rewound to before the end went another way: both are their own conversations, as Claude Code lists both', async () => {
     const p = writeResumedProject();
     const rewound = join(p.folder, 's-rewound.jsonl');
     // The copy, then a new first prompt (a rewind to the very start writes it as a root).
     writeFileSync(rewound, readFileSync(p.first, 'utf8') + jsonl(claudeTurn('s-rewound', 'e', null, 'List the files with sizes', 'ls -l', '-rw 1 main.py\n')));
-    expect(continuedSessions([p.first, rewound]).size).toBe(0);
+    expect((await continuedSessions([p.first, rewound])).size).toBe(0);
   });
 
-  it('a session resumed and left at once only copies the conversation: the first file keeps it', () => {
+  it('a session resumed and left at once only copies the conversation: the first file keeps it', async () => {
     const p = writeResumedProject();
     const copy = join(p.folder, 's-copy.jsonl');
     writeFileSync(copy, readFileSync(p.first, 'utf8'));
-    expect(continuedSessions([p.first, copy])).toEqual(new Map([[copy, { in: p.first, copy: true }]]));
+    expect(await continuedSessions([p.first, copy])).toEqual(new Map([[copy, { in: p.first, copy: true }]]));
   });
 
-  it('the resumed file read alone is the whole conversation, under its own session id, naming the session it resumed', () => {
+  it('the resumed file read alone is the whole conversation, under its own session id, naming the session it resumed', async () => {
     const p = writeResumedProject();
     const { bundles } = parse(p.resumed);
     expect(bundles).toHaveLength(1);
@@ -63,7 +63,7 @@ describe('Claude Code sessions resumed into a new file', () => {
     expect(bundles[0]!.nodes[0]!.provenance).toMatchObject({ source: { sampleId: 's-resumed' }, claudeCode: { resumedFrom: ['s-first'] } });
   });
 
-  it('a session carried on elsewhere leaves its conversation out and says where it went on', () => {
+  it('a session carried on elsewhere leaves its conversation out and says where it went on', async () => {
     const p = writeResumedProject();
     const { bundles, skipped } = parse(p.first, { conversationIn: { file: p.resumed, copy: false } });
     expect(bundles).toEqual([]);

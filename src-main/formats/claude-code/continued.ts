@@ -44,13 +44,19 @@ function tipOf(path: string): Tip | null {
  * holds whole and carries on, each with the one to import it from. Sessions are compared
  * within a project's folder, where Claude Code writes a resumed session.
  */
-export function continuedSessions(paths: readonly string[]): Map<string, Continuation> {
+export async function continuedSessions(paths: readonly string[]): Promise<Map<string, Continuation>> {
   const byFolder = new Map<string, string[]>();
   for (const p of paths) byFolder.set(dirname(p), [...(byFolder.get(dirname(p)) ?? []), p]);
   const continued = new Map<string, Continuation>();
   for (const group of byFolder.values()) {
     if (group.length < 2) continue;
-    const tips = group.map(tipOf).filter((t): t is Tip => t !== null);
+    const tips: Tip[] = [];
+    for (const path of group) {
+      const tip = tipOf(path);
+      if (tip) tips.push(tip);
+      // A project of many large sessions is read a file at a time, letting the import's other calls (a cancel) in between.
+      await new Promise((next) => setImmediate(next));
+    }
     for (const [i, tip] of tips.entries()) {
       // A later session that goes on from this one's newest message, else one that only copied it (the first kept).
       const goesOn = tips.find((other) => other !== tip && other.newest !== tip.newest && other.chain.has(tip.newest));
