@@ -107,8 +107,27 @@ const session2 = [
   '> ===== 1 failed =====  ',
   '',
 ];
+// aider 0.54 to 0.63 asked first, then wrote the output a line at a time, each line stripped.
+const session4 = [
+  '# aider chat started at 2024-10-01 12:00:00',
+  '',
+  '> Aider v0.60.0  ',
+  '',
+  '#### /run npm test  ',
+  '> Add the output to the chat?',
+  '(Y)es/(n)o/message with instructions: y  ',
+  '> > app@1.0.0 test  ',
+  '>  ',
+  '> FAIL  src/sum.test.js  ',
+  '> Do you want to continue? [Y/n]  ',
+  '',
+  '#### /run ls  ',
+  '> Add the output to the chat?',
+  '(Y)es/(n)o/message with instructions: n  ',
+  '',
+];
 const session3 = ['# aider chat started at 2025-03-03 08:00:00', '', '#### /ask what does calc.py do?  ', '', '#### what does calc.py do?  ', '', 'It adds numbers.', '', '> Tokens: 1k sent, 10 received.  ', ''];
-const history = [...session1, ...session2, ...session3].join('\n');
+const history = [...session1, ...session2, ...session3, ...session4].join('\n');
 
 describe('aider chat history', () => {
   it('is recognised by its session header, not taken for another text format', () => {
@@ -146,8 +165,8 @@ describe('aider chat history', () => {
   it('makes each session a trajectory: applied edits and commands with output are steps, the rest is said', () => {
     const { bundles, problems, skipped } = runImporter(aiderChatImporter, '.aider.chat.history.md', history);
     expect(problems).toEqual([]);
-    expect(bundles).toHaveLength(2);
-    const [a, b] = bundles.map((x) => x.nodes);
+    expect(bundles).toHaveLength(3);
+    const [a, b, c] = bundles.map((x) => x.nodes);
     expect(bundles[0]!.trajectory.domain).toBe('swe');
     expect(a![0]!.observation).toBe('add() returns the wrong sum\nfix it and run the tests');
     expect(a!.slice(1).map((n) => [n.action, n.observation])).toEqual([
@@ -163,18 +182,22 @@ describe('aider chat history', () => {
     expect(a![3]!.provenance.userMessages).toEqual(['rename it to plus']);
     // aider 0.53: the command's output, as aider wrote it.
     expect(b!.slice(1).map((n) => [n.action, n.observation])).toEqual([['python -m pytest', '===== 1 failed =====\nFAILED test_calc.py::test_add\n  assert 3 == 2']]);
+    // aider 0.60: the lines it wrote after the person added the output; a run not added has none.
+    expect(c!.slice(1).map((n) => [n.action, n.observation])).toEqual([['npm test', '> app@1.0.0 test\n\nFAIL  src/sum.test.js\nDo you want to continue? [Y/n]']]);
+    expect(bundles[2]!.trajectory.domain).toBe('terminal');
     expect(bundles[0]!.nodes[0]!.provenance).toMatchObject({ aider: { startedAt: '2025-03-02 10:15:07', version: '0.86.1', model: 'anthropic/claude-sonnet-4 with diff edit format' } });
     const whats = skipped.map((s) => s.what);
     expect(whats).toEqual(
       expect.arrayContaining([
         'the command pytest -q',
         'the command make lint',
+        'the command ls',
         '2 × token and cost report',
         "the agent's last words: Renamed.",
         'the session started at 2025-03-03 08:00:00: what does calc.py do?',
       ]),
     );
-    expect(skipped.find((s) => s.what === 'the command pytest -q')!.reason).toMatch(/does not keep what a command printed/);
+    expect(skipped.find((s) => s.what === 'the command pytest -q')!.reason).toMatch(/does not keep what the command printed/);
   });
 
   it('reads a history whose trailing spaces were trimmed (an editor saved it) line by line, as aider reads it back', () => {
@@ -235,6 +258,7 @@ describe('aider chat history', () => {
       ['2025-03-02T10:15:07', 1, dir],
       ['2024-08-20T09:00:00', 0, dir],
       ['2025-03-03T08:00:00', 0, dir],
+      ['2024-10-01T12:00:00', 0, dir],
     ]);
     // Every byte but the blank line before the first header, which belongs to no session.
     expect(listed.reduce((n, s) => n + s.bytes, 0)).toBe(Buffer.byteLength(history) - 1);
@@ -242,6 +266,6 @@ describe('aider chat history', () => {
     const one = [...aiderChatImporter.parse({ ...textSource('h.md', history), session: '2024-08-20T09:00:00' }, () => `id-${n++}`, '2025-01-01T00:00:00Z')];
     expect(one.filter((i) => i.kind === 'trajectory')).toHaveLength(1);
     const none = [...aiderChatImporter.parse({ ...textSource('h.md', history), session: '1999-01-01T00:00:00' }, () => `id-${n++}`, '2025-01-01T00:00:00Z')];
-    expect(none).toEqual([{ kind: 'problem', line: null, reason: expect.stringContaining('its sessions are 2025-03-02T10:15:07, 2024-08-20T09:00:00, 2025-03-03T08:00:00') }]);
+    expect(none).toEqual([{ kind: 'problem', line: null, reason: expect.stringContaining('its sessions are 2025-03-02T10:15:07, 2024-08-20T09:00:00, 2025-03-03T08:00:00, 2024-10-01T12:00:00') }]);
   });
 });

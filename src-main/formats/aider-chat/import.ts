@@ -6,9 +6,11 @@
 //   (./edit-blocks.ts; the whole reply where none is found) → what aider reported:
 //   `Applied edit to <file>`, commits, the linter's findings, or why the edits failed to apply;
 // - a command the person typed (`/run`, `!`, `/test`, `/git`) or one the model proposed that
-//   aider ran, when its output is in the history: aider 0.53 and earlier wrote it there, and
-//   writes /git's still. Since 0.54 a command's output goes to the model only, so such a
-//   command is named as left out: it has no observation.
+//   aider ran, when its output is in the history. Which aider wrote it decides: up to 0.53 a
+//   command's output follows it as one message; 0.54 to 0.63 write a /run's or /test's output a
+//   line at a time (each line stripped) when it was added to the chat, and a proposed
+//   command's not at all; from 0.64 only /git's output is written. A command without its
+//   output is named as left out: it has no observation.
 // The first thing the person typed is the task; aider's questions and their answers, token
 // counts, its startup banner and other commands are counted and said.
 import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/agent-session';
@@ -44,7 +46,33 @@ const firstLine = (text: string) => {
   return line.length > 100 ? `${line.slice(0, 97)}…` : line;
 };
 
-const NO_OUTPUT = "aider ran it, but since aider 0.54 its chat history does not keep what a command printed (the output goes to the model only), so it has no observation";
+const NO_OUTPUT =
+  "aider ran it, but its chat history does not keep what the command printed (aider 0.64 and later send a command's output to the model only; 0.54 to 0.63 kept a /run's output only when the person added it to the chat), so it has no observation";
+/** The question aider 0.54 to 0.63 asked after a /run, before writing its output line by line when the answer added it. */
+const ADD_OUTPUT_QUESTION = /^Add the output to the chat\?\s*\n?\(Y\)es\/\(n\)o\/message with instructions:\s*(.*)$/;
+
+/** Whether `version` ("0.53.1-dev") is before `major.minor`. */
+function before(version: string | undefined, minor: number): boolean | undefined {
+  const m = /^0\.(\d+)/.exec(version ?? '');
+  return m ? Number(m[1]) < minor : undefined;
+}
+
+/**
+ * A typed command's output in the messages after it, as the aider that wrote the history kept
+ * it: up to 0.53 one message right after the command; 0.54 to 0.63 one message a line (each
+ * stripped by aider), after the question when there was one; later versions none.
+ */
+function typedOutput(run: Extract<ChatEntry, { kind: 'message' }>[], version: string | undefined): string | null {
+  // Every message up to the model's reply or the next input: aider writes nothing of its own after the lines (one may read like a question: apt's "[Y/n]").
+  const lineByLine = (from: number) => (run.length > from ? run.splice(0).slice(from).map((m) => m.text).join('\n') : null);
+  const first = run[0];
+  if (!first) return null;
+  const asked = ADD_OUTPUT_QUESTION.exec(first.text);
+  if (asked) return /^(n|no)$/i.test(asked[1]!.trim()) ? null : lineByLine(1);
+  if (isOwn(first.text)) return null;
+  const old = before(version, 54) ?? (first.text.includes('\n') || (run[1] !== undefined && QUESTION.test(run[1].text)));
+  return old ? run.shift()!.text : lineByLine(0);
+}
 
 /** One session's entries as the events agent-session.ts pairs into steps. */
 function sessionEvents(session: ChatSession, tally: LeftOutTally, about: { version?: string; model?: string }): AgentEvent[] {
@@ -82,8 +110,11 @@ function sessionEvents(session: ChatSession, tally: LeftOutTally, about: { versi
       const typed = TYPED_COMMAND.exec(entry.text);
       if (typed) {
         const command = typed[1] ? `git ${typed[2]!.trim()}` : typed[2]!.trim();
-        const output = run[0] && !isOwn(run[0].text) ? run.shift()! : null;
-        if (output) step('shell', command, entry.line, output.text);
+        const question = run[0];
+        const output = typedOutput(run, about.version);
+        // A question taken with the output it came before is still said.
+        if (question && run[0] !== question && QUESTION.test(question.text)) own(question);
+        if (output !== null) step('shell', command, entry.line, output);
         else events.push({ kind: 'skip', what: `the command ${firstLine(command)}`, reason: NO_OUTPUT, line: entry.line });
       } else if (MODE_COMMAND.test(entry.text)) {
         tally.add('chat mode command (/ask, /code, /architect…)', entry.line, 'aider writes the message it carries again as the next input, which is read');
