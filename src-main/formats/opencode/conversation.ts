@@ -132,7 +132,10 @@ class SessionReader {
       if (Array.isArray(state.attachments) && state.attachments.length) this.tally.add('file attached to a tool result', line, 'an image or file the tool gave the model beside its text; Worldloom trajectories hold text');
       this.events.push({ kind: 'result', id, content: typeof state.output === 'string' ? state.output : JSON.stringify(state.output ?? ''), line });
     } else if (state.status === 'error') {
-      this.events.push({ kind: 'result', id, content: typeof state.error === 'string' ? state.error : JSON.stringify(state.error ?? ''), isError: true, line });
+      // A call the person interrupted keeps what it printed until then, which is what opencode gives the model.
+      const metadata = isRec(state.metadata) ? state.metadata : {};
+      const interrupted = metadata.interrupted === true && typeof metadata.output === 'string' ? metadata.output : null;
+      this.events.push({ kind: 'result', id, content: interrupted ?? (typeof state.error === 'string' ? state.error : JSON.stringify(state.error ?? '')), isError: true, line });
     }
     // pending or running: the call stays unanswered, and is said so.
   }

@@ -10,12 +10,14 @@ import { ImportFormatError } from '../../parsing/import-item';
 import { opencodeSessionItems } from './conversation';
 import { opencodeDatabaseSource } from './database';
 import { exportDocumentLines } from './records';
-import { storageRootOf, storageSessionSource } from './storage';
+import { sessionFileOfRecord, storageRootOf, storageSessionSource } from './storage';
 
 /** What `opencode export` prints: the session's info first, its id a session id. */
 const EXPORT_DOCUMENT = /^\s*\{\s*"info"\s*:\s*\{\s*"id"\s*:\s*"ses_/;
 /** A session file of the JSON storage: Session.Info, written with two-space indents, its id first. */
 const SESSION_FILE = /^\s*\{\s*"id"\s*:\s*"ses_[^"]*"\s*,/;
+/** A message or part file of the JSON storage: one record of a session kept over many files. */
+const RECORD_FILE = /^\s*\{\s*"id"\s*:\s*"(msg|prt)_[^"]*"\s*,/;
 
 export const opencodeImporter: TrajectoryImporter = {
   id: 'opencode',
@@ -23,6 +25,8 @@ export const opencodeImporter: TrajectoryImporter = {
   detect(_name, head) {
     if (EXPORT_DOCUMENT.test(head) && /"messages"\s*:/.test(head)) return 0.95;
     if (SESSION_FILE.test(head) && /"projectID"\s*:/.test(head) && /"directory"\s*:/.test(head)) return 0.9;
+    // Read only to say which file to import instead.
+    if (RECORD_FILE.test(head) && /"sessionID"\s*:/.test(head)) return 0.5;
     return 0;
   },
   async prepare(source, options) {
@@ -30,6 +34,12 @@ export const opencodeImporter: TrajectoryImporter = {
     const head = source.text().slice(0, 64 * 1024);
     if (!EXPORT_DOCUMENT.test(head) && path) {
       if (storageRootOf(path)) return storageSessionSource(path, source.name, options?.maxBytes);
+      const record = RECORD_FILE.test(head) ? sessionFileOfRecord(path) : null;
+      if (record) {
+        throw new ImportFormatError(
+          `${source.name} is one ${record.what} of an opencode session, which opencode keeps over many files: import the session's own file${record.session ? `, ${record.session},` : ' (storage/session/<project id>/<session id>.json)'} which reads all of them (worldloom sessions lists it).`,
+        );
+      }
     }
     const exported = exportDocumentLines(source.text(), source.name, options?.maxBytes);
     if (exported) return exported;

@@ -107,6 +107,25 @@ describe('opencode JSON storage (before 1.2)', () => {
     await expect(opencodeImporter.prepare!(textSource('s.json', readFileSync(away, 'utf8')))).rejects.toThrow(/import it by its path.*opencode export/);
   });
 
+  it('a message or part file imported on its own is refused, naming its session file, which reads them all', async () => {
+    const [main] = writeOpencodeStorage(join(data, 'storage'), opencodeSessions());
+    const part = join(data, 'storage', 'part', 'msg_a0002', 'prt_a0007.json');
+    expect(importerFor('auto', 'prt_a0007.json', importPathSource(part).head).id).toBe('opencode');
+    await expect(importPath(part)).rejects.toThrow(`prt_a0007.json is one part of an opencode session, which opencode keeps over many files: import the session's own file, ${main},`);
+    await expect(importPath(join(data, 'storage', 'message', MAIN, 'msg_a0002.json'))).rejects.toThrow(/is one message of an opencode session/);
+  });
+
+  it('a call the person interrupted has what it printed until then as its result, as opencode gives the model', async () => {
+    const sessions = opencodeSessions();
+    const bash = sessions[0]!.messages[1]!.parts.find((p) => p.type === 'tool')!;
+    bash.state = { status: 'error', input: { command: 'npm test -- parser' }, error: 'Tool execution aborted', metadata: { interrupted: true, output: 'FAIL parser.test.ts\n' }, time: { start: 1, end: 2 } };
+    const [main] = writeOpencodeStorage(join(data, 'storage'), sessions);
+    await importPath(main!);
+    const step = trajectory('opencode · Why').nodes[1]!;
+    expect([step.action, step.observation]).toEqual(['npm test -- parser', 'FAIL parser.test.ts\n']);
+    expect(step.provenance).toMatchObject({ tool: { isError: true } });
+  });
+
   it('what `opencode export` prints imports as the same trajectory', async () => {
     const [main] = opencodeSessions();
     const file = join(dir, 'export.json');

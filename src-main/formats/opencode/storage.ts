@@ -109,3 +109,26 @@ export async function describeStorageSession(sessionFile: string, inDatabase: (i
     toolCalls,
   };
 }
+
+/**
+ * For a message or part file of the JSON storage (`message/<session id>/<id>.json`,
+ * `part/<message id>/<id>.json`): what it is and its session's own file, which an import reads
+ * with all of them; null when the file is not one.
+ */
+export function sessionFileOfRecord(recordFile: string): { what: 'message' | 'part'; session: string | null } | null {
+  const record = readRecord(recordFile);
+  if ('error' in record) return null;
+  const kind = basename(dirname(dirname(recordFile)));
+  if (kind !== 'message' && kind !== 'part') return null;
+  const sessionID = record.value.sessionID;
+  if (typeof sessionID !== 'string') return { what: kind, session: null };
+  const sessions = join(dirname(dirname(dirname(recordFile))), 'session');
+  let projects: string[] = [];
+  try {
+    projects = readdirSync(sessions);
+  } catch {
+    // No session folder beside it: the session file cannot be named.
+  }
+  const project = projects.find((p) => jsonFiles(join(sessions, p)).includes(`${sessionID}.json`));
+  return { what: kind, session: project ? join(sessions, project, `${sessionID}.json`) : null };
+}
