@@ -19,7 +19,8 @@ describe('worldloom sessions', { timeout: 240_000 }, () => {
   it('lists the sessions newest first with the folders it looked in, as a table and as JSON', () => {
     const listed = JSON.parse(run('sessions', '--json')) as { folders: { path: string; exists: boolean }[]; sessions: { agent: string; toolCalls: number; project: string | null; path: string }[] };
     expect(listed.sessions.map((s) => [s.agent, s.toolCalls])).toEqual([['Claude Code', 1], ...[...SESSION_HOME_FILES].reverse().map((f) => [f.agent, f.toolCalls])]);
-    expect(listed.folders.filter((f) => f.exists).map((f) => f.path)).toEqual([join(home, '.claude/projects'), join(home, '.codex/sessions'), join(home, '.gemini/tmp')]);
+    // aider keeps its history in each project, so the home folder itself is looked in for it.
+    expect(listed.folders.filter((f) => f.exists).map((f) => f.path)).toEqual([join(home, '.claude/projects'), join(home, '.codex/sessions'), join(home, '.gemini/tmp'), home]);
     const text = run('sessions', '--agent', 'codex');
     expect(text).toContain(`Codex: ${join(home, '.codex/sessions')}`);
     expect(text).toMatch(/DATE\s+AGENT\s+TOOL CALLS\s+SIZE\s+PROJECT\s+FILE/);
