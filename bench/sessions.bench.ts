@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileHead, fileSource } from '../src-main/parsing/sources';
 import { importAsJob } from '../src-main/formats/import-trajectories';
 import { findSessions } from '../src-main/sessions/find-sessions';
+import { planImport } from '../src-main/sessions/continued-sessions';
 import { WorkspaceStore } from '../src-main/store/workspace-store';
 import { median, type Figure } from './bench';
 import { writeGeneratedSessions } from './generated-sessions';
@@ -69,8 +70,11 @@ export async function sessionFigures(): Promise<Figure[]> {
     // As the import.files handler does for many files: one deferral of checkpoints around them all.
     store.deferCheckpoints(true);
     try {
+      // And it first tells each file's format and asks the format which sessions another one carries on (Claude Code's resumed sessions).
+      const plan = await planImport(generated.files);
       for (const file of generated.files) {
-        const report = await importAsJob(store, fileSource(file), { head: fileHead(file), signal: new AbortController().signal, added: [] });
+        const conversationIn = plan.elsewhere.get(file);
+        const report = await importAsJob(store, fileSource(file), { format: plan.formats.get(file), head: fileHead(file), signal: new AbortController().signal, added: [], ...(conversationIn ? { conversationIn } : {}) });
         imported += report.imported;
         peak = Math.max(peak, process.memoryUsage().rss);
       }

@@ -4,7 +4,7 @@ import { exporterFor, formatSummaries } from '../formats/registry';
 import { resolve } from 'node:path';
 import { textSource } from '../parsing/sources';
 import { importPathSource } from '../parsing/session-path';
-import { conversationsElsewhere } from '../sessions/continued-sessions';
+import { planImport } from '../sessions/continued-sessions';
 import { buildOutline } from '../common/trajectory/outline';
 import { demoBenchmarkDir, openDemoWorkspace } from './demo-workspace';
 import { exportToFile } from '../dataset/export-file';
@@ -128,13 +128,13 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       store.deferCheckpoints(true);
       try {
         // A resumed session that another of these files carries on whole is read from there, once.
-        const elsewhere = await conversationsElsewhere(paths, format);
+        const plan = await planImport(paths, format);
         for (const [i, p] of paths.entries()) {
           job.progress(i, paths.length, `Importing ${p}`);
-          const conversationIn = elsewhere.get(p);
+          const conversationIn = plan.elsewhere.get(p);
           // A path may name one session inside a file that holds many (`sessions.db#<id>`, as `sessions.list` lists them).
           const { source, head } = importPathSource(p);
-          reports.push(await importFile(source, { format, head, ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}), ...(scrubber ? { scrub: scrubber } : {}), ...(conversationIn ? { conversationIn } : {}) }));
+          reports.push(await importFile(source, { format: plan.formats.get(p) ?? format, head, ...(prompt ? { prompt } : {}), ...(chatAs ? { chatAs } : {}), ...(maxMiB ? { maxBytes: maxMiB * 1024 * 1024 } : {}), ...(scrubber ? { scrub: scrubber } : {}), ...(conversationIn ? { conversationIn } : {}) }));
         }
       } finally {
         store.deferCheckpoints(false);

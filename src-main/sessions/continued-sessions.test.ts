@@ -3,12 +3,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeResumedProject } from '../testing/claude-code-sessions';
-import { conversationsElsewhere } from './continued-sessions';
+import { planImport } from './continued-sessions';
 
 describe('conversations carried on elsewhere in an import', async () => {
-  it('only files of a format that says so are compared, and a file imported alone is read whole', async () => {
+  it('the files of a format that says so are compared; a file imported alone is read whole', async () => {
     const p = writeResumedProject();
-    expect(await conversationsElsewhere([p.first])).toEqual(new Map());
-    expect(await conversationsElsewhere([p.first, p.resumed, join(p.folder, 'gone.jsonl')])).toEqual(new Map([[p.first, { file: p.resumed, copy: false }]]));
+    expect(await planImport([p.first])).toEqual({ formats: new Map(), elsewhere: new Map() });
+    const plan = await planImport([p.first, p.resumed, join(p.folder, 'gone.jsonl'), p.other]);
+    expect(plan.elsewhere).toEqual(new Map([[p.first, { file: p.resumed, copy: false }]]));
+    // Each file's format is told once, for its import too; a file that cannot be read is left to its own import to say.
+    expect(plan.formats).toEqual(new Map([p.first, p.resumed, p.other].map((f) => [f, 'claude-code'])));
   });
 });
