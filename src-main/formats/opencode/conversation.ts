@@ -67,11 +67,12 @@ class SessionReader {
     this.role = typeof m.role === 'string' ? m.role : null;
     this.messageID = str(m.id) ?? null;
     this.userLine = line;
-    if (this.messageID && this.isUndone(this.messageID) && this.reverted?.partID === undefined) return;
+    this.summary = this.role === 'assistant' && m.summary === true;
+    // An undone message is said by its parts.
+    if (this.messageID && this.isUndone(this.messageID)) return;
     if (this.role === 'assistant' && isRec(m.error)) {
       this.tally.add(`model reply that ended in an error (${str(m.error.name) ?? 'unnamed'})`, line, 'the call to the model failed or was stopped (opencode kept what came before); its tool calls that ran are imported');
     }
-    this.summary = this.role === 'assistant' && m.summary === true;
   }
 
   part(p: Rec, line: number): void {

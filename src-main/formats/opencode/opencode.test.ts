@@ -167,6 +167,14 @@ describe('opencode.db (1.2 and later)', () => {
     expect(report.skipped.map((s) => s.what)).toContain('9 × part the person undid (/undo)');
   });
 
+  it('an /undo to a part keeps the parts of that message before it', async () => {
+    const db = join(data, 'opencode.db');
+    writeOpencodeDatabase(db, opencodeSessions(), { [MAIN]: { messageID: 'msg_a0003', partID: 'prt_a0011' } });
+    const report = await importPath(`${db}#${MAIN}`);
+    expect(trajectory('opencode · Why').nodes.slice(1).map((n) => JSON.parse(n.action).name as string)).toEqual(['bash', 'read']);
+    expect(report.skipped.map((s) => s.what)).toContain('7 × part the person undid (/undo)');
+  });
+
   it("a database of opencode 2, or another program's, is refused with what it holds", () => {
     const v2 = join(dir, 'v2.db');
     const w = new Database(v2);
