@@ -105,6 +105,8 @@ const LOOKALIKES: readonly LookalikeRule[] = [
     advice: 'export the trace as OTLP JSON (an OpenTelemetry collector or Jaeger can), which Worldloom reads as otel-genai',
     matches: (k) => all(k, 'traceId', 'id', 'name') && (k.has('localEndpoint') || k.has('remoteEndpoint') || k.has('kind')),
   },
+  // Read when it starts with a session; text written above the first one (notes, a merge) hides that.
+  { what: 'an aider chat history (.aider.chat.history.md)', formatId: 'aider-chat', matches: (_k, head) => /^# aider chat started at /m.test(head) },
   {
     what: 'an Alpaca-style instruction dataset (instruction, input, output)',
     advice: 'it holds single instruction/answer pairs, not actions and what the environment returned; turn it into chat messages ({"messages": [...]}, user and assistant turns) to import it as a chat dataset',

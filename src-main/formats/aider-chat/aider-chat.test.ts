@@ -133,6 +133,11 @@ describe('aider chat history', () => {
   it('is recognised by its session header, not taken for another text format', () => {
     expect(importerFor('auto', '.aider.chat.history.md', history).id).toBe('aider-chat');
     expect(aiderChatImporter.detect('notes.md', '# Notes\n')).toBe(0);
+    // Notes written above the first session hide it from detection; the refusal names it and the reader that takes it.
+    expect(() => importerFor('auto', 'history.md', `My notes\n${history}`)).toThrow(/looks like an aider chat history \(\.aider\.chat\.history\.md\), which Worldloom reads as .*--format aider-chat/);
+    const { bundles, skipped } = runImporter(aiderChatImporter, 'history.md', `My notes\n${history}`);
+    expect(bundles).toHaveLength(3);
+    expect(skipped.map((s) => s.what)).toContain('1 line(s) before the first "# aider chat started at" header');
   });
 
   it('reads the layout aider writes: input, replies, messages of one line and of several', () => {
