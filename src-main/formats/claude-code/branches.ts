@@ -80,10 +80,9 @@ export function rewoundRecords(source: ImportSource): Rewound {
   // The conversation as Claude Code shows it: from the newest message back to the root.
   const path = chainBack(leaf, nodes, parentOf);
   if (!path) return rewound; // a parent the file lacks, or a cycle: no chain to trust
-  const up = parentOf;
   const children = new Map<string | null, Node[]>();
   for (const n of order) {
-    const parent = up(n);
+    const parent = parentOf(n);
     const list = children.get(parent);
     if (list) list.push(n);
     else children.set(parent, [n]);
@@ -102,7 +101,7 @@ export function rewoundRecords(source: ImportSource): Rewound {
     const node = nodes.get(uuid)!;
     // A rewind to the very start writes the new prompt as a root of its own, which a root the
     // harness wrote (or a continued session) also is: without a marker, roots are not compared.
-    const parent = up(node);
+    const parent = parentOf(node);
     if (!node.prompt || parent === null) continue;
     for (const sibling of children.get(parent) ?? []) {
       // A rewind replaces a prompt with a prompt: a sibling of another kind (a progress record, a
