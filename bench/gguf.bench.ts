@@ -3,7 +3,9 @@
 // - decode tokens/s against transformers (PyTorch, CPU), greedy, same prompt ids, same thread
 //   count, identical tokens required (f32 file, F32 key/value cache); goal ≥ 3×
 // - prompt reading tokens/s beside it, against transformers' (goal ≥ 1×: a world model's prompt is
-//   the whole history, so reading it is most of a step) and the ONNX engine's
+//   the whole history, so reading it is most of a step) and the ONNX engine's, for the f32 file and
+//   for the bf16 and q8_0 files (llama.cpp's CPU routed-expert product has no tiled f32 kernel;
+//   bf16 and q8_0 have denser dot products: docs/models.md, "Prompt reading")
 // - prompt reading at each batch size llama.cpp could be given (n_batch, which node-llama-cpp
 //   also makes the micro-batch n_ubatch) against the engine's default (PROMPT_BATCH)
 // - decode against the ONNX engine's fp32 folder, when there is one (the faster engine is the
@@ -91,7 +93,7 @@ function realDimsCheckpoint(scratch: string): string {
   return hf;
 }
 
-function convert(hf: string, out: string, type: 'f32' | 'q8_0'): string {
+function convert(hf: string, out: string, type: 'f32' | 'bf16' | 'q8_0'): string {
   const result = spawnSync(PYTHON, ['-m', 'qwen35.convert', '--to', 'gguf', '--from', hf, '--out', out, '--type', type], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -216,6 +218,7 @@ export const ggufSuite: BenchSuite = {
     try {
       const f32 = custom ? convert(hf, join(scratch, 'model-f32.gguf'), 'f32') : tinyGguf('f32');
       const q8 = custom ? convert(hf, join(scratch, 'model-q8_0.gguf'), 'q8_0') : tinyGguf('q8_0');
+      const bf16 = custom ? convert(hf, join(scratch, 'model-bf16.gguf'), 'bf16') : tinyGguf('bf16');
 
       const engine = await GgufEngine.load(f32, { device: 'cpu', threads: THREADS, sequences: 1, prefixReuse: false, contextLength: 4096 });
       let ours: Run[];
@@ -230,6 +233,8 @@ export const ggufSuite: BenchSuite = {
       }
       const quantised = await GgufEngine.load(q8, { device: 'cpu', threads: THREADS, sequences: 1, prefixReuse: false, contextLength: 4096 });
       const q8Runs = await runs(quantised, prompt).finally(() => quantised.dispose());
+      const halved = await GgufEngine.load(bf16, { device: 'cpu', threads: THREADS, sequences: 1, prefixReuse: false, contextLength: 4096 });
+      const bf16Runs = await runs(halved, prompt).finally(() => halved.dispose());
       const theirs = transformersPeerRuns(hf, prompt, { tokens: DECODE_TOKENS, threads: THREADS, rounds: ROUNDS }).map((round) => ({
         tokens: round.tokens, prefillMs: round.prefillMs, tokensPerSecond: round.decodeTokensPerSecond,
       }));
@@ -272,6 +277,20 @@ export const ggufSuite: BenchSuite = {
         note: `transformers ${theirRead.toFixed(1)} tok/s (to its first token); a ${prompt.length}-token prompt, ${THREADS} thread each, ` +
           `medians of ${ROUNDS} runs; decode beside it: GGUF ${oursRate.toFixed(1)} tok/s, transformers ${theirRate.toFixed(1)} tok/s`,
       });
+      for (const [type, typeRuns] of [['bf16', bf16Runs], ['q8_0', q8Runs]] as const) {
+        const read = median(typeRuns.map((run) => readRate(prompt, run)));
+        figures.push({
+          name: `GGUF ${label}${type} prompt reading tokens/s vs transformers (fp32)`,
+          value: read,
+          unit: 'tok/s',
+          ratio: read / theirRead,
+          goal: 1,
+          higherIsBetter: true,
+          note: `transformers ${theirRead.toFixed(1)} tok/s, the f32 file ${oursRead.toFixed(1)} tok/s; decode ` +
+            `${median(typeRuns.map((run) => run.tokensPerSecond)).toFixed(1)} tok/s; ${type} tokens ` +
+            `${same(typeRuns[0]!.tokens, ours[0]!.tokens) ? 'equal to' : 'differ from (rounded weights)'} f32's`,
+        });
+      }
       figures.push(...(await promptBatchFigures(f32, prompt, label)));
       const q8Rate = median(q8Runs.map((run) => run.tokensPerSecond));
       figures.push({

@@ -22,7 +22,7 @@ import type { BenchSuite, Figure } from './bench';
 import { BENCH_PYTHON } from './transformers-peer';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TYPES: QuantType[] = ['f16', 'q8_0', 'q6_k', 'q5_k_m', 'q4_k_m'];
+const TYPES: QuantType[] = ['f16', 'bf16', 'q8_0', 'q6_k', 'q5_k_m', 'q4_k_m'];
 const THREADS = 2;
 const PROMPT_TOKENS = 256;
 const DECODE_TOKENS = 64;

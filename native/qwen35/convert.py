@@ -2,7 +2,7 @@
 builder writes for qwen3_5_moe, with our own graph writer.
 
 Usage: python -m qwen35.convert [--to onnx] --from HF_DIR --out DIR [--precision fp32|fp16|int4] [--layout tokens|embeds] [--no-check]
-       python -m qwen35.convert --to gguf --from HF_DIR --out FILE.gguf [--type f32|f16|q8_0|q4_k_m|q5_k_m|q6_k]
+       python -m qwen35.convert --to gguf --from HF_DIR --out FILE.gguf [--type f32|f16|bf16|q8_0|q4_k_m|q5_k_m|q6_k]
 
 --layout tokens writes the text-only decoder (input_ids, 2-D position_ids; what the builder writes
 with exclude_embeds=false); --layout embeds writes the builder's default for the multimodal model
@@ -207,7 +207,7 @@ def main(argv=None) -> int:
     parser.add_argument("--to", default="onnx", help="onnx (default: an onnxruntime-genai folder) or gguf (one llama.cpp file)")
     parser.add_argument("--from", dest="source", required=True, type=Path, help="Hugging Face checkpoint folder")
     parser.add_argument("--out", required=True, type=Path, help="folder to write (onnx) or FILE.gguf (gguf)")
-    parser.add_argument("--type", dest="gguf_type", default=None, help="gguf only: f32 (default), f16, q8_0, or q4_k_m, q5_k_m, q6_k (quantised by the llama.cpp node-llama-cpp ships)")
+    parser.add_argument("--type", dest="gguf_type", default=None, help="gguf only: f32 (default), f16, bf16, q8_0, or q4_k_m, q5_k_m, q6_k (quantised by the llama.cpp node-llama-cpp ships)")
     parser.add_argument("--precision", default=None, help="onnx only: fp32 (default), fp16 or int4")
     parser.add_argument("--layout", default=None, help="onnx only: tokens (input_ids, default) or embeds (inputs_embeds + embedding.onnx)")
     parser.add_argument("--no-check", action="store_true", help="skip the onnxruntime-vs-transformers check")
@@ -217,7 +217,7 @@ def main(argv=None) -> int:
         return 2
     if args.to == "gguf":
         if args.precision is not None or args.layout is not None:
-            print("convert: --precision and --layout are for --to onnx; a GGUF takes --type f32|f16|q8_0|q4_k_m|q5_k_m|q6_k", file=sys.stderr)
+            print("convert: --precision and --layout are for --to onnx; a GGUF takes --type f32|f16|bf16|q8_0|q4_k_m|q5_k_m|q6_k", file=sys.stderr)
             return 2
         return main_gguf(args)
     if args.gguf_type is not None:

@@ -1,6 +1,6 @@
 """Write a Qwen3.5-MoE checkpoint (Hugging Face layout) as one GGUF file for llama.cpp's `qwen35moe`.
 
-Usage (through convert.py): convert.py --to gguf --from HF_DIR --out FILE.gguf [--type f32|f16|q8_0|q4_k_m|q5_k_m|q6_k]
+Usage (through convert.py): convert.py --to gguf --from HF_DIR --out FILE.gguf [--type f32|f16|bf16|q8_0|q4_k_m|q5_k_m|q6_k]
 
 The file is written with the `gguf` package's writer, one tensor at a time (read from the
 safetensors, transformed, written, dropped), so peak memory stays near the largest single tensor.
@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-GGUF_TYPES = ("f32", "f16", "q8_0")
+GGUF_TYPES = ("f32", "f16", "q8_0", "bf16")
 # K-quants: written as f16 here, then quantised by the llama.cpp node-llama-cpp ships
 # (`worldloom quantize`, src-main/engine/gguf/quantize.ts), which picks per-tensor types as
 # llama-quantize does.
@@ -561,6 +561,9 @@ def storage_type(planned: Planned, gguf_type: str):
         return Q.F32
     if gguf_type == "f16":
         return Q.F16
+    # bf16 keeps f32's exponent range: a model trained and released in bf16 is stored exactly.
+    if gguf_type == "bf16":
+        return Q.BF16
     # q8_0 packs blocks of 32 along a row; a row of another length stays f16.
     return Q.Q8_0 if planned.shape[-1] % 32 == 0 else Q.F16
 
@@ -607,7 +610,7 @@ def convert_gguf(hf_dir: Path, out: Path, gguf_type: str = "f32", log: Callable[
     writer = gguf.GGUFWriter(partial, ARCH)
     writer.add_type(gguf.GGUFType.MODEL)
     writer.add_name(hf_dir.resolve().name)
-    writer.add_file_type({"f32": gguf.LlamaFileType.ALL_F32, "f16": gguf.LlamaFileType.MOSTLY_F16, "q8_0": gguf.LlamaFileType.MOSTLY_Q8_0}[gguf_type])
+    writer.add_file_type({"f32": gguf.LlamaFileType.ALL_F32, "f16": gguf.LlamaFileType.MOSTLY_F16, "q8_0": gguf.LlamaFileType.MOSTLY_Q8_0, "bf16": gguf.LlamaFileType.MOSTLY_BF16}[gguf_type])
     writer.add_quantization_version(gguf.GGML_QUANT_VERSION)
     writer.add_context_length(d.context)
     writer.add_embedding_length(d.hidden)

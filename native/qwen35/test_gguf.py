@@ -210,12 +210,12 @@ def test_conditional_form_writes_the_same_text_model(checkpoints, f32_file, tmp_
         np.testing.assert_array_equal(conditional[name][1], values, err_msg=name)
 
 
-@pytest.mark.parametrize("gguf_type", ["f16", "q8_0"])
+@pytest.mark.parametrize("gguf_type", ["f16", "bf16", "q8_0"])
 def test_smaller_types_store_rounded_weights_and_keep_norms_f32(f32_file, checkpoints, tmp_path, gguf_type):
     exact = tensors(gguf.GGUFReader(f32_file))
     smaller = tensors(gguf.GGUFReader(convert_gguf(checkpoints["causal"], tmp_path / f"m-{gguf_type}.gguf", gguf_type)))
     Q = gguf.GGMLQuantizationType
-    want = Q.F16 if gguf_type == "f16" else Q.Q8_0
+    want = {"f16": Q.F16, "bf16": Q.BF16, "q8_0": Q.Q8_0}[gguf_type]
     assert smaller["blk.1.ffn_gate_exps.weight"][0] == want
     assert smaller["blk.1.attn_qkv.weight"][0] == want
     assert smaller["token_embd.weight"][0] == want
@@ -225,8 +225,8 @@ def test_smaller_types_store_rounded_weights_and_keep_norms_f32(f32_file, checkp
         np.testing.assert_array_equal(smaller[name][1], exact[name][1], err_msg=name)
     for name, (_, values) in exact.items():
         got = smaller[name][1]
-        # fp16 rounds at 2^-11 of the value; q8_0 at 1/127 of each block of 32's largest value.
-        bound = np.abs(values).max() * (2.0**-11 if gguf_type == "f16" else 1 / 127)
+        # fp16 rounds at 2^-11 of the value, bf16 at 2^-8; q8_0 at 1/127 of each block of 32's largest value.
+        bound = np.abs(values).max() * {"f16": 2.0**-11, "bf16": 2.0**-8, "q8_0": 1 / 127}[gguf_type]
         assert np.abs(got - values).max() <= bound, name
 
 

@@ -25,7 +25,7 @@ export function ggufFixtureUnavailable(): string | null {
 }
 
 /** The tiny checkpoint as a GGUF of `type`, converted once per checkpoint and converter version. */
-export function tinyGguf(type: 'f32' | 'f16' | 'q8_0' = 'f32'): string {
+export function tinyGguf(type: 'f32' | 'f16' | 'bf16' | 'q8_0' = 'f32'): string {
   const why = ggufFixtureUnavailable();
   if (why) throw new Error(`The GGUF fixture cannot be made: ${why}.`);
   const hash = createHash('sha256');
@@ -45,7 +45,7 @@ export function tinyGguf(type: 'f32' | 'f16' | 'q8_0' = 'f32'): string {
 }
 
 /** Runs the project's converter (--to gguf) on a Hugging Face checkpoint folder. */
-export function convertToGguf(hfDir: string, out: string, type: 'f32' | 'f16' | 'q8_0' = 'f32'): string {
+export function convertToGguf(hfDir: string, out: string, type: 'f32' | 'f16' | 'bf16' | 'q8_0' = 'f32'): string {
   const result = spawnSync(PYTHON, ['-m', 'qwen35.convert', '--to', 'gguf', '--from', hfDir, '--out', out, '--type', type], {
     cwd: ROOT,
     encoding: 'utf8',

@@ -57,6 +57,15 @@ describe('quantising a GGUF file with the shipped llama.cpp', () => {
     expect((await greedyTokens(q4.path)).length).toBeGreaterThan(0);
   }, 300_000);
 
+  it.skipIf(!existsSync(NANO))('writes a BF16 file (llama_ftype 32) that opens and decodes', async () => {
+    const bf16 = await quantizeGguf(NANO, join(folder, 'nano-bf16.gguf'), 'bf16', { threads: 1 });
+    const info = await readGgufFileInfo(bf16.path, { readTensorInfo: true });
+    expect(info.metadata.general.file_type).toBe(32);
+    // ggml type 30 is BF16: the matrices are stored in it, the norms stay f32.
+    expect(info.tensorInfo!.find((tensor) => tensor.name === 'blk.0.ffn_gate_exps.weight')?.ggmlType).toBe(30);
+    expect((await greedyTokens(bf16.path)).length).toBeGreaterThan(3);
+  }, 300_000);
+
   it('refuses a file that is not GGUF with llama.cpp reason, writing nothing', async () => {
     const bad = join(folder, 'notes.gguf');
     writeFileSync(bad, 'these are notes, not weights');

@@ -1,4 +1,4 @@
-// Quantising a GGUF file (Q4_K_M, Q5_K_M, Q6_K, Q8_0, F16, F32) with the llama.cpp library that
+// Quantising a GGUF file (Q4_K_M, Q5_K_M, Q6_K, Q8_0, F16, BF16, F32) with the llama.cpp library that
 // node-llama-cpp already ships: its shared libllama exports llama_model_quantize, which its
 // JavaScript addon does not expose, so it is called through koffi (an FFI with prebuilt
 // binaries) instead of a second copy of llama.cpp or a compiler on the user's machine.
@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 const require = createRequire(import.meta.url);
 
 /** The quantisation types offered, by the name people use, with llama.cpp's llama_ftype number. */
-export const QUANT_TYPES = { q4_k_m: 15, q5_k_m: 17, q6_k: 18, q8_0: 7, f16: 1, f32: 0 } as const;
+export const QUANT_TYPES = { q4_k_m: 15, q5_k_m: 17, q6_k: 18, q8_0: 7, f16: 1, bf16: 32, f32: 0 } as const;
 export type QuantType = keyof typeof QUANT_TYPES;
 
 export function isQuantType(name: string): name is QuantType {
