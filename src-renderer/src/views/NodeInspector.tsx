@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
+import type { NodeRecord, TrajectoryRecord } from '../../../src-main/common/trajectory/model';
 import { nodeRecord, retryNode, useNodeError, useNodeRecord } from '../state/node-records';
 import { useUiStore } from '../state/workspace-actions';
 import { AddStepForm } from './inspector/AddStepForm';
@@ -69,7 +70,7 @@ export function NodeInspector() {
   // so `t` finds the tag field at once and what is typed next never reaches the tree's keys.
   const marks = tree.byId.get(selectedId);
   const curation = marks && (
-    <CurationBar key={`marks-${selectedId}`} id={selectedId} marks={marks} note={node && !behind ? node.curation.note : null} />
+    <CurationBar id={selectedId} marks={marks} note={node && !behind ? node.curation.note : null} />
   );
   if (!node && error && shownId)
     return (
@@ -90,70 +91,98 @@ export function NodeInspector() {
         <p className="muted">Loading the node…</p>
       </div>
     );
-  const isRoot = node.parentId === null;
   return (
     <div className="inspector" aria-label="Node inspector" aria-busy={behind}>
-      <div className="inspector-head" inert={behind}>
-        <span className={`badge origin-${node.origin}`} data-testid="node-origin">
-          {node.origin}
-        </span>
-        <span className="muted">
-          {isRoot ? 'initial state' : `step ${node.depth}`} · {trajectory.domain}
-        </span>
-        {node.editedFromId && (
-          <button className="link" onClick={() => revealNode(node.editedFromId!)}>
-            edited from the original
-          </button>
-        )}
-        <NodeActions node={node} />
-      </div>
+      <InspectorHead node={node} domain={trajectory.domain} behind={behind} />
       {curation}
-      <AgentLine node={node} />
-      <PerturbationLine node={node} />
-      <div className="inspector-body" inert={behind}>
-      {editing === node.id ? (
-        <Suspense fallback={<p className="muted">Loading the editor…</p>}>
-          <StateEditor node={node} domain={trajectory.domain} />
-        </Suspense>
-      ) : (
-        <>
-          {isRoot && trajectory.systemPrompt && (
-            <details>
-              <summary>Environment description</summary>
-              <pre className="text">{trajectory.systemPrompt}</pre>
-            </details>
-          )}
-          {isRoot && <DescriptionEditor key={`description-${trajectory.id}`} trajectory={trajectory} />}
-          {!isRoot && (
-            <>
-              <h3>Action</h3>
-              <ActionText action={node.action} />
-            </>
-          )}
-          {node.reasoning && (
-            <details>
-              <summary>Reasoning</summary>
-              <pre className="text">{node.reasoning}</pre>
-            </details>
-          )}
-          <StateView node={node} domain={trajectory.domain} columns={recording?.cols} />
-        </>
-      )}
-      {node.parentId === null && <WorldSpecForm key={`world-${trajectory.id}`} trajectory={trajectory} />}
-      {Array.isArray(node.provenance.worldSpecContradictions) && (
-        <p className="error" data-testid="world-spec-contradictions">
-          Contradicts the world specification: {(node.provenance.worldSpecContradictions as { message: string }[]).map((c) => c.message).join('; ')}
-        </p>
-      )}
-      <SimulatePanel key={`sim-${node.id}`} node={node} />
-      {node.parentId !== null && <PerturbPanel key={`perturb-${node.id}`} node={node} domain={trajectory.domain} />}
-      {(node.origin === 'simulated' || node.origin === 'perturbed' || node.origin === 'agent') && <ExactPrompt key={`prompt-${node.id}`} nodeId={node.id} />}
-      <details>
-        <summary>Provenance</summary>
-        <pre className="text small">{JSON.stringify({ createdAt: node.createdAt, ...node.provenance }, null, 2)}</pre>
-      </details>
-      <AddStepForm key={`step-${node.id}`} parentId={node.id} />
-      </div>
+      <InspectorBody node={node} trajectory={trajectory} editing={editing === node.id} behind={behind} columns={recording?.cols} />
     </div>
   );
 }
+
+/**
+ * The shown node's head and body are memoized on that node: while the selection moves through
+ * the tree faster than the inspector follows, each move re-renders only the curation bar, not
+ * the simulate and perturb forms below it, so a keypress in a large tree stays within a frame.
+ */
+const InspectorHead = memo(function InspectorHead({ node, domain, behind }: { node: NodeRecord; domain: string; behind: boolean }) {
+  const isRoot = node.parentId === null;
+  return (
+    <div className="inspector-head" inert={behind}>
+      <span className={`badge origin-${node.origin}`} data-testid="node-origin">
+        {node.origin}
+      </span>
+      <span className="muted">
+        {isRoot ? 'initial state' : `step ${node.depth}`} · {domain}
+      </span>
+      {node.editedFromId && (
+        <button className="link" onClick={() => revealNode(node.editedFromId!)}>
+          edited from the original
+        </button>
+      )}
+      <NodeActions node={node} />
+    </div>
+  );
+});
+
+interface BodyProps {
+  node: NodeRecord;
+  trajectory: TrajectoryRecord;
+  editing: boolean;
+  behind: boolean;
+  columns: number | undefined;
+}
+
+const InspectorBody = memo(function InspectorBody({ node, trajectory, editing, behind, columns }: BodyProps) {
+  const isRoot = node.parentId === null;
+  return (
+    <>
+      <AgentLine node={node} />
+      <PerturbationLine node={node} />
+      <div className="inspector-body" inert={behind}>
+        {editing ? (
+          <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+            <StateEditor node={node} domain={trajectory.domain} />
+          </Suspense>
+        ) : (
+          <>
+            {isRoot && trajectory.systemPrompt && (
+              <details>
+                <summary>Environment description</summary>
+                <pre className="text">{trajectory.systemPrompt}</pre>
+              </details>
+            )}
+            {isRoot && <DescriptionEditor key={`description-${trajectory.id}`} trajectory={trajectory} />}
+            {!isRoot && (
+              <>
+                <h3>Action</h3>
+                <ActionText action={node.action} />
+              </>
+            )}
+            {node.reasoning && (
+              <details>
+                <summary>Reasoning</summary>
+                <pre className="text">{node.reasoning}</pre>
+              </details>
+            )}
+            <StateView node={node} domain={trajectory.domain} columns={columns} />
+          </>
+        )}
+        {node.parentId === null && <WorldSpecForm key={`world-${trajectory.id}`} trajectory={trajectory} />}
+        {Array.isArray(node.provenance.worldSpecContradictions) && (
+          <p className="error" data-testid="world-spec-contradictions">
+            Contradicts the world specification: {(node.provenance.worldSpecContradictions as { message: string }[]).map((c) => c.message).join('; ')}
+          </p>
+        )}
+        <SimulatePanel key={`sim-${node.id}`} node={node} />
+        {node.parentId !== null && <PerturbPanel key={`perturb-${node.id}`} node={node} domain={trajectory.domain} />}
+        {(node.origin === 'simulated' || node.origin === 'perturbed' || node.origin === 'agent') && <ExactPrompt key={`prompt-${node.id}`} nodeId={node.id} />}
+        <details>
+          <summary>Provenance</summary>
+          <pre className="text small">{JSON.stringify({ createdAt: node.createdAt, ...node.provenance }, null, 2)}</pre>
+        </details>
+        <AddStepForm key={`step-${node.id}`} parentId={node.id} />
+      </div>
+    </>
+  );
+});

@@ -9,6 +9,13 @@ import type { TreeNode } from '../../state/tree-rows';
 export function CurationBar({ id, marks, note }: { id: string; marks: Pick<TreeNode, 'starred' | 'rating' | 'tags'>; note: string | null }) {
   const { starred, rating, tags } = marks;
   const [tag, setTag] = useState('');
+  // A tag half typed belongs to the node it was typed for. The bar itself stays mounted as the
+  // selection moves: rebuilding its fields for every node passed costs a frame in a large tree.
+  const [tagFor, setTagFor] = useState(id);
+  if (tagFor !== id) {
+    setTagFor(id);
+    setTag('');
+  }
   return (
     <section className="curation" aria-label="Curation">
       <div className="curation-row">
@@ -57,13 +64,13 @@ export function CurationBar({ id, marks, note }: { id: string; marks: Pick<TreeN
       {note === null ? (
         <textarea aria-label="Note" placeholder="Loading the note…" rows={1} disabled />
       ) : (
-        <NoteField key={note} id={id} note={note} />
+        <NoteField key={`${id}:${note}`} id={id} note={note} />
       )}
     </section>
   );
 }
 
-/** The note, saved when the field loses focus; keyed by the saved note so an undo shows through. */
+/** The note, saved when the field loses focus; keyed by the node and its saved note so an undo shows through. */
 function NoteField({ id, note }: { id: string; note: string }) {
   const [draft, setDraft] = useState(note);
   return (

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, memo, Suspense, useEffect } from 'react';
 import { createPortal } from 'react-dom';
 import { followTreeForAgreement, openSiblings, setAgreementList, useSiblings, visitUnsureState } from '../../state/siblings';
 import { useUiStore } from '../../state/workspace-actions';
@@ -13,8 +13,9 @@ const SiblingsView = lazy(() => import('./SiblingsView'));
  * In the tree's header: where the model is unsure. A button opens the states whose samples of
  * one action agree least (filtered by a threshold, least agreement first); another shows the
  * samples of the selected step side by side. Keeps the agreement in step with the tree.
+ * Memoized: it reads the stores itself, so the tree's re-render on every scroll step skips it.
  */
-export function AgreementBar() {
+export const AgreementBar = memo(function AgreementBar() {
   const rows = useSiblings((s) => s.rows);
   const listOpen = useSiblings((s) => s.listOpen);
   const maxAgreement = useSiblings((s) => s.maxAgreement);
@@ -103,4 +104,4 @@ export function AgreementBar() {
         )}
     </>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore, type MouseEvent } from 'react';
+import { memo, type MouseEvent, useEffect, useRef, useSyncExternalStore } from 'react';
 import { deleteNode } from '../../state/cleanup-actions';
 import { startEditing } from '../../state/curation-actions';
 import { resamplePath } from '../../state/simulation';
@@ -23,8 +23,8 @@ export function openTreeRowMenu(e: MouseEvent): void {
   setOpened({ nodeId, x: e.clientX, y: e.clientY });
 }
 
-/** A row's actions on right-click: delete (with what follows), copy its id, edit its state. */
-export function TreeRowMenu() {
+/** A row's actions on right-click: delete (with what follows), copy its id, edit its state. Memoized: the tree's scroll re-renders skip it. */
+export const TreeRowMenu = memo(function TreeRowMenu() {
   const menu = useSyncExternalStore(
     (l) => {
       listeners.add(l);
@@ -80,4 +80,4 @@ export function TreeRowMenu() {
       )}
     </div>
   );
-}
+});
