@@ -29,6 +29,26 @@ export interface ImportSource {
   session?: string;
 }
 
+/**
+ * Lines a reader built from something that is not text (Parquet rows, an agent's database) as a
+ * source: read line by line; a caller that asks for the whole text gets the head (64 KiB) that
+ * format detection needs, never the whole of it.
+ */
+export function builtLinesSource(name: string, lines: readonly SourceLine[]): ImportSource {
+  return {
+    name,
+    lines: () => lines,
+    text: () => {
+      let head = '';
+      for (const line of lines) {
+        if (head.length >= 64 * 1024) break;
+        head += `${line.text}\n`;
+      }
+      return head;
+    },
+  };
+}
+
 const CHUNK = 4 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);

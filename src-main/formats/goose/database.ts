@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { SessionInFile } from '../format';
 import { ImportFormatError } from '../../parsing/import-item';
 import { MAX_IMPORT_BYTES, MAX_LINE_BYTES } from '../../parsing/json-limits';
-import type { ImportSource, SourceLine } from '../../parsing/sources';
+import { builtLinesSource, type ImportSource, type SourceLine } from '../../parsing/sources';
 import { openDatabase } from '../../store/workspace-access';
 
 /** A goose tool result as serde writes it (compact, so this is exactly what it writes, and never appears inside a string, where quotes are escaped). */
@@ -176,17 +176,5 @@ export async function gooseDatabaseSource(path: string, name: string, session: s
   } finally {
     db.close();
   }
-  return {
-    name,
-    lines: () => lines,
-    // Read line by line only; a caller that asks for the whole text gets the head it needs.
-    text: () => {
-      let head = '';
-      for (const line of lines) {
-        if (head.length >= 64 * 1024) break;
-        head += `${line.text}\n`;
-      }
-      return head;
-    },
-  };
+  return builtLinesSource(name, lines);
 }

@@ -5,7 +5,7 @@
 // opencode itself does when it reads a row. Bounded by what they decode to, as every import is.
 import { ImportFormatError } from '../../parsing/import-item';
 import { MAX_IMPORT_BYTES, MAX_LINE_BYTES } from '../../parsing/json-limits';
-import type { ImportSource, SourceLine } from '../../parsing/sources';
+import { builtLinesSource, type ImportSource, type SourceLine } from '../../parsing/sources';
 
 export type Rec = Record<string, unknown>;
 export const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,19 +52,7 @@ export class RecordLines {
 
   /** The lines as a source; a caller that asks for the whole text gets the head it needs. */
   source(): ImportSource {
-    const lines = this.lines;
-    return {
-      name: this.name,
-      lines: () => lines,
-      text: () => {
-        let head = '';
-        for (const line of lines) {
-          if (head.length >= 64 * 1024) break;
-          head += `${line.text}\n`;
-        }
-        return head;
-      },
-    };
+    return builtLinesSource(this.name, this.lines);
   }
 }
 

@@ -5,7 +5,7 @@
 // row becomes its own line; nothing is ever joined into one string.
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, snappyUncompress } from 'hyparquet';
 import { ImportFormatError } from '../../parsing/import-item';
-import type { ImportSource, SourceLine } from '../../parsing/sources';
+import { builtLinesSource, type ImportSource, type SourceLine } from '../../parsing/sources';
 import { MAX_IMPORT_BYTES, MAX_LINE_BYTES, importLimitHint, rowsAllowed } from '../../parsing/json-limits';
 
 /** Rows written out between two chances for other requests to run. */
@@ -103,17 +103,5 @@ export async function parquetChatLines(path: string, name: string, limits: Parqu
     // Let other requests in between row groups.
     await new Promise((next) => setImmediate(next));
   }
-  return {
-    name,
-    lines: () => lines,
-    // Parsed line by line only; a caller that asks for the whole text gets the head it needs.
-    text: () => {
-      let head = '';
-      for (const line of lines) {
-        if (head.length >= 64 * 1024) break;
-        head += `${line.text}\n`;
-      }
-      return head;
-    },
-  };
+  return builtLinesSource(name, lines);
 }
