@@ -1,8 +1,10 @@
 // Agent sessions written at bench time, laid out where each agent keeps them under a Linux
 // home folder: Claude Code (~/.claude/projects), Codex (~/.codex/sessions), Gemini CLI
 // (~/.gemini/tmp), Qwen Code (~/.qwen/projects), Roo Code (VS Code's global storage, the
-// Cline task format), goose (~/.local/share/goose/sessions, its .jsonl files) and opencode
-// (~/.local/share/opencode/storage, a file per session, message and part), in each one's own file
+// Cline task format), goose (~/.local/share/goose/sessions, its .jsonl files), opencode
+// (~/.local/share/opencode/storage, a file per session, message and part), Kimi CLI
+// (~/.kimi/sessions), GitHub Copilot CLI (~/.copilot/session-state) and aider (a
+// .aider.chat.history.md in a project folder under the home folder), in each one's own file
 // shape, with shell calls and outputs of realistic sizes, until they weigh what was asked for.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,8 +19,8 @@ export interface GeneratedSessions {
   toolCalls: number;
 }
 
-/** Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code (Cline's format), goose, opencode: each in turn. */
-const AGENTS = 7;
+/** Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code (Cline's format), goose, opencode, Kimi CLI, Copilot CLI, aider: each in turn. */
+const AGENTS = 10;
 
 const output = (n: number, size: number) => `line ${n}: ${'ok '.repeat(Math.max(1, Math.floor(size / 3)))}`.slice(0, size);
 
@@ -101,6 +103,48 @@ function gooseSession(s: number, calls: number, outputBytes: number): string {
   return lines.join('\n') + '\n';
 }
 
+function kimiSession(s: number, calls: number, outputBytes: number): string {
+  const lines = [
+    JSON.stringify({ role: '_system_prompt', content: `You are Kimi CLI.\n\n## Working Directory\n\nThe current working directory is \`/home/dev/project-${s % 20}\`.` }),
+    JSON.stringify({ role: '_checkpoint', id: 0 }),
+    JSON.stringify({ role: 'user', content: `Task ${s}: why is the service slow?` }),
+  ];
+  for (let c = 0; c < calls; c++) {
+    const id = `Shell:${c}`;
+    lines.push(JSON.stringify({ role: 'assistant', content: [{ type: 'think', think: 'Look at the logs.' }], tool_calls: [{ type: 'function', id, function: { name: 'Shell', arguments: JSON.stringify({ command: `tail -n ${c + 10} app.log` }) } }] }));
+    lines.push(JSON.stringify({ role: 'tool', content: [{ type: 'text', text: '<system>Command executed successfully.</system>' }, { type: 'text', text: output(c, outputBytes) }], tool_call_id: id }));
+    lines.push(JSON.stringify({ role: '_usage', token_count: 1000 + c }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+function copilotSession(s: number, calls: number, outputBytes: number): string {
+  let n = 0;
+  const ev = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id: `e${s}-${++n}`, timestamp: '2026-01-01T00:00:00.000Z', parentId: n > 1 ? `e${s}-${n - 1}` : null });
+  const lines = [
+    ev('session.start', { sessionId: `copilot-${s}`, version: 1, producer: 'copilot-agent', copilotVersion: '1.0.7', startTime: '2026-01-01T00:00:00.000Z', context: { cwd: `/home/dev/project-${s % 20}` } }),
+    ev('user.message', { content: `Task ${s}: what does the config set?`, attachments: [] }),
+  ];
+  for (let c = 0; c < calls; c++) {
+    const id = `toolu_${s}_${c}`;
+    lines.push(ev('assistant.message', { messageId: `m${c}`, content: '', toolRequests: [{ toolCallId: id, name: 'bash', arguments: { command: `cat conf-${c}.yaml`, description: 'Read config' } }] }));
+    lines.push(ev('tool.execution_start', { toolCallId: id, toolName: 'bash', arguments: { command: `cat conf-${c}.yaml`, description: 'Read config' } }));
+    lines.push(ev('tool.execution_complete', { toolCallId: id, success: true, result: { content: output(c, outputBytes) } }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** aider's history of one session: each reply an applied SEARCH/REPLACE edit, its output the file's new text in the reply. */
+function aiderSession(s: number, calls: number, outputBytes: number): string {
+  const start = new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString().slice(0, 19).replace('T', ' ');
+  const lines = ['', `# aider chat started at ${start}`, '', '> aider --model sonnet  ', '> Aider v0.86.1  ', ''];
+  for (let c = 0; c < calls; c++) {
+    lines.push(`#### task ${s}: make case ${c} pass  `, '', `Case ${c} needs the new value:`, '', `src/case_${c}.py`, '```python', '<<<<<<< SEARCH', `VALUE = ${c}`, '=======', `VALUE = ${c + 1}  # ${output(c, outputBytes - 60)}`, '>>>>>>> REPLACE', '```', '');
+    lines.push('> Tokens: 2.1k sent, 120 received.  ', `> Applied edit to src/case_${c}.py  `, '');
+  }
+  return lines.join('\n') + '\n';
+}
+
 /** opencode's session: each assistant message one step of the model, its shell calls run together (up to 5), between step markers. */
 function opencodeSession(s: number, calls: number, outputBytes: number): OpencodeSession {
   const id = `ses_bench${String(s).padStart(8, '0')}`;
@@ -149,8 +193,13 @@ export function writeGeneratedSessions(home: string, count: number, bytes: numbe
       () => join(home, '.qwen/projects', `-home-dev-project-${s % 20}`, 'chats', `qwen-${s}.jsonl`),
       () => join(home, '.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks', `task-${s}`, 'api_conversation_history.json'),
       () => join(home, '.local/share/goose/sessions', `goose-${s}.jsonl`),
+      // opencode's (kind 6) are written above.
+      () => '',
+      () => join(home, '.kimi/sessions', `md5-of-project-${s % 20}`, `kimi-${s}`, 'context.jsonl'),
+      () => join(home, '.copilot/session-state', `copilot-${s}`, 'events.jsonl'),
+      () => join(home, 'code', `aider-project-${s}`, '.aider.chat.history.md'),
     ][kind]!();
-    const text = [claudeSession, codexSession, geminiSession, qwenSession, clineSession, gooseSession][kind]!(s, calls, outputBytes);
+    const text = [claudeSession, codexSession, geminiSession, qwenSession, clineSession, gooseSession, () => '', kimiSession, copilotSession, aiderSession][kind]!(s, calls, outputBytes);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     files.push(path);

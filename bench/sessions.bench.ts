@@ -1,5 +1,6 @@
 // The sessions agents keep on disk (part of `npm run bench -- import`): at least 1,000
-// generated sessions of Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code, goose and opencode, 200 MB together
+// generated sessions of Claude Code, Codex, Gemini CLI, Qwen Code, Roo Code, goose, opencode, Kimi CLI,
+// Copilot CLI and aider, 200 MB together
 // (WL_BENCH_SESSIONS and WL_BENCH_SESSIONS_MB to change them), in a temporary home folder.
 // Listing them (finding the files and counting each one's tool calls) and importing them all
 // into a workspace, each against a raw read + JSON.parse of the same files; the import's peak
@@ -19,12 +20,17 @@ import { writeGeneratedSessions } from './generated-sessions';
 const MEMORY_LIMIT = 512 * 1024 * 1024;
 const ROUNDS = 3;
 
-/** Reads every file and parses its JSON (each line of a .jsonl, the whole of a .json): the peer. A session over many files (opencode's) is all of them. */
+/**
+ * Reads every file and parses its JSON (each line of a .jsonl, the whole of a .json): the peer. A
+ * session over many files (opencode's) is all of them. aider's markdown history has no JSON to
+ * parse: it is split into its lines, the least a reader of it does.
+ */
 function readAndParse(files: readonly string[]): number {
   let values = 0;
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    if (file.endsWith('.jsonl')) {
+    if (file.endsWith('.md')) values += text.split('\n').length;
+    else if (file.endsWith('.jsonl')) {
       for (const line of text.split('\n')) if (line) values += JSON.parse(line) ? 1 : 0;
     } else values += JSON.parse(text) ? 1 : 0;
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeSessions } from '../formats/claude-code/sessions';
 import { codexSessions } from '../formats/codex-rollout/sessions';
+import { copilotCliSessions } from '../formats/copilot-cli/sessions';
 import { geminiCliSessions } from '../formats/gemini-cli/sessions';
 import { SESSION_HOME_FILES, writeSessionHome } from '../testing/session-home';
 import { scanSession } from './count-tool-calls';
@@ -69,6 +70,17 @@ describe('counting tool calls without importing', () => {
   it('counts a call once per id when an agent rewrites the message that holds it', async () => {
     const line = (id: string) => `{"id":"m","toolCalls":[{"id":"${id}","result":[{"functionResponse":{"id":"${id}","name":"x"}}]}]}`;
     expect((await scanSession(write([line('a'), line('a'), line('b')].join('\n')), geminiCliSessions)).toolCalls).toBe(2);
+  });
+
+  it("counts Copilot CLI's calls that ran, one per tool.execution_complete, wherever toolCallId sits in its data", async () => {
+    const ev = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data, id: 'e', timestamp: '2026-04-02T09:00:00.000Z', parentId: null });
+    const text = [
+      ev('assistant.message', { content: '', toolRequests: [{ toolCallId: 't1', name: 'bash', arguments: { command: 'ls' } }, { toolCallId: 't2', name: 'view', arguments: { path: 'a' } }] }),
+      ev('tool.execution_start', { toolCallId: 't1', toolName: 'bash', arguments: { command: 'ls' } }),
+      ev('tool.execution_complete', { toolCallId: 't1', success: true, result: { content: 'a' } }),
+      ev('tool.execution_complete', { model: 'claude-sonnet-4.6', turnId: '0', toolCallId: 't2', success: true, result: { content: 'the "tool.execution_complete" event' } }),
+    ].join('\n');
+    expect((await scanSession(write(text), copilotCliSessions)).toolCalls).toBe(2);
   });
 
   it('does not count a call output, a stop reason or a mention of the word', async () => {

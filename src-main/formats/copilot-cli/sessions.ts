@@ -7,8 +7,9 @@ export const copilotCliSessions: SessionLocations = {
   agent: 'GitHub Copilot CLI',
   folders: (home) => foldersFrom(home, 'COPILOT_HOME', ['.copilot'], ['session-state']),
   files: ['*/events.jsonl', '*.jsonl'],
-  // Each call that ran ends in a tool.execution_complete event naming it by toolCallId.
-  toolCall: /"toolCallId"\s*:\s*"([^"]+)"/g,
+  // Each call that ran ends in a tool.execution_complete event naming it by toolCallId (the
+  // pattern starts at the hint, as the counting needs: a match must cover where the hint is).
+  toolCall: /"tool\.execution_complete"\s*,\s*"data"\s*:\s*\{[^{}]*?"toolCallId"\s*:\s*"([^"]+)"/g,
   toolCallHint: '"tool.execution_complete"',
   // session.start's context names the working folder; the session folder is only an id.
   project: (head) => workingDirectoryIn(head),
