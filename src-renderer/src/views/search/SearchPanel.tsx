@@ -9,8 +9,9 @@ import { plural } from '../../../../src-main/common/plural';
 /** Full-text search and filters across every trajectory in the workspace; a result opens its node. */
 export function SearchPanel() {
   const { filters, hits, truncated, searching, tags } = useUiStore((s) => s.search);
-  const selectedId = useUiStore((s) => s.selectedNodeId);
   const active = hasQuery(filters);
+  // Only results show the selection: without a search, moving through the tree leaves the panel alone.
+  const selectedId = useUiStore((s) => (active ? s.selectedNodeId : null));
 
   useEffect(() => {
     void refreshTags().catch(() => undefined);

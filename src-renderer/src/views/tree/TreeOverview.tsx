@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import type { Origin } from '../../../../src-main/common/trajectory/model';
 import { placeOfRow, type TreeNode, type TreeOrder, type TreeRows } from '../../state/tree-rows';
 
@@ -32,7 +32,9 @@ interface Props {
  * pass over the pixel lines (not the rows), so folding a 100,000-node tree redraws it in
  * well under a millisecond; scrolling only moves the viewport box.
  */
-export function TreeOverview({ rows, byId, revision, view, onJump }: Props) {
+export function TreeOverview({ rows: shownRows, byId, revision, view, onJump }: Props) {
+  // The picture follows a fold a moment later, so the frame that folds draws only the rows.
+  const rows = useDeferredValue(shownRows);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [height, setHeight] = useState(0);
   // Colours per node, looked up once per change of marks, so folding redraws from numbers only.
