@@ -32,6 +32,7 @@ interface Props {
 /** One line of the tree: fold control, origin badge, comparison with the real sibling, the action, marks. */
 export const TreeRowView = memo(function TreeRowView({ depth, childCount, expanded, node: n, top, selected, compared, siblingLabel, agreement, onSelect, onToggle }: Props) {
   const isRoot = n.parentId === null;
+  const indent = Math.min(depth, MAX_INDENT_LEVELS) * INDENT_PX;
   return (
     <div
       role="treeitem"
@@ -40,7 +41,9 @@ export const TreeRowView = memo(function TreeRowView({ depth, childCount, expand
       aria-expanded={childCount > 0 ? expanded : undefined}
       data-node-id={n.id}
       className={`tree-row${selected ? ' selected' : ''}`}
-      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, paddingLeft: 6 + Math.min(depth, MAX_INDENT_LEVELS) * INDENT_PX, ['--indent' as string]: `${Math.min(depth, MAX_INDENT_LEVELS) * INDENT_PX}px` }}
+      // The guide lines' width is set on the row itself, not as an inherited custom property, so a
+      // row that shows another node restyles only itself, not each of its children.
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT, paddingLeft: 6 + indent, backgroundSize: `${indent}px 100%` }}
       onClick={() => onSelect(n.id)}
     >
       {depth > MAX_INDENT_LEVELS && (
