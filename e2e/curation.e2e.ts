@@ -77,6 +77,13 @@ describe.skipIf(NO_CHROMIUM !== '')(`a curator in the host UI${NO_CHROMIUM}`, ()
     expect(await next.textContent()).not.toContain('★');
     await expect.poll(() => row.textContent()).toMatch(/4\/5.*shopping.*★/);
 
+    // A tag half typed belongs to its node: moving on shows the next node's marks and an empty tag field.
+    await page.getByLabel('Add a tag').fill('half');
+    await tree(page).focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => page.getByRole('button', { name: /Starred/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByLabel('Add a tag').inputValue()).toBe('');
+
     await openTrajectory(page, /term-0002/);
     await page.getByLabel('Search the workspace').fill('milk');
     const results = page.getByRole('list', { name: 'Search results' });
