@@ -24,6 +24,7 @@ export interface SecretStore {
 export class ModelSession {
   private engine: WorldModelEngine | null = null;
   private source = '';
+  private adapter: string | undefined;
   private loading = false;
 
   constructor(
@@ -39,11 +40,12 @@ export class ModelSession {
     const d = this.engine?.describe();
     const local = findLocalGgufModels();
     return {
-      loaded: d ? { ...d, recommendedSampling: new GenerationParameters(d).recommended, source: this.source } : null,
+      loaded: d ? { ...d, recommendedSampling: new GenerationParameters(d).recommended, source: this.source, ...(this.adapter ? { adapter: this.adapter } : {}) } : null,
       defaultModelPath: defaultModelPath(this.resourcesDir),
       gpuRuntime: gpuRuntimeStatus(),
       loading: this.loading,
       localGguf: local.models,
+      localGgufAdapters: local.adapters,
       localGgufUnreadable: local.unreadable,
     };
   }
@@ -55,6 +57,7 @@ export class ModelSession {
       await this.engine?.dispose();
       this.engine = next;
       this.source = spec.kind === 'openai' ? spec.baseUrl : spec.path;
+      this.adapter = spec.kind === 'gguf' ? spec.adapter : undefined;
     } finally {
       this.loading = false;
     }
@@ -71,6 +74,7 @@ export class ModelSession {
     await this.engine?.dispose();
     this.engine = null;
     this.source = '';
+    this.adapter = undefined;
     return this.state();
   }
 }

@@ -91,6 +91,8 @@ export const ModelState = z.object({
       providers: z.array(z.object({ name: z.string(), used: z.boolean(), reason: z.string() })),
       notes: z.array(z.string()),
       source: z.string(),
+      /** The GGUF LoRA adapter file applied over a .gguf model, when one is. */
+      adapter: z.string().optional(),
       /** What the model itself recommends (its generation config; for a server, reasoning-model defaults). */
       recommendedSampling: SamplingOverrides,
       reasoning: ModelReasoning,
@@ -106,6 +108,10 @@ export const ModelState = z.object({
   /** GGUF models already on this machine in LM Studio's and Ollama's folders, to open without a download. */
   localGguf: z
     .array(z.object({ path: z.string(), name: z.string(), source: z.enum(['LM Studio', 'Ollama']), bytes: z.number() }))
+    .optional(),
+  /** GGUF LoRA adapters in the same folders (general.type "adapter"), with the architecture they adapt: offered in the adapter field. */
+  localGgufAdapters: z
+    .array(z.object({ path: z.string(), name: z.string(), source: z.enum(['LM Studio', 'Ollama']), bytes: z.number(), architecture: z.string() }))
     .optional(),
   /** LM Studio's and Ollama's folders that exist but could not be read, with why each is searched and the reason. */
   localGgufUnreadable: z

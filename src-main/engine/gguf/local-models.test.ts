@@ -1,8 +1,9 @@
 // LM Studio's and Ollama's model folders laid out as those apps write them, found and named.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NANO_GGUF, writeLoraAdapter } from '../../testing/lora-fixture';
 import { OLLAMA_LINUX_SERVICE_FOLDER, findLocalGgufModels, modelFolders } from './local-models';
 
 const home = mkdtempSync(join(tmpdir(), 'worldloom-home-'));
@@ -41,8 +42,40 @@ describe('local GGUF models', () => {
     expect(found.find((m) => m.source === 'Ollama')!.bytes).toBe('GGUF weights'.length);
   });
 
+  it.skipIf(!existsSync(NANO_GGUF))('lists LoRA adapters apart from models, with the architecture they adapt, from their header', () => {
+    const place = mkdtempSync(join(tmpdir(), 'worldloom-adapters-'));
+    try {
+      const repo = join(place, '.lmstudio', 'models', 'me', 'nano-tuned');
+      mkdirSync(repo, { recursive: true });
+      const base = join(repo, 'nano.gguf');
+      copyFileSync(NANO_GGUF, base);
+      const lora = writeLoraAdapter(join(repo, 'nano-terminal-lora.gguf')).path;
+      // Ollama keeps an ADAPTER line's file as its own layer beside the base model's.
+      const blobs = join(place, '.ollama', 'models', 'blobs');
+      const ollamaBase = join(blobs, 'sha256-1111');
+      const ollamaLora = join(blobs, 'sha256-2222');
+      mkdirSync(blobs, { recursive: true });
+      copyFileSync(NANO_GGUF, ollamaBase);
+      writeLoraAdapter(ollamaLora);
+      const layers = [{ mediaType: 'application/vnd.ollama.image.model', digest: 'sha256:1111' }, { mediaType: 'application/vnd.ollama.image.adapter', digest: 'sha256:2222' }];
+      put(join(place, '.ollama', 'models', 'manifests', 'registry.ollama.ai', 'library', 'nano-terminal', 'latest'), JSON.stringify({ layers }));
+
+      const found = findLocalGgufModels({ home: place, env: {}, platform: 'darwin' });
+      expect(found.models.map(({ path, name }) => ({ path, name }))).toEqual([
+        { path: base, name: 'me/nano-tuned/nano.gguf' },
+        { path: ollamaBase, name: 'nano-terminal:latest' },
+      ]);
+      expect(found.adapters.map(({ path, name, source, architecture }) => ({ path, name, source, architecture }))).toEqual([
+        { path: lora, name: 'me/nano-tuned/nano-terminal-lora.gguf', source: 'LM Studio', architecture: 'qwen35moe' },
+        { path: ollamaLora, name: 'nano-terminal:latest (adapter)', source: 'Ollama', architecture: 'qwen35moe' },
+      ]);
+    } finally {
+      rmSync(place, { recursive: true, force: true });
+    }
+  });
+
   it('finds nothing, without failing, where neither app is installed', () => {
-    expect(findLocalGgufModels({ home: join(home, 'nobody'), env: {}, platform: 'darwin' })).toEqual({ models: [], unreadable: [] });
+    expect(findLocalGgufModels({ home: join(home, 'nobody'), env: {}, platform: 'darwin' })).toEqual({ models: [], adapters: [], unreadable: [] });
   });
 
   it('reads OLLAMA_MODELS and the folder LM Studio settings name, and names a folder it cannot read', () => {

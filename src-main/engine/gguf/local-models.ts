@@ -1,7 +1,9 @@
 // GGUF models the user already has from LM Studio and Ollama (both run llama.cpp), listed in
 // the model panel so they open without a second download. LM Studio keeps plain .gguf files
 // under publisher/repository folders; Ollama keeps content-addressed blobs that its manifests
-// name. Only what is cheap to find is read: folder listings and small manifest files.
+// name. Only what is cheap to find is read: folder listings, small manifest files and the first
+// keys of each file's header, whose general.type tells a LoRA adapter from a model: adapters are
+// listed apart (with the architecture they adapt), to be opened over a base model, not as one.
 //
 // Where each app keeps its models (the folders both apps document, on every OS):
 // - Ollama: $OLLAMA_MODELS when set, else ~/.ollama/models (macOS, Windows, Linux), and on Linux
@@ -16,6 +18,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
+import { readGgufGeneralType } from './gguf-general-type';
 
 export type LocalModelSource = 'LM Studio' | 'Ollama';
 
@@ -25,6 +28,12 @@ export interface LocalGgufModel {
   name: string;
   source: LocalModelSource;
   bytes: number;
+}
+
+/** A LoRA adapter file (general.type "adapter") found beside the models: opened with --adapter over a base model. */
+export interface LocalGgufAdapter extends LocalGgufModel {
+  /** general.architecture: the base models it can be opened over. */
+  architecture: string;
 }
 
 export interface ModelFolder {
@@ -40,6 +49,8 @@ export interface UnreadableFolder extends ModelFolder {
 
 export interface LocalGgufSearch {
   models: LocalGgufModel[];
+  /** LoRA adapters, apart from the models. */
+  adapters: LocalGgufAdapter[];
   /** Folders that exist but could not be read, with the reason. */
   unreadable: UnreadableFolder[];
 }
@@ -52,6 +63,7 @@ export interface SearchPlace {
 
 const SPLIT_PART = /-(\d{5})-of-(\d{5})\.gguf$/i;
 const OLLAMA_MODEL_LAYER = 'application/vnd.ollama.image.model';
+const OLLAMA_ADAPTER_LAYER = 'application/vnd.ollama.image.adapter';
 export const OLLAMA_LINUX_SERVICE_FOLDER = '/usr/share/ollama/.ollama/models';
 
 function readText(path: string): string | null {
@@ -149,9 +161,12 @@ function lmStudio(reader: FolderReader, root: string): LocalGgufModel[] {
   return ggufFilesUnder(reader, root, 3).map((path) => ({ path, name: relative(root, path).split(sep).join('/'), source: 'LM Studio' as const, bytes: sizeOf(path) }));
 }
 
-function ollama(reader: FolderReader, models: string): LocalGgufModel[] {
+/** A file found, and whether the Ollama manifest lists it as an adapter layer. */
+type Found = LocalGgufModel & { adapterLayer?: true };
+
+function ollama(reader: FolderReader, models: string): Found[] {
   const manifests = join(models, 'manifests');
-  const out: LocalGgufModel[] = [];
+  const out: Found[] = [];
   if (reader.entries(models, true).length === 0) return out;
   // manifests/<registry>/<namespace>/<model>/<tag>
   for (const registry of reader.entries(manifests, true)) {
@@ -164,12 +179,16 @@ function ollama(reader: FolderReader, models: string): LocalGgufModel[] {
           } catch {
             continue;
           }
-          const digest = layers.find((layer) => layer.mediaType === OLLAMA_MODEL_LAYER)?.digest;
-          if (!digest || !/^sha256:[0-9a-f]+$/.test(digest)) continue;
-          const path = join(models, 'blobs', digest.replace(':', '-'));
-          if (!existsSync(path)) continue;
           const prefix = registry === 'registry.ollama.ai' && namespace === 'library' ? '' : `${registry === 'registry.ollama.ai' ? '' : `${registry}/`}${namespace}/`;
-          out.push({ path, name: `${prefix}${model}:${tag}`, source: 'Ollama', bytes: sizeOf(path) });
+          // A model made with an ADAPTER line keeps the adapter as its own layer: it is listed too.
+          for (const mediaType of [OLLAMA_MODEL_LAYER, OLLAMA_ADAPTER_LAYER]) {
+            const digest = layers.find((layer) => layer.mediaType === mediaType)?.digest;
+            if (!digest || !/^sha256:[0-9a-f]+$/.test(digest)) continue;
+            const path = join(models, 'blobs', digest.replace(':', '-'));
+            if (!existsSync(path)) continue;
+            const adapter = mediaType === OLLAMA_ADAPTER_LAYER;
+            out.push({ path, name: `${prefix}${model}:${tag}${adapter ? ' (adapter)' : ''}`, source: 'Ollama', bytes: sizeOf(path), ...(adapter ? { adapterLayer: true as const } : {}) });
+          }
         }
       }
     }
@@ -177,13 +196,19 @@ function ollama(reader: FolderReader, models: string): LocalGgufModel[] {
   return out;
 }
 
-/** LM Studio's and Ollama's GGUF models on this machine, and the folders that could not be read. */
+/** LM Studio's and Ollama's GGUF models and LoRA adapters on this machine, and the folders that could not be read. */
 export function findLocalGgufModels(place: SearchPlace = {}): LocalGgufSearch {
-  const search: LocalGgufSearch = { models: [], unreadable: [] };
+  const search: LocalGgufSearch = { models: [], adapters: [], unreadable: [] };
   for (const folder of modelFolders(place)) {
     const reader = new FolderReader(folder);
-    const found = folder.source === 'Ollama' ? ollama(reader, folder.folder) : lmStudio(reader, folder.folder);
-    for (const model of found) if (!search.models.some((m) => m.path === model.path)) search.models.push(model);
+    const found: Found[] = folder.source === 'Ollama' ? ollama(reader, folder.folder) : lmStudio(reader, folder.folder);
+    for (const { adapterLayer, ...file } of found) {
+      if (search.models.some((m) => m.path === file.path) || search.adapters.some((a) => a.path === file.path)) continue;
+      // A file whose header cannot be read is listed as a model: opening it says what is wrong.
+      const kind = readGgufGeneralType(file.path);
+      if (kind?.type === 'adapter' || adapterLayer) search.adapters.push({ ...file, architecture: kind?.architecture ?? 'unknown' });
+      else search.models.push(file);
+    }
     search.unreadable.push(...reader.unreadable);
   }
   return search;

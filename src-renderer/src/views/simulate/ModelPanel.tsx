@@ -8,6 +8,7 @@ import { DemoModelNote } from './DemoModelNote';
 
 function formatBytes(n: number | undefined): string {
   if (!n) return 'unknown';
+  if (n < 1 << 20) return `${Math.ceil(n / 1024)} KB`;
   return n > 1 << 30 ? `${(n / (1 << 30)).toFixed(1)} GB` : `${(n / (1 << 20)).toFixed(0)} MB`;
 }
 
@@ -132,6 +133,21 @@ export function ModelPanel({ onDone }: { onDone: () => void }) {
                 <span title={m.path}>{m.name}</span> <span className="muted">({m.source}, {formatBytes(m.bytes)})</span>{' '}
                 <button disabled={!threadsValid || !concurrencyValid} onClick={() => void loadModel({ kind: 'gguf', path: m.path, ...placement, ...limit, ...adapterSpec }).then((ok) => ok && onDone())}>
                   Load
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {(model?.localGgufAdapters?.length ?? 0) > 0 && (
+        <div className="local-gguf-adapters">
+          <h4>LoRA adapters on this machine (open one over a .gguf model of its architecture)</h4>
+          <ul>
+            {model!.localGgufAdapters!.map((a) => (
+              <li key={a.path}>
+                <span title={a.path}>{a.name}</span> <span className="muted">({a.source}, adapts {a.architecture}, {formatBytes(a.bytes)})</span>{' '}
+                <button type="button" onClick={() => setAdapter(a.path)} aria-label={`Use the adapter ${a.name}`}>
+                  Use
                 </button>
               </li>
             ))}

@@ -8,6 +8,7 @@ describe('the loaded model, named as a person would', () => {
     expect(modelDisplayName({ kind: 'gguf', modelId: 'qwen35moe', source: '/m/Qwen-AgentWorld-35B-A3B-Q4_K_M.gguf' })).toBe('Qwen-AgentWorld-35B-A3B-Q4_K_M.gguf');
     expect(modelDisplayName({ kind: 'openai', modelId: 'agentworld-35b', source: 'http://gpu:8000/v1' })).toBe('agentworld-35b');
     expect(modelDisplayName({ kind: 'onnx', modelId: 'qwen3_5_moe_text', source: '' })).toBe('qwen3_5_moe_text');
+    expect(modelDisplayName({ kind: 'gguf', modelId: 'qwen35moe', source: '/m/base.gguf', adapter: 'C:\\loras\\terminal-lora.gguf' })).toBe('base.gguf + terminal-lora.gguf');
   });
 
   it('claims no reasoning the template does not make room for', () => {

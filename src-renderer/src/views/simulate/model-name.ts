@@ -1,6 +1,7 @@
 // What the studio calls the loaded model: the name a person gave it (the embedded model's
 // folder, worldloom-nano; a model folder's or GGUF file's name; a server's model name),
-// not its architecture (qwen3_5_moe_text), which is shown beside it. Pure.
+// not its architecture (qwen3_5_moe_text), which is shown beside it; a LoRA adapter opened over
+// it is named after it ("base.gguf + adapter.gguf"): it is another model. Pure.
 import type { ModelState } from '../../../../src-main/common/contract/simulation';
 
 type Loaded = NonNullable<ModelState['loaded']>;
@@ -10,9 +11,10 @@ function baseName(path: string): string {
   return path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? path;
 }
 
-export function modelDisplayName(loaded: Pick<Loaded, 'kind' | 'modelId' | 'source'>): string {
+export function modelDisplayName(loaded: Pick<Loaded, 'kind' | 'modelId' | 'source' | 'adapter'>): string {
   if (loaded.kind === 'openai' || !loaded.source) return loaded.modelId;
-  return baseName(loaded.source) || loaded.modelId;
+  const adapter = loaded.adapter ? ` + ${baseName(loaded.adapter)}` : '';
+  return `${baseName(loaded.source) || loaded.modelId}${adapter}`;
 }
 
 /** What the model panel says of reasoning: only a template that opens a think block makes room for it. */
