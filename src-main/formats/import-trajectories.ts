@@ -15,6 +15,8 @@ import type { WorkspaceStore } from '../store/workspace-store';
 import { UserError } from '../common/user-error';
 import type { ScrubKind, Scrubber } from '../dataset/hygiene/scrub';
 import { scrubBundle } from '../dataset/hygiene/scrub-trajectory';
+import type { NodeRecord } from '../common/trajectory/model';
+import { placeClaudeCodeSession } from './claude-code/resumed-in-workspace';
 
 export interface ImportProblem {
   line: number | null;
@@ -40,6 +42,10 @@ export interface ImportReport {
   trajectoryIds: string[];
   /** With `scrub`: what was replaced in what came in, by kind. */
   scrubbed?: Record<ScrubKind, number>;
+  /** Trajectories already here that this file's steps continued (a resumed session's new turns), with how many steps each got. */
+  continued?: { trajectoryId: string; title: string; steps: number }[];
+  /** What the import decided about where a session went, as a user reads it ("continued trajectory … with 3 steps from …"). */
+  notes?: string[];
 }
 
 /** Besides what the importer takes (`--chat-as`, `--prompt`…), how the import runs. */
@@ -51,6 +57,8 @@ export interface ImportOptions extends ImporterOptions {
   signal?: AbortSignal;
   /** Secrets and personal data replaced in every trajectory before it is written (`--scrub`); one scrubber keeps stand-ins consistent across files. */
   scrub?: Scrubber;
+  /** Steps this import added under trajectories already here (a resumed session's continuation), so a cancelled job can take them back. */
+  addedSteps?: NodeRecord[];
 }
 
 const MAX_PROBLEMS = 1000;
@@ -203,6 +211,24 @@ function* importBatches(
         continue;
       }
       if (item.kind === 'values' && scrubber) throw new UserError(`${source.name} was read as rows, which --scrub cannot reach; import it without --scrub.`, 'invalid');
+      if (item.kind === 'trajectory' && importer.id === 'claude-code') {
+        // A resumed session imported apart from the one it resumed continues that one's trajectory, or is already in it (./claude-code/resumed-in-workspace.ts).
+        const bundle = scrubber ? scrubBundle(item.bundle, scrubber) : item.bundle;
+        const placed = placeClaudeCodeSession(store, bundle, source.name);
+        if (placed.note) (report.notes ??= []).push(placed.note);
+        if (placed.kind === 'present') report.alreadyPresent++;
+        else if (placed.kind === 'continue') {
+          store.appendImportedNodes(placed.nodes);
+          options.addedSteps?.push(...placed.nodes);
+          (report.continued ??= []).push({ trajectoryId: placed.trajectoryId, title: placed.title, steps: placed.nodes.length });
+          options.onProgress?.(report);
+        } else batch.push(bundleValues(bundle));
+        if (batch.length >= batchSize) {
+          flush();
+          yield;
+        }
+        continue;
+      }
       batch.push(item.kind === 'values' ? item.values : bundleValues(scrubber ? scrubBundle(item.bundle, scrubber) : item.bundle));
       if (batch.length >= batchSize) {
         flush();
@@ -215,7 +241,7 @@ function* importBatches(
   }
   if (scrubber && countsBefore) report.scrubbed = Object.fromEntries(Object.entries(scrubber.report.counts).map(([k, n]) => [k, n - countsBefore[k as ScrubKind]])) as Record<ScrubKind, number>;
   // Silence would read as success: say why nothing came in (a session whose conversation another file of the import holds says so among what it left out).
-  if (report.imported === 0 && report.alreadyPresent === 0 && report.problems.length === 0 && !options.signal?.aborted && !options.conversationIn) {
+  if (report.imported === 0 && report.alreadyPresent === 0 && report.problems.length === 0 && !report.continued && !options.signal?.aborted && !options.conversationIn) {
     report.problems.push({
       line: null,
       reason: `no ${importer.label} trajectories were found in it`,
@@ -227,6 +253,11 @@ function* importBatches(
 /** One line per problem, as a user reads them: "file:12: response: expected array". */
 export function describeProblems(report: ImportReport): string[] {
   return report.problems.map((p) => `${report.file}:${p.line ?? '-'}: ${p.reason}`);
+}
+
+/** One line per decision about where a session went: "file: continued trajectory … with 3 steps from file". */
+export function describeNotes(report: ImportReport): string[] {
+  return (report.notes ?? []).map((note) => `${report.file}: ${note}`);
 }
 
 /** One line per part left out on purpose: "file:12: skipped the harness turn mark_task_complete: …". */

@@ -17,6 +17,7 @@ import type { HandlersOf, Studio } from './studio';
 import { UserError } from '../common/user-error';
 import { Scrubber } from '../dataset/hygiene/scrub';
 import type { workspaceApi } from '../common/contract/workspace';
+import type { NodeRecord } from '../common/trajectory/model';
 
 export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceApi> {
   const uploads = new ImportUploads();
@@ -33,20 +34,32 @@ export function workspaceHandlers(studio: Studio): HandlersOf<typeof workspaceAp
       label,
       async (job) => {
         const added: string[] = [];
+        // Steps added under trajectories already here (a resumed session continuing the one it resumed).
+        const addedSteps: NodeRecord[] = [];
+        const announceSteps = () => {
+          for (const trajectoryId of new Set(addedSteps.map((n) => n.trajectoryId))) studio.announceNodesAdded('imported', addedSteps.filter((n) => n.trajectoryId === trajectoryId));
+        };
         const importFile: ImportFile = (source, options) =>
           importAsJob(store, source, {
             ...options,
             signal: job.signal,
             added,
+            addedSteps,
             onProgress: (r) => job.progress(added.length, null, `Importing ${source.name}: ${r.imported} trajectories so far`),
           });
         try {
           const result = await work(importFile, job);
           studio.announceTrajectoriesAdded('imported', added);
+          announceSteps();
           return result;
         } catch (err) {
-          if (job.signal.aborted) store.removeTrajectories(added);
-          else studio.announceTrajectoriesAdded('imported', added);
+          if (job.signal.aborted) {
+            store.removeImportedNodes(addedSteps.map((n) => n.id));
+            store.removeTrajectories(added);
+          } else {
+            studio.announceTrajectoriesAdded('imported', added);
+            announceSteps();
+          }
           throw err;
         }
       },

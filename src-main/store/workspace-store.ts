@@ -204,6 +204,51 @@ export class WorkspaceStore {
   }
 
   /**
+   * Steps an import adds under a trajectory already here (a resumed session's turns, continuing
+   * the trajectory of the session it resumed), parents before children, in one transaction.
+   */
+  appendImportedNodes(nodes: readonly NodeRecord[]): void {
+    this.transaction(() => {
+      for (const n of nodes) {
+        this.writeNode(n);
+        logNodeAdded(this.db, n.trajectoryId, n.id);
+      }
+    });
+  }
+
+  /** Takes back steps `appendImportedNodes` added (a cancelled import), their search text included. */
+  removeImportedNodes(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.transaction(() => {
+      // Children before parents: a node's parent must stay while it is there.
+      for (const id of [...ids].reverse()) {
+        this.nodeSearch.forgetText(id);
+        this.db.prepare(`DELETE FROM nodes WHERE id = ?`).run(id);
+      }
+      this.nodeSearch.afterRowsDeleted();
+    });
+  }
+
+  /** Whether a trajectory imported from the source with this key is here. */
+  hasSourceKey(sourceKey: string): boolean {
+    return this.db.prepare(`SELECT 1 FROM trajectories WHERE source_key = ?`).get(sourceKey) !== undefined;
+  }
+
+  /**
+   * The roots of the trajectories imported from `format` whose session (provenance source.sampleId)
+   * is one of `sampleIds`, or that name `resumedFrom` among the sessions they resumed (claudeCode.resumedFrom).
+   */
+  importedRoots(format: string, match: { sampleIds: readonly string[] } | { resumedFrom: string }): { trajectoryId: string; rootId: string; provenance: Record<string, unknown> }[] {
+    const roots = `SELECT id, trajectory_id, provenance FROM nodes WHERE parent_id IS NULL AND json_extract(provenance, '$.source.format') = ?`;
+    const rows = (
+      'sampleIds' in match
+        ? this.db.prepare(`${roots} AND json_extract(provenance, '$.source.sampleId') IN (SELECT value FROM json_each(?))`).all(format, JSON.stringify(match.sampleIds))
+        : this.db.prepare(`${roots} AND EXISTS (SELECT 1 FROM json_each(provenance, '$.claudeCode.resumedFrom') WHERE value = ?)`).all(format, match.resumedFrom)
+    ) as { id: string; trajectory_id: string; provenance: string }[];
+    return rows.map((r) => ({ trajectoryId: r.trajectory_id, rootId: r.id, provenance: JSON.parse(r.provenance) as Record<string, unknown> }));
+  }
+
+  /**
    * Writes a whole trajectory. Call inside `transaction` when writing many. Its one
    * 'trajectory-added' entry (a trigger) covers its nodes: no entry per node.
    */

@@ -1,7 +1,7 @@
 // `worldloom import`: files into a workspace, problems reported by line.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { IMPORT_FORMAT_IDS } from '../../formats/registry';
-import { describeProblems, describeSkipped } from '../../formats/import-trajectories';
+import { describeNotes, describeProblems, describeSkipped } from '../../formats/import-trajectories';
 import { withCore } from '../core';
 
 export function registerImport(program: Command): void {
@@ -33,10 +33,10 @@ export function registerImport(program: Command): void {
           const [report] = await core.call('import.files', { paths: [file], format: opts.format, jobId, ...(opts.prompt ? { prompt: opts.prompt } : {}), ...(opts.chatAs ? { chatAs: opts.chatAs } : {}), ...(opts.maxMib ? { maxMiB: opts.maxMib } : {}), ...(opts.scrub ? { scrub: true } : {}) });
           for (const line of describeProblems(report!)) process.stderr.write(`${line}\n`);
           // What was left out on purpose is said too, so nothing is dropped without a word.
-          for (const line of describeSkipped(report!)) process.stderr.write(`${line}\n`);
-          const { format, imported, alreadyPresent, problems, skipped, scrubbed } = report!;
-          process.stdout.write(JSON.stringify({ file, format, imported, alreadyPresent, problems: problems.length, skipped: skipped.length, ...(scrubbed ? { scrubbed } : {}) }) + '\n');
-          if (imported === 0 && alreadyPresent === 0 && problems.length > 0) failed = true;
+          for (const line of [...describeSkipped(report!), ...describeNotes(report!)]) process.stderr.write(`${line}\n`);
+          const { format, imported, alreadyPresent, problems, skipped, scrubbed, continued } = report!;
+          process.stdout.write(JSON.stringify({ file, format, imported, alreadyPresent, problems: problems.length, skipped: skipped.length, ...(scrubbed ? { scrubbed } : {}), ...(continued ? { continued } : {}) }) + '\n');
+          if (imported === 0 && alreadyPresent === 0 && !continued && problems.length > 0) failed = true;
         }
         if (failed) process.exitCode = 1;
       }),

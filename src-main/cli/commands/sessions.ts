@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { FoundSession, SessionSearch } from '../../common/contract/sessions';
-import { describeProblems, describeSkipped } from '../../formats/import-trajectories';
+import { describeNotes, describeProblems, describeSkipped } from '../../formats/import-trajectories';
 import { UserError } from '../../common/user-error';
 import { withCore } from '../core';
 import { table } from './ls';
@@ -83,10 +83,10 @@ export function registerSessions(program: Command): void {
           const chunk = selected.slice(i, i + 1000);
           const reports = await core.call('import.files', { paths: chunk.map((s) => s.path), format: 'auto', jobId, scrub: Boolean(opts.scrub) });
           for (const report of reports) {
-            for (const line of [...describeProblems(report), ...describeSkipped(report)]) process.stderr.write(`${line}\n`);
-            const { file, format, imported, alreadyPresent, problems, skipped, scrubbed } = report;
-            process.stdout.write(JSON.stringify({ file, format, imported, alreadyPresent, problems: problems.length, skipped: skipped.length, ...(scrubbed ? { scrubbed } : {}) }) + '\n');
-            if (imported === 0 && alreadyPresent === 0 && problems.length > 0) failed++;
+            for (const line of [...describeProblems(report), ...describeSkipped(report), ...describeNotes(report)]) process.stderr.write(`${line}\n`);
+            const { file, format, imported, alreadyPresent, problems, skipped, scrubbed, continued } = report;
+            process.stdout.write(JSON.stringify({ file, format, imported, alreadyPresent, problems: problems.length, skipped: skipped.length, ...(scrubbed ? { scrubbed } : {}), ...(continued ? { continued } : {}) }) + '\n');
+            if (imported === 0 && alreadyPresent === 0 && !continued && problems.length > 0) failed++;
           }
         }
         if (failed) process.exitCode = 1;

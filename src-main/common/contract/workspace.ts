@@ -25,6 +25,10 @@ export const ImportReport = z.object({
   trajectoryIds: z.array(z.string()),
   /** With `scrub`: how many secrets and personal details were replaced, by kind. */
   scrubbed: z.object({ apiKey: z.number().int(), password: z.number().int(), email: z.number().int(), ip: z.number().int() }).optional(),
+  /** Trajectories already here that the file's steps continued (a resumed Claude Code session's new turns). */
+  continued: z.array(z.object({ trajectoryId: z.string(), title: z.string(), steps: z.number().int() })).optional(),
+  /** Where a session went and why, as a user reads it. */
+  notes: z.array(z.string()).optional(),
 });
 export type ImportReport = z.infer<typeof ImportReport>;
 

@@ -140,6 +140,8 @@ export const claudeCodeImporter: TrajectoryImporter = {
     let sessionId: string | undefined;
     /** The sessions the main conversation's records were written in, in order: more than one where this session resumed another (./continued.ts). */
     const writtenIn: string[] = [];
+    /** The session each call of the main conversation was written in: a resumed file's copied calls name the session they were first written in. */
+    const callWrittenIn = new Map<string, string>();
     let version: string | undefined;
     let cwd: string | undefined;
     let summary: string | undefined;
@@ -263,6 +265,7 @@ export const claudeCodeImporter: TrajectoryImporter = {
             // The input's text as the line wrote it, so the action keeps its numbers and key order.
             const raw = typeof b.input === 'object' && b.input !== null ? rawValueAt(item.text, ['message', 'content', index, 'input']) : null;
             events.push({ kind: 'call', id: b.id, name: b.name, arguments: b.input ?? {}, rawArguments: raw, line });
+            if (thread === main && typeof r.sessionId === 'string') callWrittenIn.set(b.id, r.sessionId);
             thread.calls++;
             const prompt = (b.input as { prompt?: unknown } | undefined)?.prompt;
             if (typeof prompt === 'string') taskPrompts.set(prompt, b.id);
@@ -294,6 +297,7 @@ export const claudeCodeImporter: TrajectoryImporter = {
         } else if (b.type === 'text' && typeof b.text === 'string' && BASH_INPUT.test(b.text)) {
           // The person ran a shell command themselves (`!` in Claude Code): a real terminal step.
           bashId = `bash-input-${line}`;
+          if (thread === main && typeof r.sessionId === 'string') callWrittenIn.set(bashId, r.sessionId);
           events.push({ kind: 'call', id: bashId, name: 'Bash', arguments: { command: BASH_INPUT.exec(b.text)![1]! }, line });
           thread.calls++;
         } else if (b.type === 'text' && typeof b.text === 'string' && BASH_OUTPUT.test(b.text) && bashId) {
@@ -349,7 +353,7 @@ export const claudeCodeImporter: TrajectoryImporter = {
     } else if (main.calls > 0 || sides.size === 0) {
       // The session's own conversation, unless the file holds only subagents' (a subagent's own file).
       if (main.records === 0 && main.events.length === 0) return;
-      yield* agentSessionItems(
+      const own = agentSessionItems(
         {
           format: FORMAT,
           file: source.name,
@@ -364,6 +368,19 @@ export const claudeCodeImporter: TrajectoryImporter = {
         newId,
         now,
       );
+      for (const item of own) {
+        // A resumed session says how many of its first steps it copied from the session it resumed, so a later import can continue that session's trajectory (./resumed-in-workspace.ts).
+        if (item.kind === 'trajectory' && resumedFrom.length) {
+          // For each session it resumed: how many of its first steps run to the last one written in that session.
+          const copiedSteps: Record<string, number> = {};
+          for (const [i, n] of item.bundle.nodes.slice(1).entries()) {
+            const written = callWrittenIn.get(String((n.provenance.tool as { callId?: unknown } | undefined)?.callId));
+            if (written && written !== sessionId) copiedSteps[written] = i + 1;
+          }
+          (item.bundle.nodes[0]!.provenance.claudeCode as Record<string, unknown>).copiedSteps = copiedSteps;
+        }
+        yield item;
+      }
     } else {
       // Only the app's own records besides the subagents: what was left out is still said.
       for (const ev of main.events) if (ev.kind === 'skip') yield { kind: 'skipped', line: ev.line, what: ev.what, reason: ev.reason };

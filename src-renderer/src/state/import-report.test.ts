@@ -24,4 +24,22 @@ describe('the import report notice', () => {
     expect(notice.lines).toHaveLength(21);
     expect(notice.lines[20]).toBe('…and 5 more problems (worldloom import lists them all)');
   });
+
+  it("says which trajectory a resumed session's steps continued, first", () => {
+    const notice = importReportNotice({
+      ...base,
+      file: 's-resumed.jsonl',
+      format: 'claude-code',
+      imported: 0,
+      trajectoryIds: [],
+      continued: [{ trajectoryId: 't0', title: 'List the files (Claude Code)', steps: 1 }],
+      notes: ['continued trajectory List the files (Claude Code) with 1 step from s-resumed.jsonl'],
+      problems: [{ line: 3, reason: 'not valid JSON' }],
+    });
+    expect(notice).toEqual({
+      kind: 'info',
+      title: 's-resumed.jsonl: 0 imported, 1 trajectory continued, 1 problem (claude-code)',
+      lines: ['continued trajectory List the files (Claude Code) with 1 step from s-resumed.jsonl', 'Problem, line 3: not valid JSON'],
+    });
+  });
 });
