@@ -100,6 +100,23 @@ describe('a resumed Claude Code session imported apart from the one it resumed',
     s.close();
   });
 
+  it('the earlier session imported alone, then the whole project together: the resumed one continues its trajectory', async () => {
+    const p = writeResumedProject();
+    const s = studio();
+    const t = (await importFiles(s, [p.first]))[0]!.trajectoryIds[0]!;
+    const reports = await importFiles(s, [p.first, p.resumed, p.other]);
+    expect(reports.map((r) => [r.imported, r.alreadyPresent, r.continued?.map((c) => [c.trajectoryId, c.steps]), r.problems])).toEqual([
+      [0, 0, undefined, []],
+      [0, 0, [[t, 1]], []],
+      [1, 0, undefined, []],
+    ]);
+    expect(trajectories(s)).toEqual([
+      { title: 'Claude Code 1.0.34 · s-other', steps: ['git status'] },
+      { title: TITLE, steps: ['ls', 'python main.py'] },
+    ]);
+    s.close();
+  });
+
   it('cancelled after it continued a trajectory, leaves that trajectory as it was', async () => {
     const p = writeResumedProject();
     const s = studio();
