@@ -9,6 +9,11 @@ import 'monaco-editor/languages/definitions/xml/register';
 // The icon font (fold arrows, diff gutter, find widget). Without this it came only with the JSON
 // language's lazily loaded chunk, so a plain-text editor or diff drew empty boxes.
 import 'monaco-editor/features/codicon/register';
+// The diff editor's breadcrumbs over folded regions need the outline service. The JSON language's
+// lazily loaded chunk brings the breadcrumbs in; loaded after the editor services started, their
+// service was unknown and every diff editor made afterwards logged an error. Registered here,
+// before the first editor, the service is there.
+import 'monaco-editor/features/diffEditorBreadcrumbs/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 import type { Domain } from '../../../../src-main/common/trajectory/model';
