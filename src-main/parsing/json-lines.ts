@@ -42,3 +42,19 @@ export function* jsonLines(source: ImportSource): Iterable<JsonLine> {
     yield { kind: 'json', lineNo: line.lineNo, text: line.text, value };
   }
 }
+
+type JsonRecordLine<F extends string> = { kind: 'json'; lineNo: number; text: string; value: Record<string, unknown> & Record<F, string> } | Extract<ImportItem, { kind: 'problem' }>;
+
+/**
+ * The JSON lines of a format whose every line is an object naming its kind in one string field
+ * (`type`, `role`): a line that is not such an object is reported as a problem on that field,
+ * with `shape` saying what the format's records look like.
+ */
+export function* jsonRecordLines<F extends string>(source: ImportSource, field: F, shape: string): Iterable<JsonRecordLine<F>> {
+  for (const item of jsonLines(source)) {
+    if (item.kind === 'problem') yield item;
+    else if (typeof item.value !== 'object' || item.value === null || Array.isArray(item.value) || typeof (item.value as Record<string, unknown>)[field] !== 'string')
+      yield { kind: 'problem', line: item.lineNo, field, reason: shape };
+    else yield { ...item, value: item.value as Record<string, unknown> & Record<F, string> };
+  }
+}

@@ -15,7 +15,7 @@ import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
-import { jsonLines } from '../../parsing/json-lines';
+import { jsonRecordLines } from '../../parsing/json-lines';
 import { rawValueAt } from '../../parsing/json-raw';
 import { lineContentKey } from '../../parsing/content-key';
 import { rewoundRecords } from './branches';
@@ -162,17 +162,13 @@ export const claudeCodeImporter: TrajectoryImporter = {
       if (command) leaveOut('slash command or its output', command.line, "the person ran one of Claude Code's own commands (/cost, /clear…); the app answered it, not the environment");
       command = null;
     };
-    for (const item of jsonLines(source)) {
+    for (const item of jsonRecordLines(source, 'type', 'a Claude Code record is an object with a "type" (user, assistant, summary…)')) {
       if (item.kind === 'problem') {
         problems.push(item);
         continue;
       }
       const line = item.lineNo;
-      const r = item.value as Record<string, unknown>;
-      if (typeof r !== 'object' || r === null || typeof r.type !== 'string') {
-        problems.push({ kind: 'problem', line, field: 'type', reason: 'a Claude Code record is an object with a "type" (user, assistant, summary…)' });
-        continue;
-      }
+      const r = item.value;
       if (r.type === 'summary') {
         main.source.add(item.text);
         main.records++;

@@ -13,7 +13,7 @@ import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
-import { jsonLines } from '../../parsing/json-lines';
+import { jsonRecordLines } from '../../parsing/json-lines';
 import { rawValueAt } from '../../parsing/json-raw';
 import { lineContentKey } from '../../parsing/content-key';
 
@@ -61,15 +61,16 @@ export const copilotCliImporter: TrajectoryImporter = {
     let version: string | undefined;
     let cwd: string | undefined;
     let model: string | undefined;
-    for (const item of jsonLines(source)) {
+    const shape = 'a Copilot CLI event is an object with a "type" and a "data" object';
+    for (const item of jsonRecordLines(source, 'type', shape)) {
       if (item.kind === 'problem') {
         yield item;
         continue;
       }
       const r = item.value;
       const line = item.lineNo;
-      if (!isRec(r) || typeof r.type !== 'string' || !isRec(r.data)) {
-        yield { kind: 'problem', line, field: 'type', reason: 'a Copilot CLI event is an object with a "type" and a "data" object' };
+      if (!isRec(r.data)) {
+        yield { kind: 'problem', line, field: 'data', reason: shape };
         continue;
       }
       const d = r.data;

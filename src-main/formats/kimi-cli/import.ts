@@ -13,7 +13,7 @@ import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
-import { jsonLines } from '../../parsing/json-lines';
+import { jsonRecordLines } from '../../parsing/json-lines';
 import { lineContentKey } from '../../parsing/content-key';
 import { kimiWorkDir } from './sessions';
 
@@ -60,17 +60,13 @@ export const kimiCliImporter: TrajectoryImporter = {
     let systemPrompt: string | undefined;
     let tokenCount: number | undefined;
     const ownCalls = new Set<string>();
-    for (const item of jsonLines(source)) {
+    for (const item of jsonRecordLines(source, 'role', 'a Kimi CLI context record is an object with a "role" (user, assistant, tool, or its own _system_prompt, _checkpoint, _usage)')) {
       if (item.kind === 'problem') {
         yield item;
         continue;
       }
       const r = item.value;
       const line = item.lineNo;
-      if (!isRec(r) || typeof r.role !== 'string') {
-        yield { kind: 'problem', line, field: 'role', reason: 'a Kimi CLI context record is an object with a "role" (user, assistant, tool, or its own _system_prompt, _checkpoint, _usage)' };
-        continue;
-      }
       key.add(item.text);
       if (r.role === '_system_prompt') {
         if (typeof r.content === 'string') systemPrompt = r.content;

@@ -10,7 +10,7 @@ import { agentSessionItems, type AgentEvent, LeftOutTally } from '../../parsing/
 import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
-import { jsonLines } from '../../parsing/json-lines';
+import { jsonRecordLines } from '../../parsing/json-lines';
 import { rawValueAt } from '../../parsing/json-raw';
 import { lineContentKey } from '../../parsing/content-key';
 import { responseText } from '../gemini-cli/import';
@@ -50,17 +50,13 @@ export const qwenCodeImporter: TrajectoryImporter = {
     let version: string | undefined;
     let cwd: string | undefined;
     let model: string | undefined;
-    for (const item of jsonLines(source)) {
+    for (const item of jsonRecordLines(source, 'type', 'a Qwen Code record is an object with a "type" (user, assistant, tool_result, system)')) {
       if (item.kind === 'problem') {
         yield item;
         continue;
       }
       const r = item.value;
       const line = item.lineNo;
-      if (!isRec(r) || typeof r.type !== 'string') {
-        yield { kind: 'problem', line, field: 'type', reason: 'a Qwen Code record is an object with a "type" (user, assistant, tool_result, system)' };
-        continue;
-      }
       sessionId ??= typeof r.sessionId === 'string' ? r.sessionId : undefined;
       version ??= typeof r.version === 'string' ? r.version : undefined;
       cwd ??= typeof r.cwd === 'string' && r.cwd ? r.cwd : undefined;
