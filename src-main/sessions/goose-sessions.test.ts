@@ -58,6 +58,6 @@ describe('goose sessions on disk', () => {
     writeFileSync(join(folder, 'a.jsonl'), gooseJsonlSession('/w'));
     const found = await findSessions({ home, platform: 'linux', env: { XDG_DATA_HOME: join(home, 'xdg') } });
     expect(found.sessions.filter((s) => s.agent === 'goose').map((s) => s.format)).toEqual(['goose-jsonl']);
-    expect(found.problems).toEqual([{ path: join(folder, 'sessions.db'), reason: "it could not be read (sessions.db could not be opened as goose's SQLite database: file is not a database)" }]);
+    expect(found.problems).toEqual([{ path: join(folder, 'sessions.db'), reason: expect.stringMatching(/^it could not be read \(sessions\.db could not be opened as goose's SQLite database \(file is not a database\): check that the file is readable/) }]);
   });
 });

@@ -51,11 +51,11 @@ function openGooseDatabase(path: string): Database.Database {
     tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
   } catch (error) {
     db?.close();
-    throw new ImportFormatError(`${basename(path)} could not be opened as goose's SQLite database: ${(error as Error).message}`);
+    throw new ImportFormatError(`${basename(path)} could not be opened as goose's SQLite database (${(error as Error).message}): check that the file is readable and is goose's own sessions.db (in ~/.local/share/goose/sessions), or list goose's sessions with worldloom sessions --agent goose-db.`);
   }
   if (!tables.has('sessions') || !tables.has('messages')) {
     db.close();
-    throw new ImportFormatError(`${basename(path)} is a SQLite database without goose's sessions and messages tables (it has ${[...tables].join(', ') || 'no tables'}): not a goose sessions.db.`);
+    throw new ImportFormatError(`${basename(path)} is a SQLite database without goose's sessions and messages tables (it has ${[...tables].join(', ') || 'no tables'}): not a goose sessions.db. Pick sessions.db from goose's sessions folder (~/.local/share/goose/sessions, or %APPDATA%\\Block\\goose\\data\\sessions on Windows), or name the file's own format with --format.`);
   }
   return db;
 }

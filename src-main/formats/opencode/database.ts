@@ -22,7 +22,7 @@ function withOpencodeDatabase<T>(path: string, read: (db: Database.Database) => 
   try {
     db = openDatabase(path, true);
   } catch (error) {
-    throw new ImportFormatError(`${path} could not be opened as opencode's SQLite database (${(error as Error).message}).`);
+    throw new ImportFormatError(`${path} could not be opened as opencode's SQLite database (${(error as Error).message}): check that the file is readable and is opencode's own (opencode.db in ~/.local/share/opencode), or list opencode's sessions with worldloom sessions --agent opencode-db.`);
   }
   try {
     const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
@@ -30,7 +30,7 @@ function withOpencodeDatabase<T>(path: string, read: (db: Database.Database) => 
       if (tables.has('session_v2') || tables.has('session_message')) {
         throw new ImportFormatError(`${path} is a database of opencode 2 (its sessions are in ${['session_v2', 'session_message'].filter((t) => tables.has(t)).join(' and ')}), which Worldloom does not read yet: it reads opencode 1.2 to 1.x databases and the JSON storage of earlier versions.`);
       }
-      throw new ImportFormatError(`${path} is a SQLite database without opencode's session, message and part tables (it has ${[...tables].join(', ') || 'no tables'}): not an opencode.db.`);
+      throw new ImportFormatError(`${path} is a SQLite database without opencode's session, message and part tables (it has ${[...tables].join(', ') || 'no tables'}): not an opencode.db. Pick opencode.db from ~/.local/share/opencode (or $XDG_DATA_HOME/opencode), or name the file's own format with --format.`);
     }
     return read(db);
   } finally {
