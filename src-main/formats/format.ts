@@ -1,12 +1,24 @@
 // What every format declares: its importer (here) and its writers (the interfaces in
 // ../dataset/writing/, which the exports are handed), gathered in one FormatEntry per format
 // folder and listed in ./registry.ts. Importers and file writers see text, never files or the
-// database; a dataset writer writes its own folder.
+// database (an importer's `placeInWorkspace` reads the trajectories already there, never writes);
+// a dataset writer writes its own folder.
 import type { DatasetFormatSpec } from '../dataset/writing/dataset-format';
 import type { TrajectoryExporter } from '../dataset/writing/file-writer';
 import type { ChatAs } from '../parsing/chat-dataset';
 import type { IdFactory, ImportItem } from '../parsing/import-item';
 import type { ImportSource } from '../parsing/sources';
+import type { NodeRecord, TrajectoryBundle } from '../common/trajectory/model';
+import type { WorkspaceStore } from '../store/workspace-store';
+
+/** Where a trajectory read from a file goes, given the trajectories already in the workspace. */
+export type WorkspacePlacement =
+  /** Nothing of it is here: written as its own trajectory. */
+  | { kind: 'new'; note?: string }
+  /** All its steps are on a path of a trajectory already here. */
+  | { kind: 'present'; trajectoryId: string; title: string; note: string }
+  /** Its first steps are the path to `nodes[0].parentId`; `nodes` are the rest, ready to add there. */
+  | { kind: 'continue'; trajectoryId: string; title: string; nodes: NodeRecord[]; note: string };
 
 /** What a user may tell an importer beyond the file (CLI flags, the import dialog). */
 export interface ImporterOptions {
@@ -51,6 +63,12 @@ export interface TrajectoryImporter {
    * event): imports through the job path read it in a worker thread with a time and heap limit.
    */
   offThread?: boolean;
+  /**
+   * A format whose sessions may carry on one another across files (Claude Code's resumed
+   * sessions) says, before each trajectory is written, whether it is already in the workspace,
+   * continues a trajectory there, or is new (`file` is the source's name, for the notes).
+   */
+  placeInWorkspace?(store: WorkspaceStore, bundle: TrajectoryBundle, file: string): WorkspacePlacement;
 }
 
 /**

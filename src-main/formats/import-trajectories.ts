@@ -16,7 +16,6 @@ import { UserError } from '../common/user-error';
 import type { ScrubKind, Scrubber } from '../dataset/hygiene/scrub';
 import { scrubBundle } from '../dataset/hygiene/scrub-trajectory';
 import type { NodeRecord } from '../common/trajectory/model';
-import { placeClaudeCodeSession } from './claude-code/resumed-in-workspace';
 
 export interface ImportProblem {
   line: number | null;
@@ -211,10 +210,10 @@ function* importBatches(
         continue;
       }
       if (item.kind === 'values' && scrubber) throw new UserError(`${source.name} was read as rows, which --scrub cannot reach; import it without --scrub.`, 'invalid');
-      if (item.kind === 'trajectory' && importer.id === 'claude-code') {
-        // A resumed session imported apart from the one it resumed continues that one's trajectory, or is already in it (./claude-code/resumed-in-workspace.ts).
+      if (item.kind === 'trajectory' && importer.placeInWorkspace) {
+        // A session may carry on one already here (Claude Code's resumed sessions): it continues that trajectory, or is already in it.
         const bundle = scrubber ? scrubBundle(item.bundle, scrubber) : item.bundle;
-        const placed = placeClaudeCodeSession(store, bundle, source.name);
+        const placed = importer.placeInWorkspace(store, bundle, source.name);
         if (placed.note) (report.notes ??= []).push(placed.note);
         if (placed.kind === 'present') report.alreadyPresent++;
         else if (placed.kind === 'continue') {

@@ -16,6 +16,7 @@ import type { TrajectoryImporter } from '../format';
 import type { ImportItem } from '../../parsing/import-item';
 import type { ImportSource } from '../../parsing/sources';
 import { jsonRecordLines } from '../../parsing/json-lines';
+import { placeClaudeCodeSession } from './resumed-in-workspace';
 import { rawValueAt } from '../../parsing/json-raw';
 import { lineContentKey } from '../../parsing/content-key';
 import { rewoundRecords } from './branches';
@@ -124,6 +125,8 @@ export const claudeCodeImporter: TrajectoryImporter = {
     }
     return app;
   },
+  // A resumed session imported apart from the one it resumed continues that one's trajectory, or is already in it.
+  placeInWorkspace: placeClaudeCodeSession,
   *parse(source: ImportSource, newId, now, options): Iterable<ImportItem> {
     const main: Thread = { events: [], source: lineContentKey(FORMAT), records: 0, line: 1, key: null, calls: 0 };
     /** Subagent conversations by their key, in the order they start. */

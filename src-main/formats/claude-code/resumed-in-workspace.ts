@@ -18,14 +18,7 @@
 // resumed is not found from the earlier one, which is then imported as before.
 import type { NodeRecord, TrajectoryBundle } from '../../common/trajectory/model';
 import type { WorkspaceStore } from '../../store/workspace-store';
-
-export type Placement =
-  /** Nothing of it is here: written as its own trajectory. */
-  | { kind: 'new'; note?: string }
-  /** All its steps are on a path of a trajectory already here. */
-  | { kind: 'present'; trajectoryId: string; title: string; note: string }
-  /** Its first steps are the path to `nodes[0].parentId`; `nodes` are the rest, ready to add there. */
-  | { kind: 'continue'; trajectoryId: string; title: string; nodes: NodeRecord[]; note: string };
+import type { WorkspacePlacement } from '../format';
 
 interface ClaudeCodeRoot {
   sampleId?: string;
@@ -74,7 +67,7 @@ function matchFromRoot(store: WorkspaceStore, rootId: string, steps: readonly No
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** Where a Claude Code session's trajectory goes in the workspace: see the top of this file. */
-export function placeClaudeCodeSession(store: WorkspaceStore, bundle: TrajectoryBundle, file: string): Placement {
+export function placeClaudeCodeSession(store: WorkspaceStore, bundle: TrajectoryBundle, file: string): WorkspacePlacement {
   const root = bundle.nodes[0];
   if (!root || root.parentId !== null) return { kind: 'new' };
   const own = rootOf(root.provenance);
